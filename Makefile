@@ -1,0 +1,22 @@
+.PHONY: build test test-boot bench demo generate
+
+build:
+	CGO_ENABLED=0 go build -trimpath -o bin/corium-agent ./cmd/corium-agent
+
+# The whole suite; installs what it needs (see scripts/test.sh).
+test:
+	bash scripts/test.sh
+
+# The main job end to end: provision a node into a directory root from an
+# example config, touching nothing on the host.
+demo:
+	bash scripts/demo.sh
+
+test-boot:
+	bash scripts/deps.sh && bash scripts/rootfs.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 30m -run Boot -v ./test/boot/
+
+bench:
+	bash bench/run.sh
+
+generate:
+	go generate ./...

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"runtime/debug"
+)
+
+// version is stamped at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+func init() {
+	register("version", command{summary: "print the agent's version", run: runVersion})
+}
+
+func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) int {
+	v := version
+	if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	fmt.Fprintf(stdout, "corium-agent %s\n", v)
+	return exitOK
+}

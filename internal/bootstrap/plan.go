@@ -1,0 +1,61 @@
+package bootstrap
+
+import "io/fs"
+
+// Plan is what render decides and apply carries out: files, links and live
+// actions, in the order they must happen. It holds no I/O.
+type Plan struct {
+	Steps []Step `json:"steps"`
+}
+
+// Step is one named stage of the first-boot sequence (overlay, k0s, guard,
+// ...), so status can report each with its outcome and duration.
+type Step struct {
+	Name    string   `json:"name"`
+	Files   []File   `json:"files,omitempty"`
+	Links   []Link   `json:"links,omitempty"`
+	Actions []Action `json:"actions,omitempty"`
+}
+
+// File is one file under the root.
+type File struct {
+	Path    string      `json:"path"`
+	Mode    fs.FileMode `json:"mode"`
+	DirMode fs.FileMode `json:"dirMode,omitempty"`
+	Content []byte      `json:"-"`
+	// Secret marks content holding resolved secrets: plans never show it and
+	// diffs mask it.
+	Secret bool `json:"secret,omitempty"`
+}
+
+// Link is a symlink under the root, as `systemctl --root enable` makes them.
+type Link struct {
+	Path   string `json:"path"`
+	Target string `json:"target"`
+}
+
+// ActionKind names a live action.
+type ActionKind string
+
+const (
+	ActionDaemonReload ActionKind = "daemon-reload"
+	ActionEnable       ActionKind = "enable"
+	ActionStart        ActionKind = "start"       // started and waited for
+	ActionRestart      ActionKind = "restart"     // restarted and waited for
+	ActionQueueStart   ActionKind = "queue-start" // start job queued, not waited for
+	ActionK0sInstall   ActionKind = "k0s-install" // Args is the full argument list
+	ActionFirewall     ActionKind = "firewall"    // program the guard
+	ActionHostname     ActionKind = "hostname"    // Args[0] is the name
+	ActionVerifyDevice ActionKind = "verify-wireguard"
+)
+
+// Action is a live action on the host; under a root other than "/" it is
+// listed as skipped, never performed.
+type Action struct {
+	Kind ActionKind `json:"kind"`
+	Unit string     `json:"unit,omitempty"`
+	Args []string   `json:"args,omitempty"`
+	// When names the condition for the action ("changed" restarts only when
+	// one of OnChange changed).
+	OnChange []string `json:"onChange,omitempty"`
+}

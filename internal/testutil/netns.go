@@ -1,0 +1,80 @@
+package testutil
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// Netns is a network namespace made for one test and deleted after it.
+type Netns struct {
+	Name string
+}
+
+// NewNetns creates a namespace with loopback up; it is deleted (with its
+// links) when the test ends, pass or fail.
+func NewNetns(t testing.TB, prefix string) *Netns {
+	t.Helper()
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	n := &Netns{Name: prefix + "-" + hex.EncodeToString(b)}
+	Run(t, "ip", "netns", "add", n.Name)
+	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", n.Name).Run() })
+	n.Run(t, "ip", "link", "set", "lo", "up")
+	return n
+}
+
+// Run runs a command inside the namespace and fails the test on error.
+func (n *Netns) Run(t testing.TB, args ...string) string {
+	t.Helper()
+	return Run(t, append([]string{"ip", "netns", "exec", n.Name}, args...)...)
+}
+
+// Try runs a command inside the namespace and returns its output and error.
+func (n *Netns) Try(args ...string) (string, error) {
+	out, err := exec.Command("ip", append([]string{"netns", "exec", n.Name}, args...)...).CombinedOutput()
+	return string(out), err
+}
+
+// Veth joins namespaces a and b with a veth pair named nameA (in a) and nameB
+// (in b), assigns the given addresses (CIDR, "" for none) and sets both up.
+func Veth(t testing.TB, a *Netns, nameA, addrA string, b *Netns, nameB, addrB string) {
+	t.Helper()
+	tmpA, tmpB := "cv"+randHex(4), "cv"+randHex(4)
+	Run(t, "ip", "link", "add", tmpA, "type", "veth", "peer", "name", tmpB)
+	Run(t, "ip", "link", "set", tmpA, "netns", a.Name)
+	Run(t, "ip", "link", "set", tmpB, "netns", b.Name)
+	a.Run(t, "ip", "link", "set", tmpA, "name", nameA)
+	b.Run(t, "ip", "link", "set", tmpB, "name", nameB)
+	for _, side := range []struct {
+		ns         *Netns
+		name, addr string
+	}{{a, nameA, addrA}, {b, nameB, addrB}} {
+		for _, addr := range strings.Fields(side.addr) {
+			args := []string{"ip", "addr", "add", addr, "dev", side.name}
+			if strings.Contains(addr, ":") {
+				args = append(args, "nodad") // no 2 s wait for duplicate address detection
+			}
+			side.ns.Run(t, args...)
+		}
+		side.ns.Run(t, "ip", "link", "set", side.name, "up")
+	}
+}
+
+// Run runs a host command and fails the test with its output on error.
+func Run(t testing.TB, args ...string) string {
+	t.Helper()
+	out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func randHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)[:n]
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the tests use with real parts (see
+# ../shared/design/testing.md). Without root it only reports what is missing.
+set -euo pipefail
+need=()
+for pair in wg:wireguard-tools wireguard-go:wireguard-go ip:iproute2 ping:iputils-ping \
+	nft:nftables systemd-nspawn:systemd-container debootstrap:debootstrap; do
+	cmd=${pair%%:*} pkg=${pair#*:}
+	command -v "$cmd" >/dev/null 2>&1 || need+=("$pkg")
+done
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "deps: not root, not installing: ${need[*]} (privileged tests will skip)" >&2
+	exit 0
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# Without --no-install-recommends wireguard-tools pulls in a kernel image.
+apt-get install -y -qq --no-install-recommends "${need[@]}"

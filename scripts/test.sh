@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole test suite, from a clean checkout: installs what the tests need,
+# then vets and runs every test. Under CI=true a privileged test that cannot
+# run fails instead of skipping.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+bash scripts/deps.sh
+
+export CGO_ENABLED=0
+if [ "${CI:-}" = "true" ] || [ "$(id -u)" = 0 ]; then
+	export CORIUM_REQUIRE_PRIVILEGED=1
+fi
+if [ "$(id -u)" = 0 ]; then
+	bash scripts/rootfs.sh # the cached Debian trixie rootfs for the boot tests
+fi
+
+unformatted=$(gofmt -l $(git ls-files '*.go'))
+if [ -n "$unformatted" ]; then
+	echo "gofmt would change: $unformatted" >&2
+	exit 1
+fi
+go vet ./...
+go test -count=1 -timeout 60m "$@" ./...
