@@ -10,7 +10,8 @@ if [ -f "$stamp" ]; then
 	echo "$rootfs"
 	exit 0
 fi
-mirror=$(grep -rhoE 'https?://[^ ]+/debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | grep -v security | head -n1)
+mirror=$(grep -rhE '^(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null |
+	grep -oE 'https?://[^ ]+/debian/?( |$)' | grep -v security | head -n1 | tr -d ' ' || true)
 mirror=${mirror:-http://deb.debian.org/debian}
 rm -rf "$rootfs.partial"
 mkdir -p "$cache"
