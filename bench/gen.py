@@ -1,0 +1,125 @@
+#!/usr/bin/python3
+"""Writes equivalent node configurations for the peer benchmark.
+
+One overlay interface (wg0) with N peers and the k0s ordering on it, said
+three ways: a corium config, a #cloud-config using cloud-init's wireguard
+module and write_files, and an Ignition v3 config with the same file and
+units. Keys are random but well formed, so every validator sees the same
+amount of real work. Deterministic for a given N (seeded), so runs compare.
+
+usage: gen.py OUTDIR N [N...]
+"""
+import base64
+import json
+import os
+import random
+import sys
+import urllib.parse
+
+UNIT = "k0scontroller.service"
+DROPIN = "/etc/systemd/system/k0scontroller.service.d/10-corium-wireguard.conf"
+
+
+def key(rng):
+    return base64.b64encode(bytes(rng.getrandbits(8) for _ in range(32))).decode()
+
+
+def peers(rng, n):
+    for i in range(n):
+        yield {
+            "publicKey": key(rng),
+            "endpoint": "198.51.100.%d:%d" % (i % 250 + 1, 51820 + i // 250),
+            "allowedIPs": ["10.10.%d.%d/32" % (i // 250, i % 250 + 2)],
+            "persistentKeepalive": 25,
+        }
+
+
+def wg_quick(private, ps):
+    lines = ["[Interface]", "Address = 10.10.255.1/16", "ListenPort = 51820",
+             "PrivateKey = " + private]
+    for p in ps:
+        lines += ["", "[Peer]", "PublicKey = " + p["publicKey"],
+                  "Endpoint = " + p["endpoint"],
+                  "AllowedIPs = " + ", ".join(p["allowedIPs"]),
+                  "PersistentKeepalive = %d" % p["persistentKeepalive"]]
+    return "\n".join(lines) + "\n"
+
+
+DROPIN_TEXT = ("[Unit]\nAfter=wg-quick@wg0.service\n"
+               "Requires=wg-quick@wg0.service\n")
+
+
+def corium(private, ps):
+    out = ["role: controller+worker", "node:", "  name: bench-node",
+           "wireguard:", "  - name: wg0", "    address: 10.10.255.1/16",
+           "    listenPort: 51820", "    nodeAddress: true",
+           "    privateKey: " + private, "    peers:"]
+    for p in ps:
+        out += ["      - publicKey: " + p["publicKey"],
+                "        endpoint: " + p["endpoint"],
+                "        allowedIPs: [%s]" % ", ".join(p["allowedIPs"]),
+                "        persistentKeepalive: %d" % p["persistentKeepalive"]]
+    return "\n".join(out) + "\n"
+
+
+def block(text, indent):
+    pad = " " * indent
+    return "\n".join(pad + line if line else "" for line in text.splitlines())
+
+
+def cloud_config(private, ps):
+    return ("#cloud-config\n"
+            "hostname: bench-node\n"
+            "wireguard:\n"
+            "  interfaces:\n"
+            "    - name: wg0\n"
+            "      config_path: /etc/wireguard/wg0.conf\n"
+            "      content: |\n" + block(wg_quick(private, ps), 8) + "\n"
+            "write_files:\n"
+            "  - path: " + DROPIN + "\n"
+            "    permissions: '0644'\n"
+            "    content: |\n" + block(DROPIN_TEXT, 6) + "\n")
+
+
+def ignition(private, ps):
+    data = "data:," + urllib.parse.quote(wg_quick(private, ps), safe="")
+    cfg = {
+        "ignition": {"version": "3.3.0"},
+        "storage": {
+            "files": [
+                {"path": "/etc/hostname", "mode": 0o644,
+                 "contents": {"source": "data:,bench-node%0A"}},
+                {"path": "/etc/wireguard/wg0.conf", "mode": 0o600,
+                 "contents": {"source": data}},
+            ]
+        },
+        "systemd": {
+            "units": [
+                {"name": "wg-quick@wg0.service", "enabled": True},
+                {"name": UNIT, "dropins": [
+                    {"name": os.path.basename(DROPIN), "contents": DROPIN_TEXT}]},
+            ]
+        },
+    }
+    return json.dumps(cfg, indent=2) + "\n"
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__.strip().splitlines()[-1])
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    for n in map(int, sys.argv[2:]):
+        rng = random.Random(n)
+        private = key(rng)
+        ps = list(peers(rng, n))
+        for name, text in (("corium", corium(private, ps)),
+                           ("cloud-config", cloud_config(private, ps)),
+                           ("ignition", ignition(private, ps))):
+            ext = "json" if name == "ignition" else "yaml"
+            with open(os.path.join(outdir, "%s-%d.%s" % (name, n, ext)), "w") as f:
+                f.write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# make bench: corium-agent validate against cloud-init's and Ignition's
+# validators on equivalent configurations (10, 200 and 2,000 WireGuard peers),
+# then binary size and peak RSS of validate and apply --root.
+#
+# Not part of the test suite: figures depend on the machine. Installs the peer
+# tools when missing. BENCH_RUNS (default 31) sets the runs per tool and size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${BENCH_RUNS:-31}
+APPLY_RUNS=${BENCH_APPLY_RUNS:-11}
+SIZES=${BENCH_SIZES:-10,200,2000}
+PY=/usr/bin/python3 # cloud-init's own interpreter, never a pyenv shim
+
+apt_install() {
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y --no-install-recommends "$@" >/dev/null 2>&1 ||
+		{ apt-get update >/dev/null && apt-get install -y --no-install-recommends "$@" >/dev/null; }
+}
+
+missing=()
+[ -x /usr/bin/time ] || missing+=(time)
+[ -x "$PY" ] || missing+=(python3)
+[ -x /usr/bin/cloud-init ] || missing+=(cloud-init)
+command -v ignition-validate >/dev/null || missing+=(ignition)
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "installing ${missing[*]}" >&2
+	apt_install "${missing[@]}" || true
+fi
+IGNITION=$(command -v ignition-validate || true)
+if [ -z "$IGNITION" ]; then
+	# No Debian package here: build Ignition's validator from its Go module.
+	echo "building ignition-validate from github.com/coreos/ignition/v2" >&2
+	GOBIN=$PWD/bench/.tools CGO_ENABLED=0 go install github.com/coreos/ignition/v2/validate@latest
+	IGNITION=$PWD/bench/.tools/validate
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+CGO_ENABLED=0 go build -trimpath -o "$work/corium-agent" ./cmd/corium-agent
+AGENT=$work/corium-agent
+"$PY" bench/gen.py "$work/configs" ${SIZES//,/ }
+
+echo "== machine: $(nproc) cores, $(uname -r); $(go version | cut -d' ' -f3)"
+echo "== peers: $("$IGNITION" --version 2>&1 | head -1); cloud-init $("$PY" /usr/bin/cloud-init --version 2>&1 | awk '{print $2}')"
+echo
+echo "== validate (median wall time, peak RSS)"
+"$PY" bench/measure.py "$RUNS" "$SIZES" \
+	"corium=$AGENT validate $work/configs/corium-{size}.yaml" \
+	"ignition=$IGNITION $work/configs/ignition-{size}.json" \
+	"cloud-init=$PY /usr/bin/cloud-init schema -c $work/configs/cloud-config-{size}.yaml"
+
+echo
+echo "== corium-agent binary"
+size=$(stat -c %s "$AGENT")
+echo "size: $size bytes ($((size / 1024 / 1024)) MiB), CGO_ENABLED=0 -trimpath, not stripped"
+
+echo
+echo "== apply --root (first boot into an empty root; median of $APPLY_RUNS, peak RSS the max)"
+printf '%-8s %10s %12s\n' peers "wall ms" "max RSS MB"
+for n in ${SIZES//,/ }; do
+	: >"$work/apply.tsv"
+	for _ in $(seq "$APPLY_RUNS"); do
+		root=$(mktemp -d "$work/root.XXXX")
+		start=$(date +%s%N)
+		/usr/bin/time -f %M -o "$work/rss" "$AGENT" apply --root "$root" --config "$work/configs/corium-$n.yaml" >"$work/apply.out" 2>&1 ||
+			{ echo "apply --root failed at $n peers:" >&2; cat "$work/apply.out" >&2; exit 1; }
+		end=$(date +%s%N)
+		echo "$(((end - start) / 1000)) $(tail -1 "$work/rss")" >>"$work/apply.tsv"
+		rm -rf "$root"
+	done
+	sort -n "$work/apply.tsv" | awk -v n="$n" '{ t[NR] = $1; if ($2 > m) m = $2 }
+		END { printf "%-8s %10.2f %12.1f\n", n, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
+done
