@@ -1,0 +1,149 @@
+package retry
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Defaults of a Policy. The base is a second rather than a few milliseconds
+// because the loop mostly waits on servers under load and on other units
+// writing files at boot, neither of which answers faster for being asked more.
+const (
+	DefaultBase = time.Second
+	DefaultCap  = 30 * time.Second
+)
+
+// Policy says how long and how often Do retries.
+type Policy struct {
+	// Wait is how long "not there yet" is retried; 0 means one attempt.
+	Wait time.Duration
+	// Base is the first backoff step (DefaultBase when 0); each step doubles
+	// up to Cap (DefaultCap when 0).
+	Base, Cap time.Duration
+	// Report, when set, is told about every failed attempt.
+	Report func(Attempt)
+	// Clock and Jitter default to the wall clock and uniform randomness.
+	Clock  Clock
+	Jitter Jitter
+}
+
+// Attempt is one failed try, as reported to Policy.Report.
+type Attempt struct {
+	// N counts attempts from 1.
+	N int
+	// Err is what the attempt returned.
+	Err error
+	// Retrying is false when this was the last attempt.
+	Retrying bool
+	// Next is the delay before the next attempt (when Retrying).
+	Next time.Duration
+	// Elapsed is the time since the first attempt started.
+	Elapsed time.Duration
+}
+
+// Do calls attempt until it succeeds, returns an error not marked NotYet,
+// the wait runs out (a *GaveUpError) or ctx is done (an error wrapping
+// ctx.Err()). The attempt gets ctx so it can stop at once too.
+//
+// Between attempts it sleeps a full-jitter delay, uniform in [0, step), where
+// step doubles from Base up to Cap; with full jitter, a fleet that failed
+// together does not come back together. A server-given delay is added in front
+// of the jitter, and the jitter window is then at least as wide as that delay,
+// because a server that told a whole fleet "after 1s" would otherwise see it
+// return in the same instant. The last sleep is cut to end at the deadline,
+// so one final attempt happens there and the loop overruns the wait by at most
+// one attempt.
+func Do(ctx context.Context, p Policy, attempt func(context.Context) error) error {
+	clock, jitter := p.Clock, p.Jitter
+	if clock == nil {
+		clock = RealClock{}
+	}
+	if jitter == nil {
+		jitter = uniform
+	}
+	base, ceiling := p.Base, p.Cap
+	if base <= 0 {
+		base = DefaultBase
+	}
+	if ceiling <= 0 {
+		ceiling = DefaultCap
+	}
+	report := p.Report
+	if report == nil {
+		report = func(Attempt) {}
+	}
+
+	start := clock.Now()
+	deadline := start.Add(p.Wait)
+	for n := 1; ; n++ {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("stopped before attempt %d: %w", n, err)
+		}
+		err := attempt(ctx)
+		if err == nil {
+			return nil
+		}
+		now := clock.Now()
+		a := Attempt{N: n, Err: err, Elapsed: now.Sub(start)}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			report(a)
+			return fmt.Errorf("stopped after %d attempts: %w", n, ctxErr)
+		}
+		transient, after := IsNotYet(err)
+		if !transient {
+			report(a)
+			return err
+		}
+		remaining := deadline.Sub(now)
+		if remaining <= 0 {
+			report(a)
+			return &GaveUpError{Attempts: n, Wait: p.Wait, Last: err}
+		}
+		if after > remaining {
+			report(a)
+			return &GaveUpError{Attempts: n, Wait: p.Wait, RetryAfter: after, Last: err}
+		}
+		delay := after + jitter(max(step(base, ceiling, n), after))
+		a.Retrying, a.Next = true, min(delay, remaining)
+		report(a)
+		if err := clock.Sleep(ctx, a.Next); err != nil {
+			return fmt.Errorf("stopped after %d attempts: %w", n, err)
+		}
+	}
+}
+
+// step is the backoff window after attempt n: base doubled n-1 times, at
+// most cap.
+func step(base, ceiling time.Duration, n int) time.Duration {
+	s := base
+	for i := 1; i < n && s < ceiling; i++ {
+		s *= 2
+	}
+	return min(s, ceiling)
+}
+
+// GaveUpError says the wait ran out while the answer was still "not there
+// yet". It unwraps to the last attempt's error.
+type GaveUpError struct {
+	Attempts int
+	Wait     time.Duration
+	// RetryAfter is set when the stop came early because the server asked
+	// for a delay reaching past the wait.
+	RetryAfter time.Duration
+	Last       error
+}
+
+func (e *GaveUpError) Error() string {
+	switch {
+	case e.Wait == 0:
+		return fmt.Sprintf("not there yet on the only attempt (no wait set): %v", e.Last)
+	case e.RetryAfter > 0:
+		return fmt.Sprintf("server asked to retry after %s, past the wait of %s (%d attempts): %v",
+			e.RetryAfter, e.Wait, e.Attempts, e.Last)
+	default:
+		return fmt.Sprintf("still not there after %s (%d attempts): %v", e.Wait, e.Attempts, e.Last)
+	}
+}
+
+func (e *GaveUpError) Unwrap() error { return e.Last }
