@@ -1,0 +1,171 @@
+package bootstrap
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden trees under testdata/bootstrap")
+
+const goldenDir = "../../testdata/bootstrap"
+
+// scenario is one golden tree: config.yaml, optional secrets.json and
+// facts.json, and expected/ holding the rendered files, plan.json and
+// nodeaddress.json.
+type scenario struct {
+	name    string
+	dir     string
+	cfg     *schema.Config
+	secrets Secrets
+	facts   *Facts
+}
+
+func loadScenarios(t *testing.T) []scenario {
+	t.Helper()
+	entries, err := os.ReadDir(goldenDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []scenario
+	for _, e := range entries {
+		dir := filepath.Join(goldenDir, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, "config.yaml")); !e.IsDir() || err != nil {
+			continue
+		}
+		s := scenario{name: e.Name(), dir: dir, cfg: loadConfig(t, filepath.Join(dir, "config.yaml"))}
+		if data, err := os.ReadFile(filepath.Join(dir, "secrets.json")); err == nil {
+			var raw map[string]string
+			if err := json.Unmarshal(data, &raw); err != nil {
+				t.Fatalf("%s: %v", dir, err)
+			}
+			s.secrets = Secrets{}
+			for k, v := range raw {
+				s.secrets[k] = secret.NewValue(v)
+			}
+		}
+		if data, err := os.ReadFile(filepath.Join(dir, "facts.json")); err == nil {
+			if s.facts, err = ParseFacts(data); err != nil {
+				t.Fatalf("%s: %v", dir, err)
+			}
+		}
+		out = append(out, s)
+	}
+	if len(out) < 5 {
+		t.Fatalf("found %d golden scenarios under %s, want at least 5", len(out), goldenDir)
+	}
+	return out
+}
+
+// loadConfig decodes a standalone document strictly. It reads the YAML
+// directly so these tests exercise render alone.
+func loadConfig(t *testing.T, path string) *schema.Config {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var cfg schema.Config
+	if err := dec.Decode(&cfg); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &cfg
+}
+
+// rendered is everything a scenario produces, as files relative to expected/.
+func rendered(t *testing.T, s scenario) map[string][]byte {
+	t.Helper()
+	step, err := RenderWireGuard(s.cfg, s.secrets)
+	if err != nil {
+		t.Fatalf("%s: render: %v", s.name, err)
+	}
+	out := map[string][]byte{}
+	for _, f := range step.Files {
+		out[strings.TrimPrefix(f.Path, "/")] = f.Content
+	}
+	out["plan.json"] = mustJSON(t, step)
+	out["nodeaddress.json"] = mustJSON(t, SelectNodeAddress(s.cfg, s.facts))
+	return out
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(b, '\n')
+}
+
+func TestWireGuardGolden(t *testing.T) {
+	for _, s := range loadScenarios(t) {
+		t.Run(s.name, func(t *testing.T) {
+			got := rendered(t, s)
+			expected := filepath.Join(s.dir, "expected")
+			if *update {
+				if err := os.RemoveAll(expected); err != nil {
+					t.Fatal(err)
+				}
+				for rel, content := range got {
+					p := filepath.Join(expected, rel)
+					if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(p, content, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				return
+			}
+			want := readTree(t, expected)
+			for rel, content := range got {
+				w, ok := want[rel]
+				if !ok {
+					t.Errorf("%s: rendered but not in expected/ (run go test -update and review the diff)", rel)
+					continue
+				}
+				if !bytes.Equal(w, content) {
+					t.Errorf("%s differs from expected/ (run go test -update and review the diff)\n--- got\n%s\n--- want\n%s", rel, content, w)
+				}
+			}
+			for rel := range want {
+				if _, ok := got[rel]; !ok {
+					t.Errorf("%s: in expected/ but no longer rendered", rel)
+				}
+			}
+		})
+	}
+}
+
+func readTree(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		out[rel], err = os.ReadFile(p)
+		return err
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("%s missing: run go test -update and review the result", dir)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

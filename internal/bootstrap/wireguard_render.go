@@ -1,0 +1,122 @@
+package bootstrap
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
+)
+
+// StepWireGuard names the overlay step in plans and status.
+const StepWireGuard = "wireguard"
+
+// RenderWireGuard renders the host overlay: one wg-quick file per interface
+// (0600 in a 0700 directory, it holds the private key), the .wants link that
+// enables its wg-quick@ unit, the k0s drop-in that makes k0s wait for and
+// require every interface, and the live actions that bring the interfaces up
+// and check them. With no interfaces it returns an empty step.
+//
+// secrets holds the resolved keys by field path (see Secrets). A missing or
+// malformed key is an error naming the field path, never the value.
+func RenderWireGuard(cfg *schema.Config, secrets Secrets) (Step, error) {
+	step := Step{Name: StepWireGuard}
+	if len(cfg.WireGuard) == 0 {
+		return step, nil
+	}
+	dropIn, err := renderK0sDropIn(cfg.WireGuard)
+	if err != nil {
+		return Step{}, err
+	}
+	dropInPath := WireGuardDropInPath(cfg.Role)
+	step.Files = append(step.Files, File{Path: dropInPath, Mode: 0o644, DirMode: 0o755, Content: dropIn})
+	step.Actions = append(step.Actions, Action{Kind: ActionDaemonReload, OnChange: []string{dropInPath}})
+
+	for i, wg := range cfg.WireGuard {
+		conf, err := renderWgQuick(i, wg, secrets)
+		if err != nil {
+			return Step{}, err
+		}
+		confPath := WireGuardConfPath(wg.Name)
+		unitName := WgQuickUnit(wg.Name)
+		step.Files = append(step.Files, File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true})
+		step.Links = append(step.Links, wgQuickWantsLink(wg.Name))
+		// A running interface does not re-read its file: a changed file
+		// restarts it; an unchanged one is started, a no-op when it runs.
+		step.Actions = append(step.Actions,
+			Action{Kind: ActionEnable, Unit: unitName},
+			Action{Kind: ActionRestart, Unit: unitName, OnChange: []string{confPath}},
+			Action{Kind: ActionStart, Unit: unitName},
+			Action{Kind: ActionVerifyDevice, Unit: unitName, Args: []string{wg.Name}},
+		)
+	}
+	return step, nil
+}
+
+// renderWgQuick writes interface i in wg-quick's format. Only keys wg-quick
+// handles without outside help are used: DNS= needs resolvconf, and Table=,
+// PostUp= and friends are not part of the contract.
+func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, error) {
+	priv, err := wireGuardKey(secrets, PrivateKeyPath(i), wg.PrivateKey, true)
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.WriteString(rootfs.Managed("#"))
+	b.WriteString("[Interface]\n")
+	kv(&b, "Address", strings.Join(wg.Address, ", "))
+	if wg.ListenPort != nil {
+		kv(&b, "ListenPort", strconv.Itoa(*wg.ListenPort))
+	}
+	if wg.MTU != nil {
+		kv(&b, "MTU", strconv.Itoa(*wg.MTU))
+	}
+	kv(&b, "PrivateKey", priv.Reveal())
+	for j, p := range wg.Peers {
+		b.WriteString("\n[Peer]\n")
+		kv(&b, "PublicKey", p.PublicKey)
+		psk, err := wireGuardKey(secrets, PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
+		if err != nil {
+			return nil, err
+		}
+		if !psk.IsZero() {
+			kv(&b, "PresharedKey", psk.Reveal())
+		}
+		if p.Endpoint != "" {
+			kv(&b, "Endpoint", p.Endpoint)
+		}
+		kv(&b, "AllowedIPs", strings.Join(p.AllowedIPs, ", "))
+		if p.PersistentKeepalive != nil {
+			kv(&b, "PersistentKeepalive", strconv.Itoa(*p.PersistentKeepalive))
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+func kv(b *strings.Builder, key, value string) {
+	b.WriteString(key)
+	b.WriteString(" = ")
+	b.WriteString(value)
+	b.WriteByte('\n')
+}
+
+// wireGuardKey looks up a key and checks its shape, so a truncated secret
+// fails here, naming the field, and not in wg-quick at boot.
+func wireGuardKey(secrets Secrets, path string, inline *secret.Value, required bool) (secret.Value, error) {
+	v, ok := lookupSecret(secrets, path, inline)
+	if !ok {
+		if required {
+			return secret.Value{}, fmt.Errorf("%s: no resolved key; resolve the interface's secrets before rendering", path)
+		}
+		return secret.Value{}, nil
+	}
+	// The parse error is dropped on purpose: it may quote the key.
+	if _, err := wgtypes.ParseKey(strings.TrimSpace(v.Reveal())); err != nil {
+		return secret.Value{}, fmt.Errorf("%s: not a base64 32-byte wireguard key; check the value's source", path)
+	}
+	return secret.NewValue(strings.TrimSpace(v.Reveal())), nil
+}

@@ -1,0 +1,69 @@
+package bootstrap
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/coreos/go-systemd/v22/unit"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+// Unit names and paths of the overlay. The wg-quick@.service template comes
+// from the image's wireguard-tools package; Fedora installs it under
+// /usr/lib/systemd/system, and that is where `systemctl --root=DIR enable`
+// points the .wants link.
+const (
+	wgQuickTemplate     = "/usr/lib/systemd/system/wg-quick@.service"
+	wgQuickWantedBy     = "/etc/systemd/system/multi-user.target.wants"
+	wireGuardDir        = "/etc/wireguard"
+	wireGuardDropInName = "10-corium-wireguard.conf"
+)
+
+// K0sUnit is the systemd unit `k0s install` creates for the role.
+func K0sUnit(role schema.Role) string {
+	if role.IsController() {
+		return "k0scontroller.service"
+	}
+	return "k0sworker.service"
+}
+
+// WgQuickUnit is the wg-quick template instance that brings up interface name.
+func WgQuickUnit(name string) string { return "wg-quick@" + name + ".service" }
+
+// WireGuardConfPath is where wg-quick reads the interface's configuration.
+func WireGuardConfPath(name string) string { return wireGuardDir + "/" + name + ".conf" }
+
+// WireGuardDropInPath is the k0s drop-in that ties k0s to the overlay.
+func WireGuardDropInPath(role schema.Role) string {
+	return "/etc/systemd/system/" + K0sUnit(role) + ".d/" + wireGuardDropInName
+}
+
+// wgQuickWantsLink is the link `systemctl --root=DIR enable wg-quick@NAME`
+// makes, so the interface comes up on every boot after the first.
+func wgQuickWantsLink(name string) Link {
+	return Link{Path: wgQuickWantedBy + "/" + WgQuickUnit(name), Target: wgQuickTemplate}
+}
+
+// renderK0sDropIn orders k0s after every overlay interface and makes it
+// require them: with an interface down, k0s refuses to start instead of
+// joining the cluster at an address its peers cannot reach.
+func renderK0sDropIn(ifaces []schema.WireGuard) ([]byte, error) {
+	var opts []*unit.UnitOption
+	for _, wg := range ifaces {
+		opts = append(opts, unit.NewUnitOption("Unit", "After", WgQuickUnit(wg.Name)))
+	}
+	for _, wg := range ifaces {
+		opts = append(opts, unit.NewUnitOption("Unit", "Requires", WgQuickUnit(wg.Name)))
+	}
+	body, err := io.ReadAll(unit.Serialize(opts))
+	if err != nil {
+		return nil, fmt.Errorf("serializing the k0s wireguard drop-in: %w", err)
+	}
+	var b bytes.Buffer
+	b.WriteString(rootfs.Managed("#"))
+	b.Write(body)
+	return b.Bytes(), nil
+}
