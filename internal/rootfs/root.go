@@ -85,7 +85,9 @@ func (r Root) WriteFile(p string, content []byte, mode, dirMode fs.FileMode) (Ch
 	if err := r.MkdirAll(filepath.Dir(filepath.Clean("/"+p)), dirMode); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(hostPath)+".tmp-*")
+	tmpPrefix := "." + filepath.Base(hostPath) + ".tmp-"
+	removeStale(dir, tmpPrefix)
+	tmp, err := os.CreateTemp(dir, tmpPrefix+"*")
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", p, err)
 	}
@@ -93,9 +95,11 @@ func (r Root) WriteFile(p string, content []byte, mode, dirMode fs.FileMode) (Ch
 	if err := writeSynced(tmp, content, mode); err != nil {
 		return "", fmt.Errorf("writing %s: %w", p, err)
 	}
+	failpoint()
 	if err := os.Rename(tmp.Name(), hostPath); err != nil {
 		return "", fmt.Errorf("writing %s: %w", p, err)
 	}
+	failpoint()
 	if err := syncDir(dir); err != nil {
 		return "", fmt.Errorf("writing %s: %w", p, err)
 	}
@@ -116,6 +120,19 @@ func writeSynced(f *os.File, content []byte, mode fs.FileMode) error {
 		return err
 	}
 	return f.Close()
+}
+
+// removeStale deletes temp files an interrupted earlier write left beside the
+// target (a crash between write and rename), so a re-run leaves the same tree
+// as an uninterrupted run. One agent writes a path at a time, so no live
+// writer's temp file is ever among them.
+func removeStale(dir, prefix string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), prefix) && e.Type().IsRegular() {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 func syncDir(dir string) error {
@@ -175,10 +192,12 @@ func (r Root) Symlink(p, target string) (Change, error) {
 	if err := os.Symlink(target, tmp); err != nil {
 		return "", fmt.Errorf("linking %s: %w", p, err)
 	}
+	failpoint()
 	if err := os.Rename(tmp, hostPath); err != nil {
 		_ = os.Remove(tmp)
 		return "", fmt.Errorf("linking %s: %w", p, err)
 	}
+	failpoint()
 	return change, syncDir(filepath.Dir(hostPath))
 }
 
@@ -190,6 +209,7 @@ func (r Root) Exists(p string) bool {
 
 // Remove deletes the node path if present.
 func (r Root) Remove(p string) (bool, error) {
+	failpoint()
 	err := os.Remove(r.Path(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
