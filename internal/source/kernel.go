@@ -1,0 +1,129 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/corium/corium-agent/internal/fetch"
+)
+
+const (
+	defaultWait = 2 * time.Minute
+	maxWait     = time.Hour
+	maxBody     = 1 << 20
+)
+
+// tryCmdline is source 3: corium.config= on the kernel command line.
+func tryCmdline(ctx context.Context, o *Options) (answer, error) {
+	raw, err := o.Root.ReadFile(CmdlinePath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return answer{absent: CmdlinePath + " does not exist"}, nil
+	}
+	if err != nil {
+		return answer{}, fmt.Errorf("reading %s: %w", CmdlinePath, bare(err))
+	}
+	args := parseCmdline(string(raw))
+	val, ok := args.get(paramConfig)
+	if !ok {
+		return answer{absent: paramConfig + "= is not on the kernel command line"}, nil
+	}
+	pin := ""
+	if v, ok := args.get(paramSHA256); ok {
+		if pin, err = parsePin(v); err != nil {
+			return answer{}, err
+		}
+	}
+	wait := defaultWait
+	if v, ok := args.get(paramWait); ok {
+		if wait, err = parseWait(v); err != nil {
+			return answer{}, err
+		}
+	}
+
+	var (
+		data  []byte
+		shown string // the value as it may be logged
+	)
+	switch {
+	case val == "":
+		return answer{}, fmt.Errorf("%s= is empty; give an absolute path, an https:// URL or a data: URL", paramConfig)
+	case strings.HasPrefix(val, "/"):
+		shown = val
+		data, err = o.Root.ReadFile(val)
+		if errors.Is(err, fs.ErrNotExist) {
+			return answer{absent: paramConfig + "=" + val + ": the file does not exist"}, nil
+		}
+		if err != nil {
+			return answer{}, fmt.Errorf("%s=%s: reading: %w", paramConfig, val, bare(err))
+		}
+		if blank(data) && pin == "" {
+			return answer{absent: paramConfig + "=" + val + ": the file is empty"}, nil
+		}
+	case hasScheme(val, "https"), hasScheme(val, "http"):
+		shown = fetch.Redact(val)
+		if hasScheme(val, "http") && pin == "" {
+			return answer{}, fmt.Errorf("%s=%s: plain http is refused without %s= (a configuration carries join material and must not be forgeable in transit); use https:// or pin the document's digest",
+				paramConfig, shown, paramSHA256)
+		}
+		if data, err = fetchConfig(ctx, o, val, pin != "", wait); err != nil {
+			return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
+		}
+	case hasScheme(val, "data"):
+		if data, err = decodeDataURL(val); err != nil {
+			return answer{}, fmt.Errorf("%s=data:...: %w", paramConfig, err)
+		}
+		shown = fmt.Sprintf("data: URL (%d bytes)", len(data))
+	default:
+		what := "a relative path"
+		if scheme, _, ok := strings.Cut(val, ":"); ok && !strings.ContainsAny(scheme, "/ ") {
+			what = fmt.Sprintf("a %q URL", scheme)
+		}
+		return answer{}, fmt.Errorf("%s= holds %s; give an absolute path, an https:// URL (http:// with %s=) or a data: URL",
+			paramConfig, what, paramSHA256)
+	}
+
+	if err := checkPin(data, pin); err != nil {
+		return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
+	}
+	if blank(data) {
+		return answer{}, fmt.Errorf("%s=%s: the document is empty", paramConfig, shown)
+	}
+	absent, err := inspect(data, false)
+	if err != nil {
+		return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
+	}
+	if absent != "" {
+		return answer{absent: paramConfig + "=" + shown + ": " + absent}, nil
+	}
+	detail := paramConfig + "=" + shown
+	if pin != "" {
+		detail += " (sha256 verified)"
+	}
+	return answer{data: data, detail: detail}, nil
+}
+
+func parseWait(v string) (time.Duration, error) {
+	d, err := time.ParseDuration(v)
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s=%q is not a Go duration (for example 5m or 90s)", paramWait, v)
+	case d < 0:
+		return 0, fmt.Errorf("%s=%s is negative", paramWait, v)
+	case d > maxWait:
+		return 0, fmt.Errorf("%s=%s is longer than the 1h maximum", paramWait, v)
+	}
+	return d, nil
+}
+
+func hasScheme(v, scheme string) bool {
+	_, ok := cutPrefixFold(v, scheme+":")
+	if scheme == "data" {
+		return ok
+	}
+	_, ok = cutPrefixFold(v, scheme+"://")
+	return ok
+}

@@ -1,0 +1,74 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+)
+
+// readLocal reads a source file under the root: missing or blank is absent,
+// unreadable fails, otherwise the document must hold a corium block.
+func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
+	data, err := root.ReadFile(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return answer{absent: p + " does not exist"}, nil
+	}
+	if err != nil {
+		return answer{}, fmt.Errorf("reading %s: %w", p, bare(err))
+	}
+	if blank(data) {
+		return answer{absent: p + " is empty"}, nil
+	}
+	absent, err := inspect(data, cloudConfig)
+	if err != nil {
+		return answer{}, fmt.Errorf("reading %s: %w", p, err)
+	}
+	if absent != "" {
+		return answer{absent: p + ": " + absent}, nil
+	}
+	return answer{data: data}, nil
+}
+
+// fromFlag reads --config FILE, which replaces the chain: with nothing to
+// fall through to, every problem (missing and blank included) is a failure.
+func fromFlag(o Options) (*Result, error) {
+	p := o.ConfigFile
+	res := &Result{Tried: []Attempt{}}
+	fail := func(err error) (*Result, error) {
+		res.record(o.Logger, Attempt{Source: p, Outcome: Failed, Reason: err.Error()})
+		return res, err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return fail(fmt.Errorf("reading %s: %w", p, err))
+	}
+	if blank(data) {
+		return fail(fmt.Errorf("reading %s: the file is empty; it must hold a corium block", p))
+	}
+	absent, err := inspect(data, false)
+	if err == nil && absent != "" {
+		err = errors.New(absent + "; it must hold a corium block")
+	}
+	if err != nil {
+		return fail(fmt.Errorf("reading %s: %w", p, err))
+	}
+	res.record(o.Logger, Attempt{Source: p, Outcome: Used})
+	res.Source, res.Data = p, data
+	return res, nil
+}
+
+func blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
+
+// bare drops the host path from a *fs.PathError, so a message names the node
+// path once, not the root-prefixed path beside it.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

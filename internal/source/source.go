@@ -1,0 +1,128 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/corium/corium-agent/internal/fetch"
+	"github.com/corium/corium-agent/internal/rootfs"
+)
+
+// Names of the sources, as provenance and status spell them.
+const (
+	NameFile      = "/etc/corium/config.yaml"
+	NameCloudInit = "cloud-init"
+	NameCmdline   = "cmdline"
+	NameDefault   = "/usr/share/corium/config.yaml"
+)
+
+// Paths the chain reads, under the root.
+const (
+	FilePath        = "/etc/corium/config.yaml"
+	CloudConfigPath = "/var/lib/cloud/instance/cloud-config.txt"
+	CmdlinePath     = "/proc/cmdline"
+	DefaultPath     = "/usr/share/corium/config.yaml"
+)
+
+// Outcome is what trying one source came to.
+type Outcome string
+
+const (
+	Used   Outcome = "used"
+	Absent Outcome = "absent"
+	Failed Outcome = "failed"
+)
+
+// Attempt is one source tried. Reason says why it was absent, what failed, or
+// for a used command line where the document came from; it never holds a
+// secret or a URL's query string.
+type Attempt struct {
+	Source  string  `json:"source"`
+	Outcome Outcome `json:"outcome"`
+	Reason  string  `json:"reason"`
+}
+
+// Result is the chain's answer. Source is "" when no source holds a corium
+// block (the node stays unconfigured) or when a source failed.
+type Result struct {
+	Source string    `json:"source"`
+	Data   []byte    `json:"-"`
+	Tried  []Attempt `json:"tried"`
+}
+
+// Options says where to look.
+type Options struct {
+	// Root is the tree every source path is read under.
+	Root rootfs.Root
+	// ConfigFile, when set, replaces the chain: a path on the host (relative
+	// to the working directory), not under Root, as tools hand it over.
+	ConfigFile string
+	// Fetch fetches corium.config= URLs; nil means fetch.New() when needed.
+	Fetch *fetch.Client
+	// Logger receives the provenance; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// answer is what one source yields: a document, or the reason it is absent.
+type answer struct {
+	data   []byte
+	absent string
+	detail string // for a used source: where the document came from
+}
+
+type step struct {
+	name string
+	try  func(ctx context.Context, o *Options) (answer, error)
+}
+
+var chain = []step{
+	{NameFile, func(_ context.Context, o *Options) (answer, error) { return readLocal(o.Root, FilePath, false) }},
+	{NameCloudInit, func(_ context.Context, o *Options) (answer, error) {
+		return readLocal(o.Root, CloudConfigPath, true)
+	}},
+	{NameCmdline, tryCmdline},
+	{NameDefault, func(_ context.Context, o *Options) (answer, error) { return readLocal(o.Root, DefaultPath, false) }},
+}
+
+// Find runs the chain (or reads ConfigFile) and returns the document with its
+// provenance. On failure the Result still lists every source tried, the
+// failed one last.
+func Find(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.ConfigFile != "" {
+		return fromFlag(opts)
+	}
+	res := &Result{Tried: []Attempt{}}
+	for _, s := range chain {
+		a, err := s.try(ctx, &opts)
+		switch {
+		case err != nil:
+			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Failed, Reason: err.Error()})
+			return res, fmt.Errorf("configuration source %s: %w (the chain stops at a broken source; fix or remove it)", s.name, err)
+		case a.absent != "":
+			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Absent, Reason: a.absent})
+		default:
+			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Used, Reason: a.detail})
+			res.Source, res.Data = s.name, a.data
+			return res, nil
+		}
+	}
+	opts.Logger.Info("no configuration source holds a corium block; the node stays unconfigured")
+	return res, nil
+}
+
+func (r *Result) record(log *slog.Logger, a Attempt) {
+	r.Tried = append(r.Tried, a)
+	level := slog.LevelInfo
+	if a.Outcome == Failed {
+		level = slog.LevelError
+	}
+	attrs := []any{"source", a.Source, "outcome", string(a.Outcome)}
+	if a.Reason != "" {
+		attrs = append(attrs, "reason", a.Reason)
+	}
+	log.Log(context.Background(), level, "configuration source", attrs...)
+}
