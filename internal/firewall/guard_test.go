@@ -1,0 +1,156 @@
+package firewall
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+// overlayConfig is a controller+worker with etcd on kube-router, guarded, with
+// the API left public: what a defaulted config of that shape holds.
+func overlayConfig() *schema.Config {
+	return &schema.Config{
+		Role:      schema.RoleControllerWorker,
+		Network:   schema.Network{PodCIDR: "10.244.0.0/16", ServiceCIDR: "10.96.0.0/12", CNI: schema.CNIKubeRouter},
+		Storage:   schema.Storage{Type: schema.StorageEtcd},
+		WireGuard: []schema.WireGuard{{Name: "wg0", NodeAddress: true}, {Name: "wg-backup"}},
+		Firewall:  schema.Firewall{ClusterPorts: schema.ClusterPortsOverlay, PublicPorts: []int{6443}},
+	}
+}
+
+func TestRenderOverlay(t *testing.T) {
+	g, err := Render(overlayConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Guard{
+		On: true,
+		Ports: []Port{
+			{179, "tcp"}, {2380, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10250, "tcp"},
+		},
+		Interfaces:  []string{"lo", "wg0", "wg-backup"},
+		PublicPorts: []Port{{6443, "tcp"}},
+		PodCIDR:     "10.244.0.0/16",
+	}
+	if !reflect.DeepEqual(g, want) {
+		t.Fatalf("Render =\n%+v\nwant\n%+v", g, want)
+	}
+}
+
+func TestRenderOpenIsOff(t *testing.T) {
+	for _, cp := range []schema.ClusterPorts{"", schema.ClusterPortsOpen} {
+		cfg := overlayConfig()
+		cfg.Firewall.ClusterPorts = cp
+		g, err := Render(cfg)
+		if err != nil || g.On || !reflect.DeepEqual(g, Guard{}) {
+			t.Errorf("clusterPorts %q: Render = %+v, %v; want the zero (off) guard", cp, g, err)
+		}
+	}
+}
+
+func TestRenderRefuses(t *testing.T) {
+	for name, tc := range map[string]struct {
+		edit func(*schema.Config)
+		want string
+	}{
+		"no overlay": {func(c *schema.Config) { c.WireGuard = nil }, "firewall.clusterPorts: overlay needs at least one wireguard interface"},
+		"all public": {func(c *schema.Config) {
+			c.Role = schema.RoleController
+			c.Firewall.PublicPorts = []int{6443, 8132, 9443, 2380}
+		}, "firewall.publicPorts: exempts every port of the role"},
+		"bad pod network": {func(c *schema.Config) { c.Network.PodCIDR = "10.244.0.0" }, "network.podCIDR:"},
+	} {
+		cfg := overlayConfig()
+		tc.edit(cfg)
+		_, err := Render(cfg)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: Render error = %v, want prefix %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestRenderIPv6PodNetworkIsMasked(t *testing.T) {
+	cfg := overlayConfig()
+	cfg.Network.PodCIDR = "fd00:10:244::1/56"
+	g, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.PodCIDR != "fd00:10:244::/56" {
+		t.Fatalf("PodCIDR = %q, want the masked prefix", g.PodCIDR)
+	}
+}
+
+func TestFileRoundTripsAndIsStable(t *testing.T) {
+	g, err := Render(overlayConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := g.File()
+	if !bytes.Equal(data, g.File()) {
+		t.Fatal("File is not deterministic")
+	}
+	back, err := ParseFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back, g) {
+		t.Fatalf("ParseFile(File()) = %+v, want %+v", back, g)
+	}
+	if !bytes.Contains(data, []byte(`"version": 1`)) || !bytes.Contains(data, []byte(`"port": 9443`)) {
+		t.Fatalf("file does not look as documented:\n%s", data)
+	}
+	off, err := ParseFile(Guard{}.File())
+	if err != nil || off.On {
+		t.Fatalf("off guard round trip = %+v, %v", off, err)
+	}
+}
+
+func TestParseFileRefuses(t *testing.T) {
+	for name, tc := range map[string]struct{ data, want string }{
+		"unknown field": {`{"version":1,"on":true,"portz":[]}`, "unknown field"},
+		"other version": {`{"version":2,"on":false}`, "version 2 is not 1"},
+		"empty guard":   {`{"version":1,"on":true,"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports: empty"},
+		"no loopback":   {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"}],"interfaces":["wg0"],"podCIDR":"10.0.0.0/8"}`, "interfaces: lo is missing"},
+		"bad proto":     {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"sctp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports[0]: 6443/sctp"},
+		"not json":      {`ports: [6443]`, "decoding the guard"},
+	} {
+		_, err := ParseFile([]byte(tc.data))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: ParseFile error = %v, want it to contain %q", name, err, tc.want)
+		}
+	}
+}
+
+func TestHashFollowsTheRuleSet(t *testing.T) {
+	g, _ := Render(overlayConfig())
+	a, err := buildRuleset(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := buildRuleset(g)
+	if a.hash != b.hash || len(a.hash) != 64 {
+		t.Fatalf("hash not stable: %q vs %q", a.hash, b.hash)
+	}
+	g.Ports = append(g.Ports, Port{6443, "tcp"})
+	c, _ := buildRuleset(g)
+	if c.hash == a.hash {
+		t.Fatal("adding a guarded port did not change the hash")
+	}
+}
+
+func BenchmarkRenderAndBuild(b *testing.B) {
+	cfg := overlayConfig()
+	for b.Loop() {
+		g, err := Render(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := buildRuleset(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
