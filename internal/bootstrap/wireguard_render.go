@@ -37,7 +37,7 @@ func RenderWireGuard(cfg *schema.Config, secrets Secrets) (Step, error) {
 	step.Actions = append(step.Actions, Action{Kind: ActionDaemonReload, OnChange: []string{dropInPath}})
 
 	for i, wg := range cfg.WireGuard {
-		conf, err := renderWgQuick(i, wg, secrets)
+		conf, expect, err := renderWgQuick(i, wg, secrets)
 		if err != nil {
 			return Step{}, err
 		}
@@ -51,19 +51,25 @@ func RenderWireGuard(cfg *schema.Config, secrets Secrets) (Step, error) {
 			Action{Kind: ActionEnable, Unit: unitName},
 			Action{Kind: ActionRestart, Unit: unitName, OnChange: []string{confPath}},
 			Action{Kind: ActionStart, Unit: unitName},
-			Action{Kind: ActionVerifyDevice, Unit: unitName, Args: []string{wg.Name}},
+			Action{Kind: ActionVerifyDevice, Unit: unitName, Args: expect.Args()},
 		)
 	}
 	return step, nil
 }
 
-// renderWgQuick writes interface i in wg-quick's format. Only keys wg-quick
-// handles without outside help are used: DNS= needs resolvconf, and Table=,
-// PostUp= and friends are not part of the contract.
-func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, error) {
+// renderWgQuick writes interface i in wg-quick's format, and what the live
+// device must look like once it is up. Only keys wg-quick handles without
+// outside help are used: DNS= needs resolvconf, and Table=, PostUp= and
+// friends are not part of the contract.
+func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, DeviceExpectation, error) {
 	priv, err := wireGuardKey(secrets, PrivateKeyPath(i), wg.PrivateKey, true)
 	if err != nil {
-		return nil, err
+		return nil, DeviceExpectation{}, err
+	}
+	key, _ := wgtypes.ParseKey(priv.Reveal()) // checked by wireGuardKey
+	expect, err := expectDevice(wg, key)
+	if err != nil {
+		return nil, DeviceExpectation{}, fmt.Errorf("wireguard[%d]: %w", i, err)
 	}
 	var b strings.Builder
 	b.WriteString(rootfs.Managed("#"))
@@ -81,7 +87,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, error) 
 		kv(&b, "PublicKey", p.PublicKey)
 		psk, err := wireGuardKey(secrets, PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
 		if err != nil {
-			return nil, err
+			return nil, DeviceExpectation{}, err
 		}
 		if !psk.IsZero() {
 			kv(&b, "PresharedKey", psk.Reveal())
@@ -94,7 +100,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, error) 
 			kv(&b, "PersistentKeepalive", strconv.Itoa(*p.PersistentKeepalive))
 		}
 	}
-	return []byte(b.String()), nil
+	return []byte(b.String()), expect, nil
 }
 
 func kv(b *strings.Builder, key, value string) {

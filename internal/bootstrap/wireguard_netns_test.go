@@ -1,0 +1,299 @@
+package bootstrap
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/vishvananda/netlink"
+	"github.com/vishvananda/netns"
+	"golang.zx2c4.com/wireguard/wgctrl"
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// overlayNode is one side of the two-namespace overlay test.
+type overlayNode struct {
+	ns     *testutil.Netns
+	iface  string
+	cfg    *schema.Config
+	step   Step
+	handle *netlink.Handle
+}
+
+// TestOverlayInNamespaces brings two rendered nodes up with the real wg-quick
+// (userspace wireguard-go) in two namespaces joined by a veth, and then runs
+// the agent's device verification and node-address selection against the
+// live interfaces inside those namespaces.
+func TestOverlayInNamespaces(t *testing.T) {
+	testutil.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "ping")
+
+	keyA, keyB := genKey(t), genKey(t)
+	// Distinct interface names: the userspace UAPI sockets under
+	// /run/wireguard are shared by every namespace.
+	suffix := randSuffix(t)
+	a := &overlayNode{iface: "cwa" + suffix, cfg: &schema.Config{Role: schema.RoleControllerWorker}}
+	b := &overlayNode{iface: "cwb" + suffix, cfg: &schema.Config{Role: schema.RoleWorker}}
+	a.cfg.WireGuard = []schema.WireGuard{overlayIface(a.iface, "10.77.0.1/24", 51820, true, keyA, keyB.PublicKey(), "192.0.2.2:51821", "10.77.0.2/32")}
+	b.cfg.WireGuard = []schema.WireGuard{overlayIface(b.iface, "10.77.0.2/24", 51821, false, keyB, keyA.PublicKey(), "192.0.2.1:51820", "10.77.0.1/32")}
+
+	a.ns = testutil.NewNetns(t, "cwa")
+	b.ns = testutil.NewNetns(t, "cwb")
+	testutil.Veth(t, a.ns, "ul0", "192.0.2.1/24", b.ns, "ul0", "192.0.2.2/24")
+	// b reaches "the internet" through a, so its default-route source is
+	// its underlay address; a has no default route at all.
+	b.ns.Run(t, "ip", "route", "add", "default", "via", "192.0.2.1", "dev", "ul0")
+
+	dir := t.TempDir()
+	for _, n := range []*overlayNode{a, b} {
+		var err error
+		if n.step, err = RenderWireGuard(n.cfg, nil); err != nil {
+			t.Fatal(err)
+		}
+		conf := fileAt(t, n.step, WireGuardConfPath(n.iface))
+		path := filepath.Join(dir, n.iface+".conf")
+		if err := os.WriteFile(path, conf.Content, conf.Mode); err != nil {
+			t.Fatal(err)
+		}
+		wgQuickUp(t, n.ns, n.iface, path)
+		n.handle = handleIn(t, n.ns)
+	}
+
+	// A ping across the overlay, which needs a handshake first.
+	if out, err := a.ns.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
+		t.Fatalf("ping across the overlay: %v\n%s", err, out)
+	}
+	wg, err := wgctrl.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = wg.Close() })
+	for _, n := range []*overlayNode{a, b} {
+		dev, err := wg.Device(n.iface)
+		if err != nil {
+			t.Fatalf("reading %s: %v", n.iface, err)
+		}
+		if len(dev.Peers) != 1 || dev.Peers[0].LastHandshakeTime.IsZero() {
+			t.Fatalf("%s: no handshake with its peer: %+v", n.iface, dev.Peers)
+		}
+	}
+
+	ctx := context.Background()
+	t.Run("verify", func(t *testing.T) {
+		for _, n := range []*overlayNode{a, b} {
+			v := Verifier{Devices: wg, Links: n.handle, AddressWait: 2 * time.Second}
+			if err := v.Verify(ctx, expectationOf(t, n.step)); err != nil {
+				t.Errorf("%s: %v", n.iface, err)
+			}
+		}
+	})
+
+	t.Run("wrong peer key caught", func(t *testing.T) {
+		wrong := genKey(t).PublicKey()
+		cfg := *a.cfg
+		cfg.WireGuard = []schema.WireGuard{overlayIface(a.iface, "10.77.0.1/24", 51820, true, keyA, wrong, "192.0.2.2:51821", "10.77.0.2/32")}
+		step, err := RenderWireGuard(&cfg, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := Verifier{Devices: wg, Links: a.handle, AddressWait: time.Second}
+		err = v.Verify(ctx, expectationOf(t, step))
+		if err == nil {
+			t.Fatal("verification passed against a device whose peer key differs from the configuration")
+		}
+		for _, want := range []string{
+			"peer " + wrong.String() + " is configured but not on the device",
+			"peer " + keyB.PublicKey().String() + " is on the device but not configured",
+			"journalctl -u " + WgQuickUnit(a.iface),
+		} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not say %q", err, want)
+			}
+		}
+		if strings.Contains(err.Error(), keyA.String()) {
+			t.Error("verification error shows the private key")
+		}
+	})
+
+	t.Run("wrong private key caught", func(t *testing.T) {
+		e := expectationOf(t, a.step)
+		e.PublicKey = genKey(t).PublicKey()
+		e.Addresses = append(e.Addresses, netip.MustParsePrefix("10.77.9.1/24"))
+		v := Verifier{Devices: wg, Links: a.handle, AddressWait: 300 * time.Millisecond}
+		err := v.Verify(ctx, e)
+		if err == nil || !strings.Contains(err.Error(), "public key is "+keyA.PublicKey().String()) ||
+			!strings.Contains(err.Error(), "10.77.9.1/24") {
+			t.Fatalf("got %v, want a public key mismatch and the missing address 10.77.9.1/24", err)
+		}
+	})
+
+	t.Run("node address", func(t *testing.T) {
+		factsA, err := GatherFacts(a.handle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if factsA.DefaultRoute != nil {
+			t.Errorf("a has no default route, facts say %+v", factsA.DefaultRoute)
+		}
+		if factsA.Interface(a.iface) == nil {
+			t.Fatalf("facts of a do not list the userspace device %s: %+v", a.iface, factsA.Interfaces)
+		}
+		d := SelectNodeAddress(a.cfg, factsA)
+		if d.Address != netip.MustParseAddr("10.77.0.1") || !candidateTaken(d, a.iface, "10.77.0.1") {
+			t.Errorf("a (nodeAddress on %s): got %+v, want 10.77.0.1 taken from the overlay", a.iface, d)
+		}
+
+		factsB, err := GatherFacts(b.handle)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if factsB.DefaultRoute == nil || factsB.DefaultRoute.Source != netip.MustParseAddr("192.0.2.2") {
+			t.Fatalf("b: default route source = %+v, want 192.0.2.2", factsB.DefaultRoute)
+		}
+		d = SelectNodeAddress(b.cfg, factsB)
+		if d.Address != netip.MustParseAddr("192.0.2.2") || d.Source != SourceDefaultRoute {
+			t.Errorf("b (nodeAddress off): got %+v, want 192.0.2.2 from the default route", d)
+		}
+		c := candidate(d, b.iface, "10.77.0.2")
+		if c == nil || c.Taken || c.Reason != "overlay interface "+b.iface+" is not marked nodeAddress" {
+			t.Errorf("b: overlay candidate = %+v, want it rejected as an overlay interface not marked nodeAddress", c)
+		}
+
+		marked := *b.cfg
+		marked.WireGuard = []schema.WireGuard{b.cfg.WireGuard[0]}
+		marked.WireGuard[0].NodeAddress = true
+		if d := SelectNodeAddress(&marked, factsB); d.Address != netip.MustParseAddr("10.77.0.2") {
+			t.Errorf("b with nodeAddress on: got %+v, want 10.77.0.2", d)
+		}
+	})
+}
+
+func overlayIface(name, addr string, port int, nodeAddress bool, priv wgtypes.Key, peer wgtypes.Key, endpoint, allowed string) schema.WireGuard {
+	key := secret.NewValue(priv.String())
+	return schema.WireGuard{
+		Name: name, Address: schema.AddressList{addr}, ListenPort: &port, NodeAddress: nodeAddress, PrivateKey: &key,
+		Peers: []schema.Peer{{PublicKey: peer.String(), Endpoint: endpoint, AllowedIPs: []string{allowed}}},
+	}
+}
+
+func genKey(t *testing.T) wgtypes.Key {
+	t.Helper()
+	k, err := wgtypes.GeneratePrivateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func randSuffix(t *testing.T) string {
+	b := make([]byte, 3)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
+}
+
+func fileAt(t *testing.T, s Step, path string) File {
+	t.Helper()
+	for _, f := range s.Files {
+		if f.Path == path {
+			return f
+		}
+	}
+	t.Fatalf("step %s renders no %s", s.Name, path)
+	return File{}
+}
+
+func expectationOf(t *testing.T, s Step) DeviceExpectation {
+	t.Helper()
+	for _, a := range s.Actions {
+		if a.Kind == ActionVerifyDevice {
+			e, err := ParseDeviceExpectation(a.Args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return e
+		}
+	}
+	t.Fatal("no verify action in the step")
+	return DeviceExpectation{}
+}
+
+// wgQuickUp runs the real wg-quick with the userspace implementation in ns,
+// and takes the interface down and its wireguard-go process away after the
+// test.
+func wgQuickUp(t *testing.T, ns *testutil.Netns, iface, conf string) {
+	t.Helper()
+	out, err := exec.Command("ip", "netns", "exec", ns.Name, "env", "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go",
+		"WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1", "wg-quick", "up", conf).CombinedOutput()
+	t.Cleanup(func() {
+		_, _ = ns.Try("wg-quick", "down", conf)
+		killWireGuardGo(iface)
+	})
+	if err != nil {
+		t.Fatalf("wg-quick up %s: %v\n%s", conf, err, out)
+	}
+}
+
+// killWireGuardGo ends the wireguard-go process serving iface, found by its
+// exact command line, if wg-quick down left it running.
+func killWireGuardGo(iface string) {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
+		if len(args) == 2 && filepath.Base(args[0]) == "wireguard-go" && args[1] == iface {
+			if p, err := os.FindProcess(pid); err == nil {
+				_ = p.Kill()
+			}
+		}
+	}
+	_ = os.Remove("/run/wireguard/" + iface + ".sock")
+}
+
+func handleIn(t *testing.T, ns *testutil.Netns) *netlink.Handle {
+	t.Helper()
+	nsh, err := netns.GetFromName(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = nsh.Close() })
+	h, err := netlink.NewHandleAt(nsh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+func candidate(d Decision, iface, addr string) *Candidate {
+	for i, c := range d.Candidates {
+		if c.Interface == iface && c.Address == netip.MustParseAddr(addr) {
+			return &d.Candidates[i]
+		}
+	}
+	return nil
+}
+
+func candidateTaken(d Decision, iface, addr string) bool {
+	c := candidate(d, iface, addr)
+	return c != nil && c.Taken
+}
