@@ -3,6 +3,8 @@ package source
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"io"
+	"log/slog"
 	"strconv"
 )
 
@@ -12,3 +14,5 @@ func sha(s string) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func slogTo(w io.Writer) *slog.Logger { return slog.New(slog.NewTextHandler(w, nil)) }
