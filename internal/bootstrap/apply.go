@@ -1,0 +1,157 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status"
+)
+
+// Live carries out one live action on the running host (systemd over D-Bus,
+// `k0s install`, sethostname, nftables, a WireGuard device check).
+type Live interface {
+	Do(ctx context.Context, a Action) error
+}
+
+// Executor carries out plans under a root. Files and links are written
+// atomically through the root; live actions go to Live, and only when the
+// root is the host's "/" — under any other root they are listed as skipped.
+type Executor struct {
+	Root rootfs.Root
+	Live Live
+	Log  *slog.Logger
+	// AfterWrite, when set, runs after each file or link is written; an
+	// error stops the run right there, as a crash would.
+	AfterWrite func(path string) error
+	// LiveUnderRoot sends live actions to Live under any root; tests set it
+	// with a recording Live to see what a host would have done.
+	LiveUnderRoot bool
+
+	changed map[string]bool
+}
+
+// Changed reports whether the executor created or changed the node path p
+// in any plan it applied so far.
+func (e *Executor) Changed(p string) bool { return e.changed[p] }
+
+// Apply runs the plan's steps in order and reports each. It stops at the
+// first failure; the steps after it are reported as not run.
+func (e *Executor) Apply(ctx context.Context, plan *Plan) ([]status.Step, error) {
+	if e.changed == nil {
+		e.changed = map[string]bool{}
+	}
+	log := e.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var out []status.Step
+	var failed error
+	for _, step := range plan.Steps {
+		if failed != nil {
+			out = append(out, status.Step{Name: step.Name, Outcome: status.StepNotRun})
+			continue
+		}
+		start := time.Now()
+		st, err := e.applyStep(ctx, log, step)
+		st.DurationMS = time.Since(start).Milliseconds()
+		if err != nil {
+			st.Outcome = status.StepFailed
+			st.Error = err.Error()
+			failed = fmt.Errorf("%s: %w", step.Name, err)
+			log.Error("step failed", "step", step.Name, "error", err.Error())
+		} else {
+			st.Outcome = status.StepDone
+			log.Info("step done", "step", step.Name, "ms", st.DurationMS)
+		}
+		out = append(out, st)
+	}
+	return out, failed
+}
+
+func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step Step) (status.Step, error) {
+	st := status.Step{Name: step.Name}
+	for _, f := range step.Files {
+		dirMode := f.DirMode
+		if dirMode == 0 {
+			dirMode = 0o755
+		}
+		change, err := e.Root.WriteFile(f.Path, f.Content, f.Mode, dirMode)
+		if err != nil {
+			return st, err
+		}
+		st.Files = append(st.Files, status.File{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Change: string(change)})
+		if change != rootfs.Unchanged {
+			e.changed[f.Path] = true
+			log.Info("file written", "path", f.Path, "change", string(change))
+		}
+		if err := e.afterWrite(f.Path); err != nil {
+			return st, err
+		}
+	}
+	for _, l := range step.Links {
+		change, err := e.Root.Symlink(l.Path, l.Target)
+		if err != nil {
+			return st, err
+		}
+		st.Files = append(st.Files, status.File{Path: l.Path, Target: l.Target, Change: string(change)})
+		if change != rootfs.Unchanged {
+			e.changed[l.Path] = true
+			log.Info("link written", "path", l.Path, "target", l.Target, "change", string(change))
+		}
+		if err := e.afterWrite(l.Path); err != nil {
+			return st, err
+		}
+	}
+	for _, a := range step.Actions {
+		res := status.Action{Kind: string(a.Kind), Unit: a.Unit, Args: a.Args}
+		switch {
+		case len(a.OnChange) > 0 && !e.anyChanged(a.OnChange):
+			res.Outcome = "skipped: nothing it depends on changed"
+		case !e.Root.IsHost() && !e.LiveUnderRoot:
+			res.Outcome = "skipped: root is " + e.Root.Dir() + ", not the host"
+		case e.Live == nil:
+			res.Outcome = "skipped: no live host"
+		default:
+			if err := e.Live.Do(ctx, a); err != nil {
+				res.Outcome = "failed"
+				res.Error = err.Error()
+				st.Actions = append(st.Actions, res)
+				return st, err
+			}
+			res.Outcome = "done"
+		}
+		log.Info("action", "action", a.String(), "outcome", res.Outcome)
+		st.Actions = append(st.Actions, res)
+	}
+	return st, nil
+}
+
+func (e *Executor) afterWrite(p string) error {
+	if e.AfterWrite == nil {
+		return nil
+	}
+	return e.AfterWrite(p)
+}
+
+func (e *Executor) anyChanged(paths []string) bool {
+	for _, p := range paths {
+		if e.changed[p] {
+			return true
+		}
+	}
+	return false
+}
+
+// String is the action as one line of text, for logs, plans and fakes.
+func (a Action) String() string {
+	parts := []string{string(a.Kind)}
+	if a.Unit != "" {
+		parts = append(parts, a.Unit)
+	}
+	parts = append(parts, a.Args...)
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,187 @@
+package bootstrap
+
+import (
+	"bytes"
+	"fmt"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
+)
+
+// Step names after the overlay, in the order they run.
+const (
+	StepHostname = "hostname"
+	StepK0s      = "k0s"
+	StepDropIns  = "drop-ins"
+	StepGuard    = "guard"
+	StepInstall  = "install"
+	StepRecord   = "record"
+	StepMarker   = "marker"
+)
+
+// Files the first boot leaves behind.
+const (
+	StateDir    = "/var/lib/corium"
+	AppliedPath = StateDir + "/applied.yaml"
+	// MarkerPath is written last: its presence means every other file and
+	// action of the first boot is in place.
+	MarkerPath = StateDir + "/provisioned"
+)
+
+// Inputs is everything Render needs. Render reads nothing else.
+type Inputs struct {
+	// Config is validated, with defaults applied.
+	Config *schema.Config
+	// Secrets holds the resolved secrets by field path (see Secrets).
+	Secrets Secrets
+	// Decision is the node address, decided once by SelectNodeAddress.
+	Decision Decision
+	// Facts is the host's network (nil offline without --facts).
+	Facts *Facts
+	// Hostname is the hostname decision.
+	Hostname Hostname
+	// K0sUnitExists says a k0s unit from an earlier, unfinished run is on disk.
+	K0sUnitExists bool
+	// DayTwo leaves out what only the first boot does (install, start, marker).
+	DayTwo bool
+}
+
+// Render is the whole first boot as a plan: the overlay, then everything
+// that depends on the node address.
+func Render(in Inputs) (*Plan, error) {
+	wg, err := RenderWireGuard(in.Config, in.Secrets)
+	if err != nil {
+		return nil, err
+	}
+	rest, err := RenderNode(in)
+	if err != nil {
+		return nil, err
+	}
+	return &Plan{Steps: append([]Step{wg}, rest.Steps...)}, nil
+}
+
+// RenderNode is the part of the plan after the overlay. On a live host the
+// node address is read once the overlay is up, so the first boot applies the
+// overlay step, decides, and only then renders this part.
+func RenderNode(in Inputs) (*Plan, error) {
+	cfg := in.Config
+	addr := ""
+	if in.Decision.Address.IsValid() {
+		addr = in.Decision.Address.String()
+	}
+	var steps []Step
+
+	host := Step{Name: StepHostname}
+	if in.Hostname.Name != "" {
+		host.Files = append(host.Files, File{Path: HostnamePath, Mode: 0o644, Content: []byte(in.Hostname.Name + "\n")})
+		host.Actions = append(host.Actions, Action{Kind: ActionHostname, Args: []string{in.Hostname.Name}})
+	}
+	steps = append(steps, host)
+
+	k0s := Step{Name: StepK0s}
+	if cfg.Role.IsController() {
+		authPass := configuredSecret(in.Secrets, "ha.authPass", cfg.HA.AuthPass, cfg.HA.AuthPassFrom != nil)
+		if cfg.HA.On() && authPass.IsZero() {
+			return nil, fmt.Errorf("ha.authPassFrom: no resolved password; resolve secrets before rendering")
+		}
+		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, in.Facts, in.Decision)})
+		if err != nil {
+			return nil, err
+		}
+		k0s.Files = append(k0s.Files, File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: cfg.HA.On()})
+	}
+	token := configuredSecret(in.Secrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil)
+	hasToken := !token.IsZero()
+	if cfg.Join.TokenFrom != nil && !hasToken {
+		return nil, fmt.Errorf("join.tokenFrom: no resolved token; resolve secrets before rendering")
+	}
+	if hasToken {
+		k0s.Files = append(k0s.Files, File{Path: JoinTokenPath, Mode: 0o600, DirMode: 0o700, Content: tokenFile(token), Secret: true})
+	}
+	steps = append(steps, k0s)
+
+	unit := K0sUnit(cfg.Role)
+	dropIn := K0sAgentDropInPath(unit)
+	steps = append(steps, Step{
+		Name:    StepDropIns,
+		Files:   []File{{Path: dropIn, Mode: 0o644, Content: RenderK0sAgentDropIn()}},
+		Actions: []Action{{Kind: ActionDaemonReload, OnChange: []string{dropIn}}},
+	})
+
+	guard, err := firewall.Render(cfg)
+	if err != nil {
+		return nil, err
+	}
+	steps = append(steps, Step{
+		Name:    StepGuard,
+		Files:   []File{{Path: firewall.FilePath, Mode: firewall.FileMode, DirMode: firewall.DirMode, Content: guard.File()}},
+		Actions: []Action{{Kind: ActionFirewall, OnChange: onChangeDayTwo(in.DayTwo, firewall.FilePath)}},
+	})
+
+	if !in.DayTwo {
+		args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken, UnitExists: in.K0sUnitExists})
+		steps = append(steps, Step{Name: StepInstall, Actions: []Action{
+			{Kind: ActionK0sInstall, Unit: unit, Args: args},
+			{Kind: ActionDaemonReload},
+			// Queued, not waited for: the k0s unit is ordered after the
+			// agent, so waiting here would wait for ourselves.
+			{Kind: ActionQueueStart, Unit: unit},
+		}})
+	}
+
+	applied, err := AppliedDocument(cfg)
+	if err != nil {
+		return nil, err
+	}
+	steps = append(steps, Step{Name: StepRecord, Files: []File{{Path: AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}})
+	if !in.DayTwo {
+		steps = append(steps, Step{Name: StepMarker, Files: []File{{Path: MarkerPath, Mode: 0o644, DirMode: 0o700, Content: []byte(rootfs.Managed("#") + "provisioned\n")}}})
+	}
+	return &Plan{Steps: steps}, nil
+}
+
+// onChangeDayTwo makes an action conditional on day two only: the first
+// boot always performs it (kernel state is not on disk), day two only when
+// its file changed.
+func onChangeDayTwo(dayTwo bool, paths ...string) []string {
+	if dayTwo {
+		return paths
+	}
+	return nil
+}
+
+// configuredSecret is the value of a secret field the config sets, inline
+// or through its "From" source; zero when the config sets neither.
+func configuredSecret(secrets Secrets, path string, inline *secret.Value, hasFrom bool) secret.Value {
+	if inline == nil && !hasFrom {
+		return secret.Value{}
+	}
+	v, _ := lookupSecret(secrets, path, inline)
+	return v
+}
+
+func tokenFile(v secret.Value) []byte {
+	return []byte(string(bytes.TrimSpace([]byte(v.Reveal()))) + "\n")
+}
+
+// AppliedDocument is the configuration as applied: secret references as
+// written, inline secrets as [redacted]. It serves status and day-two diffs
+// and is never read back as a configuration.
+func AppliedDocument(cfg *schema.Config) ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteString(rootfs.Managed("#"))
+	buf.WriteString("# the configuration as applied; inline secrets are redacted, never re-read as a config\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(cfg); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", AppliedPath, err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("rendering %s: %w", AppliedPath, err)
+	}
+	return buf.Bytes(), nil
+}
