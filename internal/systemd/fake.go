@@ -1,0 +1,85 @@
+package systemd
+
+import (
+	"context"
+	"strings"
+	"sync"
+)
+
+// Fake is a Manager that records every call as a line of text and answers
+// from maps, so tests read what a live host would have been asked to do.
+type Fake struct {
+	mu    sync.Mutex
+	calls []string
+	// Fail makes the call whose text line is the key return the error.
+	Fail map[string]error
+	// States answers UnitState; a unit not in it is loaded/inactive/dead,
+	// or loaded/active/exited once started or restarted.
+	States map[string]State
+}
+
+var _ Manager = (*Fake)(nil)
+
+func (f *Fake) record(line string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, line)
+	return f.Fail[line]
+}
+
+// Calls is every call so far, one per line.
+func (f *Fake) Calls() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.calls...)
+}
+
+// Text is Calls joined by newlines.
+func (f *Fake) Text() string { return strings.Join(f.Calls(), "\n") }
+
+func (f *Fake) DaemonReload(context.Context) error { return f.record("daemon-reload") }
+
+func (f *Fake) Enable(_ context.Context, units ...string) error {
+	return f.record("enable " + strings.Join(units, " "))
+}
+
+func (f *Fake) StartAndWait(_ context.Context, unit string) error {
+	if err := f.record("start " + unit); err != nil {
+		return err
+	}
+	f.setActive(unit)
+	return nil
+}
+
+func (f *Fake) RestartAndWait(_ context.Context, unit string) error {
+	if err := f.record("restart " + unit); err != nil {
+		return err
+	}
+	f.setActive(unit)
+	return nil
+}
+
+func (f *Fake) QueueStart(_ context.Context, unit string) error {
+	return f.record("queue-start " + unit)
+}
+
+func (f *Fake) UnitState(_ context.Context, unit string) (State, error) {
+	if err := f.record("state " + unit); err != nil {
+		return State{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if s, ok := f.States[unit]; ok {
+		return s, nil
+	}
+	return State{Load: "loaded", Active: "inactive", Sub: "dead"}, nil
+}
+
+func (f *Fake) setActive(unit string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.States == nil {
+		f.States = map[string]State{}
+	}
+	f.States[unit] = State{Load: "loaded", Active: "active", Sub: "exited"}
+}

@@ -1,0 +1,52 @@
+package systemd
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestJobErrorNamesUnitAndJournal(t *testing.T) {
+	var err error = &JobError{Verb: "starting", Unit: "wg-quick@wg0.service", Result: "failed"}
+	if !errors.Is(err, ErrJob) {
+		t.Error("a job error does not match ErrJob")
+	}
+	for _, want := range []string{"starting wg-quick@wg0.service", "job failed", "journalctl -u wg-quick@wg0.service"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q does not say %q", err, want)
+		}
+	}
+}
+
+func TestFakeRecordsAndFails(t *testing.T) {
+	ctx := context.Background()
+	boom := &JobError{Verb: "starting", Unit: "wg-quick@wg1.service", Result: "failed"}
+	f := &Fake{Fail: map[string]error{"start wg-quick@wg1.service": boom}}
+	_ = f.DaemonReload(ctx)
+	_ = f.Enable(ctx, "wg-quick@wg0.service")
+	if err := f.StartAndWait(ctx, "wg-quick@wg0.service"); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.StartAndWait(ctx, "wg-quick@wg1.service"); !errors.Is(err, ErrJob) {
+		t.Fatalf("got %v, want the configured failure", err)
+	}
+	_ = f.QueueStart(ctx, "k0scontroller.service")
+	s0, _ := f.UnitState(ctx, "wg-quick@wg0.service")
+	s1, _ := f.UnitState(ctx, "wg-quick@wg1.service")
+	if s0.Active != "active" || s1.Active != "inactive" {
+		t.Errorf("states: wg0 %s, wg1 %s; want the started one active and the failed one inactive", s0, s1)
+	}
+	want := strings.Join([]string{
+		"daemon-reload",
+		"enable wg-quick@wg0.service",
+		"start wg-quick@wg0.service",
+		"start wg-quick@wg1.service",
+		"queue-start k0scontroller.service",
+		"state wg-quick@wg0.service",
+		"state wg-quick@wg1.service",
+	}, "\n")
+	if f.Text() != want {
+		t.Errorf("calls:\n%s\nwant:\n%s", f.Text(), want)
+	}
+}
