@@ -68,7 +68,9 @@ func buildRuleset(g Guard) (*ruleset, error) {
 			Policy:   policyRef(nftables.ChainPolicyAccept),
 		},
 	}
-	ifaces := &nftables.Set{Table: t, Name: setIfaces, KeyType: nftables.TypeIFName}
+	// Host byte order is how nft itself declares an ifname key; without it
+	// `nft list` prints the names as empty strings.
+	ifaces := &nftables.Set{Table: t, Name: setIfaces, KeyType: nftables.TypeIFName, KeyByteOrder: binaryutil.NativeEndian}
 	tcp := &nftables.Set{Table: t, Name: setTCP, KeyType: nftables.TypeInetService}
 	udp := &nftables.Set{Table: t, Name: setUDP, KeyType: nftables.TypeInetService}
 	var ifaceElems, tcpElems, udpElems []nftables.SetElement

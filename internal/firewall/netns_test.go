@@ -1,0 +1,341 @@
+package firewall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/google/nftables"
+	"github.com/google/nftables/expr"
+	"github.com/google/nftables/userdata"
+	"github.com/vishvananda/netns"
+
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// inNetns runs f on a thread switched into the namespace, so sockets f opens
+// live there. The thread is thrown away if it cannot be switched back.
+func inNetns(ns *testutil.Netns, f func() error) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		orig, err := netns.Get()
+		if err != nil {
+			errc <- err
+			return
+		}
+		defer orig.Close()
+		h, err := netns.GetFromName(ns.Name)
+		if err != nil {
+			errc <- err
+			return
+		}
+		defer h.Close()
+		if err := netns.Set(h); err != nil {
+			errc <- err
+			return
+		}
+		err = f()
+		if netns.Set(orig) == nil {
+			runtime.UnlockOSThread()
+		}
+		errc <- err
+	}()
+	return <-errc
+}
+
+// nftConn is a netlink connection to nftables inside the namespace.
+func nftConn(t *testing.T, ns *testutil.Netns) *nftables.Conn {
+	t.Helper()
+	h, err := netns.GetFromName(ns.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	conn, err := nftables.New(nftables.WithNetNSFd(int(h)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// listen accepts TCP connections on every address of the namespace, v4 and
+// v6, until the test ends.
+func listen(t *testing.T, ns *testutil.Netns, port int) {
+	t.Helper()
+	var l net.Listener
+	if err := inNetns(ns, func() (err error) {
+		l, err = net.Listen("tcp", fmt.Sprintf("[::]:%d", port))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+}
+
+// dial opens a real TCP connection from the namespace (from the given source
+// address when it is not ""). A dropped SYN shows as a timeout.
+func dial(ns *testutil.Netns, from, to string) error {
+	return inNetns(ns, func() error {
+		d := net.Dialer{Timeout: 1500 * time.Millisecond}
+		if from != "" {
+			d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}
+		}
+		c, err := d.Dial("tcp", to)
+		if err != nil {
+			return err
+		}
+		return c.Close()
+	})
+}
+
+func forgedDrops(t *testing.T, conn *nftables.Conn) uint64 {
+	t.Helper()
+	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chainName, Table: table()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	for _, r := range rules {
+		if c, _ := userdata.GetString(r.UserData, userdata.TypeComment); c != commentForged {
+			continue
+		}
+		for _, e := range r.Exprs {
+			if ctr, ok := e.(*expr.Counter); ok {
+				n += ctr.Packets
+			}
+		}
+	}
+	return n
+}
+
+// lab is the server namespace with its three links and a client on each: a
+// public veth, a link named like the config's wireguard interface, and a CNI
+// bridge stand-in carrying the pod network.
+type lab struct {
+	srv, pub, ovl, pod *testutil.Netns
+}
+
+const (
+	guardedPort = 10250
+	publicPort  = 6443
+	srvPub4     = "192.0.2.1"
+	srvPub6     = "2001:db8:1::1"
+	srvOvl4     = "198.51.100.1"
+	srvOvl6     = "2001:db8:2::1"
+)
+
+func newLab(t *testing.T) *lab {
+	l := &lab{
+		srv: testutil.NewNetns(t, "fw-srv"),
+		pub: testutil.NewNetns(t, "fw-pub"),
+		ovl: testutil.NewNetns(t, "fw-ovl"),
+		pod: testutil.NewNetns(t, "fw-pod"),
+	}
+	testutil.Veth(t, l.srv, "eth0", srvPub4+"/24 "+srvPub6+"/64", l.pub, "eth0", "192.0.2.2/24 2001:db8:1::2/64")
+	testutil.Veth(t, l.srv, "wg0", srvOvl4+"/24 "+srvOvl6+"/64", l.ovl, "eth0", "198.51.100.2/24 2001:db8:2::2/64")
+	testutil.Veth(t, l.srv, "cni0", "10.244.0.1/24 fd00:10:244::1/64", l.pod, "eth0", "10.244.0.5/24 fd00:10:244::5/64")
+	l.pod.Run(t, "ip", "route", "add", "default", "via", "10.244.0.1")
+	l.pod.Run(t, "ip", "-6", "route", "add", "default", "via", "fd00:10:244::1")
+	// The forged pod addresses, on the public client's link.
+	l.pub.Run(t, "ip", "addr", "add", "10.244.0.99/32", "dev", "eth0")
+	l.pub.Run(t, "ip", "addr", "add", "fd00:10:244::99/128", "dev", "eth0", "nodad")
+	// The kernel's own reverse-path filter would drop the forged packets
+	// before the guard sees them; turn it off so the guard is what is tested.
+	for _, dev := range []string{"all", "default", "eth0", "wg0", "cni0"} {
+		l.srv.Run(t, "sysctl", "-qw", "net.ipv4.conf."+dev+".rp_filter=0")
+	}
+	listen(t, l.srv, guardedPort)
+	listen(t, l.srv, publicPort)
+	return l
+}
+
+func hostPort(addr string, port int) string { return net.JoinHostPort(addr, fmt.Sprint(port)) }
+
+func (l *lab) expect(t *testing.T, reachable bool, ns *testutil.Netns, from, to string, port int) {
+	t.Helper()
+	err := dial(ns, from, hostPort(to, port))
+	switch {
+	case reachable && err != nil:
+		t.Errorf("%s (from %q) -> %s: %v; want reachable", ns.Name, from, hostPort(to, port), err)
+	case !reachable && err == nil:
+		t.Errorf("%s (from %q) -> %s connected; want it dropped", ns.Name, from, hostPort(to, port))
+	case !reachable && !isTimeout(err):
+		t.Errorf("%s (from %q) -> %s: %v; want a timeout (a dropped SYN)", ns.Name, from, hostPort(to, port), err)
+	}
+}
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+const foreignRules = `table inet foreign {
+	set blocked { type ipv4_addr; elements = { 203.0.113.7 } }
+	chain input {
+		type filter hook input priority 10; policy accept;
+		ip saddr @blocked drop
+		tcp dport 9 reject
+	}
+}
+table ip nat {
+	chain postrouting {
+		type nat hook postrouting priority srcnat; policy accept;
+		oifname "eth0" ip saddr 10.244.0.0/16 masquerade
+	}
+}
+`
+
+func TestGuardWithPackets(t *testing.T) {
+	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	ctx := context.Background()
+	l := newLab(t)
+	conn := nftConn(t, l.srv)
+
+	// A foreign ruleset the guard must never touch.
+	l.srv.Run(t, "sh", "-c", "nft -f - <<'EOF'\n"+foreignRules+"EOF")
+	foreign := func() string {
+		return l.srv.Run(t, "nft", "list", "table", "inet", "foreign") + l.srv.Run(t, "nft", "list", "table", "ip", "nat")
+	}
+	before := foreign()
+
+	cfg := overlayConfig()
+	cfg.WireGuard = cfg.WireGuard[:1] // wg0, the link the overlay client is on
+	g, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("open before the guard", func(t *testing.T) {
+		mustState(t, conn, g, Missing)
+		l.expect(t, true, l.pub, "", srvPub4, guardedPort)
+		l.expect(t, true, l.pub, "", srvPub6, guardedPort)
+	})
+
+	if err := Apply(ctx, conn, g); err != nil {
+		t.Fatal(err)
+	}
+	first := l.srv.Run(t, "nft", "list", "table", "inet", "corium")
+	if err := Apply(ctx, conn, g); err != nil {
+		t.Fatal(err)
+	}
+	if again := l.srv.Run(t, "nft", "list", "table", "inet", "corium"); again != first {
+		t.Fatalf("a second apply changed the table:\n%s\nthen\n%s", first, again)
+	}
+	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chainName, Table: table()})
+	if err != nil || len(rules) != 6 {
+		t.Fatalf("after two applies: %d rules, %v; want one copy of each of 6", len(rules), err)
+	}
+	mustState(t, conn, g, Current)
+	if after := foreign(); after != before {
+		t.Fatalf("apply changed the foreign tables:\n%s\nthen\n%s", before, after)
+	}
+
+	t.Run("guarded port", func(t *testing.T) {
+		l.expect(t, false, l.pub, "", srvPub4, guardedPort)
+		l.expect(t, false, l.pub, "", srvPub6, guardedPort)
+		l.expect(t, true, l.ovl, "", srvOvl4, guardedPort)
+		l.expect(t, true, l.ovl, "", srvOvl6, guardedPort)
+		l.expect(t, true, l.pod, "", srvPub4, guardedPort) // a pod reaches its node's own address
+		l.expect(t, true, l.srv, "", "127.0.0.1", guardedPort)
+		l.expect(t, true, l.srv, "", "::1", guardedPort)
+		l.expect(t, true, l.srv, "", srvPub4, guardedPort)
+	})
+	t.Run("public port", func(t *testing.T) {
+		l.expect(t, true, l.pub, "", srvPub4, publicPort)
+		l.expect(t, true, l.pub, "", srvPub6, publicPort)
+		l.expect(t, true, l.ovl, "", srvOvl4, publicPort)
+		l.expect(t, true, l.ovl, "", srvOvl6, publicPort)
+	})
+	t.Run("forged pod source on the public link", func(t *testing.T) {
+		if n := forgedDrops(t, conn); n != 0 {
+			t.Fatalf("forged-source counter is %d before any forged packet", n)
+		}
+		l.expect(t, false, l.pub, "10.244.0.99", srvPub4, guardedPort)
+		if n := forgedDrops(t, conn); n == 0 {
+			t.Fatal("the forged pod source was not dropped by the forged-source rule (counter 0)")
+		}
+	})
+
+	t.Run("stale after an edit behind the agent's back", func(t *testing.T) {
+		l.srv.Run(t, "nft", "insert", "rule", "inet", "corium", "input", "tcp", "dport", "10250", "accept")
+		mustState(t, conn, g, Stale)
+		l.expect(t, true, l.pub, "", srvPub4, guardedPort) // the edit really opened it
+		if err := Apply(ctx, conn, g); err != nil {
+			t.Fatal(err)
+		}
+		mustState(t, conn, g, Current)
+		l.expect(t, false, l.pub, "", srvPub4, guardedPort)
+
+		l.srv.Run(t, "nft", "delete", "element", "inet", "corium", "tcp_ports", "{ 10250 }")
+		mustState(t, conn, g, Stale)
+		if err := Apply(ctx, conn, g); err != nil {
+			t.Fatal(err)
+		}
+		mustState(t, conn, g, Current)
+
+		other := g
+		other.Ports = other.Ports[:len(other.Ports)-1]
+		mustState(t, conn, other, Stale)
+		mustState(t, conn, Guard{}, Stale)
+	})
+	if after := foreign(); after != before {
+		t.Fatalf("re-apply changed the foreign tables:\n%s\nthen\n%s", before, after)
+	}
+
+	t.Run("remove reopens", func(t *testing.T) {
+		if err := Remove(ctx, conn); err != nil {
+			t.Fatal(err)
+		}
+		if err := Remove(ctx, conn); err != nil {
+			t.Fatalf("removing a missing table: %v", err)
+		}
+		mustState(t, conn, g, Missing)
+		mustState(t, conn, Guard{}, Off)
+		l.expect(t, true, l.pub, "", srvPub4, guardedPort)
+		l.expect(t, true, l.pub, "", srvPub6, guardedPort)
+	})
+	if after := foreign(); after != before {
+		t.Fatalf("remove changed the foreign tables:\n%s\nthen\n%s", before, after)
+	}
+}
+
+// TestGuardIPv6PodNetwork is the pod half again with an IPv6 pod network.
+func TestGuardIPv6PodNetwork(t *testing.T) {
+	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	l := newLab(t)
+	conn := nftConn(t, l.srv)
+	cfg := overlayConfig()
+	cfg.WireGuard = cfg.WireGuard[:1]
+	cfg.Network.PodCIDR = "fd00:10:244::/56"
+	g, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Apply(context.Background(), conn, g); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = Remove(context.Background(), conn) })
+	mustState(t, conn, g, Current)
+
+	l.expect(t, true, l.pod, "", srvPub6, guardedPort)
+	l.expect(t, false, l.pod, "", srvPub4, guardedPort) // a v4 source is not in a v6 pod network
+	l.expect(t, false, l.pub, "", srvPub6, guardedPort)
+	l.expect(t, false, l.pub, "fd00:10:244::99", srvPub6, guardedPort)
+	if n := forgedDrops(t, conn); n == 0 {
+		t.Fatal("the forged IPv6 pod source was not dropped by the forged-source rule (counter 0)")
+	}
+}
