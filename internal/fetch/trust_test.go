@@ -1,0 +1,49 @@
+package fetch
+
+import (
+	"context"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The system store is read once per process, so SSL_CERT_FILE is proved in a
+// child process: the test binary itself, running only the helper below.
+func TestSystemTrustStoreHonoursSSLCertFile(t *testing.T) {
+	srv := newRecorder(t, answer{status: 200, body: "trusted"})
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		certFile string
+		want     string
+	}{
+		{ca, "body: trusted"},
+		{"/dev/null", "certificate"},
+	} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperFetch$")
+		cmd.Env = append(os.Environ(), "CORIUM_FETCH_HELPER_URL="+srv.URL, "SSL_CERT_FILE="+tc.certFile, "SSL_CERT_DIR=/nonexistent")
+		out, _ := cmd.CombinedOutput()
+		if !strings.Contains(string(out), tc.want) {
+			t.Errorf("SSL_CERT_FILE=%s: output lacks %q:\n%s", tc.certFile, tc.want, out)
+		}
+	}
+}
+
+func TestHelperFetch(t *testing.T) {
+	u := os.Getenv("CORIUM_FETCH_HELPER_URL")
+	if u == "" {
+		t.Skip("helper for TestSystemTrustStoreHonoursSSLCertFile")
+	}
+	body, err := New().Get(context.Background(), Request{URL: u})
+	if err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	fmt.Println("body:", string(body))
+}
