@@ -2,52 +2,43 @@ package schema
 
 import "sort"
 
-// Port is one transport port of the role's k0s port set.
+// Port is one k0s port of a role.
 type Port struct {
-	Number int    `json:"number"`
-	Proto  string `json:"proto"` // "tcp" or "udp"
+	Number int
+	Proto  string // "tcp" or "udp"
 }
 
-// RolePorts is the set of ports k0s opens for the node's role, in a fixed
-// order (tcp before udp, then by number). The operator never types these: the
-// firewall guards them and firewall.publicPorts may only name ports of this set.
+// RolePorts is the set of k0s ports the node's role listens on, the set that
+// firewall.clusterPorts guards and firewall.publicPorts picks from. Unset
+// fields count at their defaults.
 //
-// Unset storage and CNI read as their documented defaults, so validation (which
-// runs before ApplyDefaults) and the firewall (after it) see the same set.
+// Controllers: the API (6443), konnectivity (8132), k0s join API (9443) and,
+// with etcd, etcd peers (2380). Roles with a kubelet: 10250, plus the CNI's
+// own: kube-router's BGP (179/tcp), calico's BGP and VXLAN (179/tcp,
+// 4789/udp); a custom CNI brings its own rules.
 func RolePorts(cfg *Config) []Port {
+	eff := withDefaults(cfg)
 	var ports []Port
-	add := func(proto string, numbers ...int) {
-		for _, n := range numbers {
-			ports = append(ports, Port{Number: n, Proto: proto})
+	if eff.Role.IsController() {
+		ports = append(ports, Port{6443, "tcp"}, Port{8132, "tcp"}, Port{9443, "tcp"})
+		if eff.Storage.Type == StorageEtcd {
+			ports = append(ports, Port{2380, "tcp"})
 		}
 	}
-	if cfg.Role.IsController() {
-		add("tcp", 6443, 8132, 9443) // API server, konnectivity, join API
-		storage := cfg.Storage.Type
-		if storage == "" && cfg.Role != RoleSingle {
-			storage = StorageEtcd
-		}
-		if storage == StorageEtcd {
-			add("tcp", 2380) // etcd peers
-		}
-	}
-	// The CNI's agents run as pods next to a kubelet; a controller without one
-	// runs none of them.
-	if cfg.Role.HasKubelet() {
-		add("tcp", 10250)
-		switch cfg.Network.CNI {
-		case CNIKubeRouter, "":
-			add("tcp", 179) // BGP
+	if eff.Role.HasKubelet() {
+		ports = append(ports, Port{10250, "tcp"})
+		switch eff.Network.CNI {
+		case CNIKubeRouter:
+			ports = append(ports, Port{179, "tcp"})
 		case CNICalico:
-			add("tcp", 179)  // BGP
-			add("udp", 4789) // VXLAN
+			ports = append(ports, Port{179, "tcp"}, Port{4789, "udp"})
 		}
 	}
 	sort.Slice(ports, func(i, j int) bool {
-		if ports[i].Proto != ports[j].Proto {
-			return ports[i].Proto < ports[j].Proto
+		if ports[i].Number != ports[j].Number {
+			return ports[i].Number < ports[j].Number
 		}
-		return ports[i].Number < ports[j].Number
+		return ports[i].Proto < ports[j].Proto
 	})
 	return ports
 }

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+func init() {
+	register("validate", command{summary: "check configuration files offline (exit 0 valid, 1 invalid, 2 usage)", run: runValidate})
+}
+
+// validateReport is one file's result in --format json. The shape is stable:
+//
+//	{"files": [{"file": "node.yaml", "valid": false, "shape": "standalone",
+//	  "findings": [{"path": "wireguard[0].mtu", "line": 9, "col": 10,
+//	                "severity": "error", "message": "must be at least 576"}],
+//	  "error": "reading node.yaml: ..."}]}
+//
+// "shape" is standalone, embedded or none; "error" is set only when the file
+// could not be read (then "valid" is false and there are no findings).
+type validateReport struct {
+	File     string          `json:"file"`
+	Valid    bool            `json:"valid"`
+	Shape    string          `json:"shape,omitempty"`
+	Findings schema.Findings `json:"findings"`
+	Error    string          `json:"error,omitempty"`
+}
+
+func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	strict := fs.Bool("strict", false, "treat warnings as errors")
+	format := fs.String("format", "text", "output format: text or json")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--format text|json] FILE...")
+		fs.PrintDefaults()
+	}
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "corium-agent validate: --format must be text or json, not %q\n", *format)
+		return exitUsage
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	code := exitOK
+	reports := make([]validateReport, 0, len(files))
+	for _, file := range files {
+		r := validateFile(file, *strict)
+		switch {
+		case r.Error != "":
+			code = exitUsage
+		case !r.Valid && code == exitOK:
+			code = exitFailed
+		}
+		reports = append(reports, r)
+		if *format == "text" {
+			printText(stdout, stderr, r)
+		}
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Files []validateReport `json:"files"`
+		}{reports}); err != nil {
+			fmt.Fprintf(stderr, "corium-agent validate: writing json: %v\n", err)
+			return exitFailed
+		}
+	}
+	return code
+}
+
+func validateFile(file string, strict bool) validateReport {
+	r := validateReport{File: file, Findings: schema.Findings{}}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		r.Error = fmt.Sprintf("reading %s: %v", file, errors.Unwrap(err))
+		if errors.Unwrap(err) == nil {
+			r.Error = fmt.Sprintf("reading %s: %v", file, err)
+		}
+		return r
+	}
+	doc, err := schema.Parse(data)
+	var syn *schema.SyntaxError
+	if errors.As(err, &syn) {
+		r.Shape = schema.ShapeNone.String()
+		r.Findings = schema.Findings{{Line: syn.Line, Severity: schema.SeverityError, Message: "yaml syntax: " + syn.Msg}}
+		return r
+	}
+	r.Shape = doc.Shape.String()
+	r.Findings = schema.Validate(doc)
+	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
+	return r
+}
+
+// printText writes one line per finding, FILE:LINE:COL: [warning: ]PATH:
+// message, the form editors and grep understand.
+func printText(stdout, stderr io.Writer, r validateReport) {
+	if r.Error != "" {
+		fmt.Fprintf(stderr, "corium-agent validate: %s\n", r.Error)
+		return
+	}
+	for _, f := range r.Findings {
+		fmt.Fprintln(stdout, formatFinding(r.File, f))
+	}
+	if r.Valid {
+		fmt.Fprintf(stdout, "%s: valid\n", r.File)
+	}
+}
+
+func formatFinding(file string, f schema.Finding) string {
+	pos := file
+	if f.Line > 0 {
+		pos = fmt.Sprintf("%s:%d:%d", file, f.Line, max(f.Col, 1))
+	}
+	sev := ""
+	if f.Severity == schema.SeverityWarning {
+		sev = " warning:"
+	}
+	return fmt.Sprintf("%s:%s %s", pos, sev, f)
+}
+
+// parseInterleaved lets flags stand before, between or after the files.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return files, nil
+		}
+		files = append(files, args[0])
+		args = args[1:]
+	}
+}

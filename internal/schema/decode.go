@@ -1,0 +1,290 @@
+package schema
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/secret"
+)
+
+// decoder walks yaml.Node into the Config types itself, instead of
+// yaml.Unmarshal, so that every mistake becomes a finding with its path and
+// position rather than one abort at the first wrong type.
+type decoder struct {
+	doc      *Document
+	findings Findings
+}
+
+var (
+	valueType   = reflect.TypeOf(secret.Value{})
+	addressType = reflect.TypeOf(AddressList{})
+	anyMapType  = reflect.TypeOf(map[string]any{})
+)
+
+func reflectValue(c *Config) reflect.Value { return reflect.ValueOf(c).Elem() }
+
+func resolveAlias(n *yaml.Node) *yaml.Node {
+	for n != nil && n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n
+}
+
+func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
+	d.findings = append(d.findings, Finding{Path: path, Line: n.Line, Col: n.Column,
+		Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+}
+
+func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+	n = resolveAlias(n)
+	d.doc.pos[path] = position{n.Line, n.Column}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return // unset, as if the key were absent
+	}
+	switch t := v.Type(); {
+	case t == valueType:
+		if d.expect(n, path, yaml.ScalarNode) {
+			v.Set(reflect.ValueOf(secret.NewValue(n.Value)))
+		}
+		return
+	case t == addressType:
+		d.decodeAddress(n, v, path)
+		return
+	case t == anyMapType:
+		if d.expect(n, path, yaml.MappingNode) {
+			m := map[string]any{}
+			if err := n.Decode(&m); err != nil {
+				d.errorf(n, path, "must be a mapping with string keys")
+				return
+			}
+			v.Set(reflect.ValueOf(m))
+		}
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		elem := reflect.New(v.Type().Elem())
+		d.decode(n, elem.Elem(), path)
+		v.Set(elem)
+	case reflect.Struct:
+		d.decodeStruct(n, v, path)
+	case reflect.Slice:
+		if !d.expect(n, path, yaml.SequenceNode) {
+			return
+		}
+		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, item := range n.Content {
+			d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		}
+		v.Set(s)
+	case reflect.Map:
+		d.decodeMap(n, v, path)
+	case reflect.String:
+		if d.expect(n, path, yaml.ScalarNode) {
+			v.SetString(n.Value)
+		}
+	case reflect.Int:
+		if !d.expect(n, path, yaml.ScalarNode) {
+			return
+		}
+		i, err := strconv.Atoi(n.Value)
+		if n.ShortTag() != "!!int" || err != nil {
+			d.errorf(n, path, "must be a whole number")
+			return
+		}
+		v.SetInt(int64(i))
+	case reflect.Bool:
+		if !d.expect(n, path, yaml.ScalarNode) {
+			return
+		}
+		if n.ShortTag() != "!!bool" {
+			d.errorf(n, path, "must be true or false")
+			return
+		}
+		var b bool
+		_ = n.Decode(&b)
+		v.SetBool(b)
+	default:
+		panic("schema: no decoder for " + v.Type().String())
+	}
+}
+
+var kindNames = map[yaml.Kind]string{
+	yaml.ScalarNode:   "a single value",
+	yaml.SequenceNode: "a list",
+	yaml.MappingNode:  "a mapping",
+}
+
+// expect reports a kind mismatch without quoting the value (it may be a
+// secret).
+func (d *decoder) expect(n *yaml.Node, path string, k yaml.Kind) bool {
+	if n.Kind == k {
+		return true
+	}
+	d.errorf(n, path, "must be %s, not %s", kindNames[k], kindNames[n.Kind])
+	return false
+}
+
+func (d *decoder) decodeAddress(n *yaml.Node, v reflect.Value, path string) {
+	if n.Kind == yaml.ScalarNode {
+		d.doc.pos[path+"[0]"] = position{n.Line, n.Column}
+		v.Set(reflect.ValueOf(AddressList{n.Value}))
+		return
+	}
+	if !d.expect(n, path, yaml.SequenceNode) {
+		return
+	}
+	list := make(AddressList, len(n.Content))
+	for i, item := range n.Content {
+		d.decode(item, reflect.ValueOf(&list[i]).Elem(), fmt.Sprintf("%s[%d]", path, i))
+	}
+	v.Set(reflect.ValueOf(list))
+}
+
+func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, path string) {
+	if !d.expect(n, path, yaml.MappingNode) {
+		return
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
+		p := mapKeyPath(path, k.Value)
+		if first, dup := seen[k.Value]; dup {
+			d.errorf(k, p, "duplicate key; first given on line %d", first)
+			continue
+		}
+		seen[k.Value] = k.Line
+		d.doc.pos[p+keySuffix] = position{k.Line, k.Column}
+		elem := reflect.New(v.Type().Elem()).Elem()
+		d.decode(val, elem, p)
+		m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
+	}
+	v.Set(m)
+}
+
+// keySuffix marks the position of a map key rather than its value.
+const keySuffix = "#key"
+
+// mapKeyPath spells a free-form key so that dots and slashes in it (label
+// keys have both) cannot be mistaken for nesting.
+func mapKeyPath(path, key string) string {
+	return fmt.Sprintf("%s[%s]", path, strconv.Quote(key))
+}
+
+func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
+	if !d.expect(n, path, yaml.MappingNode) {
+		return
+	}
+	fields := structFields(v.Type())
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
+		p := joinPath(path, k.Value)
+		if first, dup := seen[k.Value]; dup {
+			d.errorf(k, p, "duplicate key; first given on line %d", first)
+			continue
+		}
+		seen[k.Value] = k.Line
+		idx, ok := fields.byName[k.Value]
+		if !ok {
+			d.errorf(k, p, "%s", unknownKey(path, k.Value, fields.names))
+			continue
+		}
+		d.doc.pos[p+keySuffix] = position{k.Line, k.Column}
+		d.decode(val, v.Field(idx), p)
+	}
+}
+
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}
+
+func unknownKey(path, key string, names []string) string {
+	if path == "" && key == BlockKey {
+		return "unknown key; a standalone document is either the block itself or a single corium: key, and a cloud-config starts with #cloud-config"
+	}
+	if s := suggest(key, names); s != "" {
+		return fmt.Sprintf("unknown key; did you mean %q?", s)
+	}
+	return "unknown key; known keys here: " + strings.Join(names, ", ")
+}
+
+// suggest finds the known key a typo most likely meant.
+func suggest(key string, names []string) string {
+	best, bestDist := "", 3
+	for _, n := range names {
+		if strings.EqualFold(n, key) {
+			return n
+		}
+		if dist := editDistance(strings.ToLower(key), strings.ToLower(n)); dist < bestDist {
+			best, bestDist = n, dist
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+type fieldIndex struct {
+	byName map[string]int
+	names  []string
+}
+
+var fieldCache sync.Map // reflect.Type -> fieldIndex
+
+// structFields maps the yaml names of a struct's fields to their indexes.
+func structFields(t reflect.Type) fieldIndex {
+	if fi, ok := fieldCache.Load(t); ok {
+		return fi.(fieldIndex)
+	}
+	fi := fieldIndex{byName: map[string]int{}}
+	for i := 0; i < t.NumField(); i++ {
+		name := yamlName(t.Field(i))
+		if name == "" {
+			continue
+		}
+		fi.byName[name] = i
+		fi.names = append(fi.names, name)
+	}
+	fieldCache.Store(t, fi)
+	return fi
+}
+
+// yamlName is a field's key in the document, "" for fields not in it.
+func yamlName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if name == "-" || !f.IsExported() {
+		return ""
+	}
+	if name == "" {
+		return strings.ToLower(f.Name[:1]) + f.Name[1:]
+	}
+	return name
+}

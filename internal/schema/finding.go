@@ -1,0 +1,138 @@
+package schema
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Severity separates problems that stop a node from advice.
+type Severity int
+
+const (
+	// SeverityError makes a document invalid.
+	SeverityError Severity = iota
+	// SeverityWarning is printed and never fatal, except under --strict.
+	SeverityWarning
+)
+
+func (s Severity) String() string {
+	if s == SeverityWarning {
+		return "warning"
+	}
+	return "error"
+}
+
+// MarshalText spells the severity for JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Finding is one problem in a document. Path is the field in the document's
+// own spelling (wireguard[0].peers[1].allowedIPs[0]); Line and Col are 1-based
+// and zero when the document has no position for it. Message never quotes a
+// secret value.
+type Finding struct {
+	Path     string   `json:"path"`
+	Line     int      `json:"line,omitempty"`
+	Col      int      `json:"col,omitempty"`
+	Severity Severity `json:"severity"`
+	Message  string   `json:"message"`
+}
+
+// String is "PATH: message", the form errors carry.
+func (f Finding) String() string {
+	if f.Path == "" {
+		return f.Message
+	}
+	return f.Path + ": " + f.Message
+}
+
+// Findings are a document's problems, in document order once sorted.
+type Findings []Finding
+
+// Errors returns the error-severity findings.
+func (fs Findings) Errors() Findings { return fs.filter(SeverityError) }
+
+// Warnings returns the warning-severity findings.
+func (fs Findings) Warnings() Findings { return fs.filter(SeverityWarning) }
+
+func (fs Findings) filter(s Severity) Findings {
+	var out Findings
+	for _, f := range fs {
+		if f.Severity == s {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Err joins the error-severity findings, each "PATH: message", or returns nil
+// when there are none.
+func (fs Findings) Err() error {
+	var errs []error
+	for _, f := range fs.Errors() {
+		errs = append(errs, errors.New(f.String()))
+	}
+	return errors.Join(errs...)
+}
+
+// sortByPosition puts findings in document order; findings without a
+// position keep their relative order after those with one.
+func (fs Findings) sortByPosition() {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if (a.Line == 0) != (b.Line == 0) {
+			return a.Line != 0
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// collector gathers findings and places them using the document's positions.
+// A finding about a field that already failed to decode (or sits under one)
+// is dropped: its zero value would only repeat the problem.
+type collector struct {
+	doc      *Document
+	findings Findings
+	broken   []string
+}
+
+func (c *collector) isBroken(path string) bool {
+	for _, b := range c.broken {
+		if path == b || strings.HasPrefix(path, b+".") || strings.HasPrefix(path, b+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *collector) add(sev Severity, path string, format string, args ...any) {
+	c.addAt(sev, path, path, format, args...)
+}
+
+// addAt places a finding about path at another path's position (a map key).
+func (c *collector) addAt(sev Severity, at, path string, format string, args ...any) {
+	if c.isBroken(path) {
+		return
+	}
+	line, col := c.doc.Position(at)
+	c.findings = append(c.findings, Finding{
+		Path: path, Line: line, Col: col, Severity: sev,
+		Message: fmt.Sprintf(format, args...),
+	})
+}
+
+func (c *collector) errorf(path, format string, args ...any) {
+	c.add(SeverityError, path, format, args...)
+}
+
+func (c *collector) errorAt(at, path, format string, args ...any) {
+	c.addAt(SeverityError, at, path, format, args...)
+}
+
+func (c *collector) warnf(path, format string, args ...any) {
+	c.add(SeverityWarning, path, format, args...)
+}

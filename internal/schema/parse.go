@@ -1,0 +1,183 @@
+package schema
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Shape is how a document holds the corium block.
+type Shape int
+
+const (
+	// ShapeNone: the document holds no corium block (empty, or a
+	// cloud-config without a corium: key).
+	ShapeNone Shape = iota
+	// ShapeStandalone: the top level is the block, or a single corium: key.
+	ShapeStandalone
+	// ShapeEmbedded: a #cloud-config whose corium: key holds the block.
+	ShapeEmbedded
+)
+
+func (s Shape) String() string {
+	switch s {
+	case ShapeStandalone:
+		return "standalone"
+	case ShapeEmbedded:
+		return "embedded"
+	}
+	return "none"
+}
+
+// BlockKey is the key that holds the block in a cloud-config.
+const BlockKey = "corium"
+
+// Document is a parsed configuration: the block as typed values with no
+// defaults applied, what parsing found wrong, and where every field stands.
+type Document struct {
+	// Config is the block; nil when Shape is ShapeNone.
+	Config *Config
+	// Shape says how the document held the block.
+	Shape Shape
+	// Findings are unknown keys and type mismatches, in document order.
+	Findings Findings
+
+	pos map[string]position
+}
+
+type position struct{ line, col int }
+
+// SyntaxError is a document that is not YAML. Line is 1-based, 0 if unknown.
+type SyntaxError struct {
+	Line int
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// Parse reads a standalone or embedded document strictly: unknown keys in the
+// block and values of the wrong type become findings with their positions.
+// The error is only for YAML syntax (a *SyntaxError).
+func Parse(data []byte) (*Document, error) {
+	doc := &Document{pos: map[string]position{}}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var root yaml.Node
+	if err := dec.Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return doc, nil
+		}
+		return nil, syntaxError(err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &SyntaxError{Line: extra.Line, Msg: "the document holds more than one YAML document; keep one"}
+	} else if !errors.Is(err, io.EOF) {
+		return nil, syntaxError(err)
+	}
+	top := &root
+	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
+		top = top.Content[0]
+	}
+	top = resolveAlias(top)
+	if top.Kind == yaml.ScalarNode && top.ShortTag() == "!!null" {
+		return doc, nil
+	}
+	block := doc.locateBlock(data, top)
+	if block == nil {
+		return doc, nil
+	}
+	d := &decoder{doc: doc}
+	doc.Config = &Config{}
+	d.decode(block, reflectValue(doc.Config), "")
+	doc.Findings = d.findings
+	doc.Findings.sortByPosition()
+	return doc, nil
+}
+
+func syntaxError(err error) *SyntaxError {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &SyntaxError{Line: line, Msg: strings.TrimPrefix(msg, m[0])}
+	}
+	return &SyntaxError{Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// isCloudConfig reports whether the first line is cloud-init's header.
+func isCloudConfig(data []byte) bool {
+	first, _, _ := bytes.Cut(data, []byte("\n"))
+	return string(bytes.TrimRight(first, " \t\r")) == "#cloud-config"
+}
+
+// locateBlock finds the block node and sets the shape; nil means no block.
+func (doc *Document) locateBlock(data []byte, top *yaml.Node) *yaml.Node {
+	embedded := isCloudConfig(data)
+	if top.Kind != yaml.MappingNode {
+		doc.Shape = ShapeStandalone
+		if embedded {
+			doc.Shape = ShapeEmbedded
+		}
+		doc.Findings = append(doc.Findings, Finding{Line: top.Line, Col: top.Column,
+			Message: "the document must be a mapping holding the corium block"})
+		return nil
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if top.Content[i].Value != BlockKey {
+			continue
+		}
+		if embedded || len(top.Content) == 2 {
+			doc.Shape = ShapeStandalone
+			if embedded {
+				doc.Shape = ShapeEmbedded
+			}
+			return resolveAlias(top.Content[i+1])
+		}
+	}
+	if embedded {
+		return nil
+	}
+	doc.Shape = ShapeStandalone
+	return top
+}
+
+// Position returns the line and column of path, or of its nearest enclosing
+// field that has one (a missing field is placed at its parent).
+func (doc *Document) Position(path string) (line, col int) {
+	if doc == nil {
+		return 0, 0
+	}
+	for p := path; ; p = parentPath(p) {
+		if pos, ok := doc.pos[p]; ok {
+			return pos.line, pos.col
+		}
+		if p == "" {
+			return 0, 0
+		}
+	}
+}
+
+// parentPath drops the last segment: a.b[0] -> a.b -> a -> "".
+func parentPath(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndex(p, "["); i >= 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndex(p, "."); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}

@@ -1,0 +1,57 @@
+package schema
+
+import "fmt"
+
+// storage: sqlite cannot be shared by several controllers.
+func (v *crossCheck) storage() {
+	if v.cfg.Storage.Type == StorageSQLite && v.cfg.HA.On() {
+		v.errorf("storage.type", "sqlite cannot serve several controllers; use etcd (the default) with ha.enabled")
+	}
+}
+
+// join: a worker needs a token, a single node starts its own cluster.
+func (v *crossCheck) join() {
+	j := v.cfg.Join
+	has := j.Token != nil || j.TokenFrom != nil
+	if j.Token != nil && j.Token.IsZero() {
+		v.errorf("join.token", "must not be empty")
+	}
+	if j.Token != nil && j.TokenFrom != nil {
+		v.errorf("join.tokenFrom", "give only one of join.token and join.tokenFrom")
+	}
+	switch v.cfg.Role {
+	case RoleWorker:
+		if !has {
+			v.errorf("join", "a worker needs join.token or join.tokenFrom to join its cluster")
+		}
+	case RoleSingle:
+		if j.Token != nil {
+			v.errorf("join.token", "a single node starts its own cluster and joins none; remove it or choose another role")
+		}
+		if j.TokenFrom != nil {
+			v.errorf("join.tokenFrom", "a single node starts its own cluster and joins none; remove it or choose another role")
+		}
+	}
+}
+
+// joining reports whether the node joins an existing cluster.
+func (v *crossCheck) joining() bool {
+	return v.cfg.Role == RoleWorker ||
+		(v.cfg.Role.IsController() && v.cfg.Role != RoleSingle && (v.cfg.Join.Token != nil || v.cfg.Join.TokenFrom != nil))
+}
+
+// node: Kubernetes refuses two taints with the same key and effect.
+func (v *crossCheck) node() {
+	seen := map[[2]string]int{}
+	for i, t := range v.cfg.Node.Taints {
+		if t.Key == "" || t.Effect == "" {
+			continue
+		}
+		k := [2]string{t.Key, t.Effect}
+		if first, dup := seen[k]; dup {
+			v.errorf(fmt.Sprintf("node.taints[%d]", i), "duplicates node.taints[%d] (same key and effect)", first)
+			continue
+		}
+		seen[k] = i
+	}
+}

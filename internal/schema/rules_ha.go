@@ -1,0 +1,55 @@
+package schema
+
+// ha: the settings make sense only together, on a controller.
+func (v *crossCheck) ha() {
+	h := v.cfg.HA
+	if !h.On() {
+		set := map[string]bool{
+			"ha.virtualIP":       h.VirtualIP != "",
+			"ha.interface":       h.Interface != "",
+			"ha.virtualRouterID": h.VirtualRouterID != nil,
+			"ha.authPass":        h.AuthPass != nil,
+			"ha.authPassFrom":    h.AuthPassFrom != nil,
+			"ha.unicastPeers":    len(h.UnicastPeers) > 0,
+		}
+		for _, path := range []string{"ha.virtualIP", "ha.interface", "ha.virtualRouterID", "ha.authPass", "ha.authPassFrom", "ha.unicastPeers"} {
+			if set[path] {
+				v.errorf(path, "does nothing while ha.enabled is false; remove it or set ha.enabled: true")
+			}
+		}
+		return
+	}
+	if !v.cfg.Role.IsController() || v.cfg.Role == RoleSingle {
+		v.errorf("ha.enabled", "only a controller or controller+worker shares a control-plane virtual IP, not a %s", v.cfg.Role)
+	}
+	if h.VirtualIP == "" {
+		v.errorf("ha.virtualIP", "is required when ha.enabled is true")
+	}
+	if v.cfg.Cluster.Endpoint == "" {
+		v.errorf("cluster.endpoint", "is required when ha.enabled is true: clients and joining nodes use it (usually the virtual IP)")
+	}
+	switch {
+	case h.AuthPass == nil && h.AuthPassFrom == nil:
+		v.errorf("ha.authPass", "one of ha.authPass and ha.authPassFrom is required when ha.enabled is true")
+	case h.AuthPass != nil && h.AuthPassFrom != nil:
+		v.errorf("ha.authPassFrom", "give only one of ha.authPass and ha.authPassFrom")
+	case h.AuthPass != nil && h.AuthPass.IsZero():
+		v.errorf("ha.authPass", "must not be empty")
+	}
+	if h.Interface == "" || !v.isWireGuard(h.Interface) {
+		return
+	}
+	v.warnf("ha.interface", "is a wireguard interface: allowedIPs are static, so a virtual IP on the overlay reaches only the peer whose allowedIPs hold it and cannot follow a failover; the underlay is usually the right place")
+	if len(h.UnicastPeers) == 0 {
+		v.errorf("ha.unicastPeers", "is required when ha.interface is a wireguard interface: multicast VRRP does not cross a tunnel")
+	}
+}
+
+func (v *crossCheck) isWireGuard(name string) bool {
+	for _, wg := range v.cfg.WireGuard {
+		if wg.Name == name {
+			return true
+		}
+	}
+	return false
+}

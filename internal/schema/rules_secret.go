@@ -1,0 +1,91 @@
+package schema
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/corium/corium-agent/internal/secret"
+)
+
+// MaxWait is the longest a SecretSource may wait for its secret.
+const MaxWait = time.Hour
+
+var credentialRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+// secretSources checks every SecretSource in the document.
+func (v *crossCheck) secretSources() {
+	check := func(path string, s *secret.Source) {
+		if s != nil {
+			v.secretSource(path, s)
+		}
+	}
+	check("join.tokenFrom", v.cfg.Join.TokenFrom)
+	check("ha.authPassFrom", v.cfg.HA.AuthPassFrom)
+	for i, wg := range v.cfg.WireGuard {
+		base := fmt.Sprintf("wireguard[%d]", i)
+		check(base+".privateKeyFrom", wg.PrivateKeyFrom)
+		for j, p := range wg.Peers {
+			check(fmt.Sprintf("%s.peers[%d].presharedKeyFrom", base, j), p.PresharedKeyFrom)
+		}
+	}
+}
+
+// secretSource never quotes a URL: its query may carry a credential.
+func (v *crossCheck) secretSource(path string, s *secret.Source) {
+	var given []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"file", s.File != ""}, {"url", s.URL != ""}, {"credential", s.Credential != ""}} {
+		if f.set {
+			given = append(given, path+"."+f.name)
+		}
+	}
+	switch {
+	case len(given) == 0:
+		v.errorf(path, "needs exactly one of file, url and credential")
+	case len(given) > 1:
+		later := given[0]
+		for _, g := range given[1:] {
+			if l, _ := v.doc.Position(g); l > 0 {
+				if ll, _ := v.doc.Position(later); l >= ll {
+					later = g
+				}
+			}
+		}
+		v.errorf(later, "give only one of file, url and credential")
+	}
+	if s.File != "" && !isAbsPath(s.File) {
+		v.errorf(path+".file", "must be an absolute path")
+	}
+	if s.URL != "" {
+		if u, err := url.Parse(s.URL); err != nil || u.Scheme != "https" || u.Host == "" {
+			v.errorf(path+".url", "must be an https:// URL (a secret must not travel in clear)")
+		}
+	}
+	if s.AuthFile != "" {
+		if s.URL == "" {
+			v.errorf(path+".authFile", "applies only with url")
+		} else if !isAbsPath(s.AuthFile) {
+			v.errorf(path+".authFile", "must be an absolute path")
+		}
+	}
+	if s.Credential != "" && !credentialRe.MatchString(s.Credential) {
+		v.errorf(path+".credential", "must be a systemd credential name: letters, digits, '_', '.' or '-'")
+	}
+	if s.WaitFor != "" {
+		d, err := time.ParseDuration(s.WaitFor)
+		switch {
+		case err != nil:
+			v.errorf(path+".waitFor", "must be a Go duration such as 30s, 5m or 1h")
+		case d < 0 || d > MaxWait:
+			v.errorf(path+".waitFor", "must be between 0 and 1h")
+		}
+	}
+}
+
+func isAbsPath(p string) bool { return filepath.IsAbs(p) && !strings.ContainsRune(p, 0) }

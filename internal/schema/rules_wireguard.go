@@ -1,0 +1,140 @@
+package schema
+
+import (
+	"fmt"
+	"net"
+	"net/netip"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+)
+
+// minIPv6MTU is the smallest MTU IPv6 allows on a link (RFC 8200).
+const minIPv6MTU = 1280
+
+// wireguard: rules within each interface and across interfaces.
+func (v *crossCheck) wireguard() {
+	names := map[string]int{}
+	nodeAddr := -1
+	for i, wg := range v.cfg.WireGuard {
+		base := fmt.Sprintf("wireguard[%d]", i)
+		if first, dup := names[wg.Name]; dup && wg.Name != "" {
+			v.errorf(base+".name", "duplicates wireguard[%d].name (%s)", first, wg.Name)
+		} else {
+			names[wg.Name] = i
+		}
+		if wg.NodeAddress {
+			if nodeAddr >= 0 {
+				v.errorf(base+".nodeAddress", "only one interface carries the node address and wireguard[%d] already does", nodeAddr)
+			} else {
+				nodeAddr = i
+			}
+		}
+		v.interfaceKeys(base, wg)
+		v.interfaceReachable(base, wg)
+		v.interfaceMTU(base, wg)
+		v.peerEndpoints(base, wg)
+		v.allowedIPs(base, wg)
+	}
+	if len(v.cfg.WireGuard) > 0 && nodeAddr < 0 && v.joining() {
+		v.warnf("wireguard", "no interface is marked nodeAddress, so this joining node registers an underlay address; if its peers reach it only over the overlay it will look healthy and not be")
+	}
+}
+
+// interfaceKeys: one private key, unique peer keys, no peer with our own key.
+func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
+	switch {
+	case wg.PrivateKey == nil && wg.PrivateKeyFrom == nil:
+		v.errorf(base+".privateKey", "one of privateKey and privateKeyFrom is required")
+	case wg.PrivateKey != nil && wg.PrivateKeyFrom != nil:
+		v.errorf(base+".privateKeyFrom", "give only one of privateKey and privateKeyFrom")
+	}
+	var own string
+	if wg.PrivateKey != nil {
+		if k, err := wgtypes.ParseKey(wg.PrivateKey.Reveal()); err == nil {
+			own = k.PublicKey().String()
+		}
+	}
+	seen := map[wgtypes.Key]int{}
+	for j, p := range wg.Peers {
+		path := fmt.Sprintf("%s.peers[%d]", base, j)
+		if p.PresharedKey != nil && p.PresharedKeyFrom != nil {
+			v.errorf(path+".presharedKeyFrom", "give only one of presharedKey and presharedKeyFrom")
+		}
+		k, err := wgtypes.ParseKey(p.PublicKey)
+		if err != nil {
+			continue // the field rule reports it
+		}
+		if k.String() == own {
+			v.errorf(path+".publicKey", "is this interface's own public key; a peer is the other end of the tunnel")
+		}
+		if first, dup := seen[k]; dup {
+			v.errorf(path+".publicKey", "duplicates peers[%d].publicKey", first)
+			continue
+		}
+		seen[k] = j
+	}
+}
+
+// interfaceReachable: WireGuard answers only known peers, so someone must
+// know where to send the first handshake.
+func (v *crossCheck) interfaceReachable(base string, wg WireGuard) {
+	if len(wg.Peers) == 0 {
+		v.errorf(base+".peers", "nobody can open this tunnel: an interface needs at least one peer")
+		return
+	}
+	if wg.ListenPort != nil {
+		return
+	}
+	for _, p := range wg.Peers {
+		if p.Endpoint != "" {
+			return
+		}
+	}
+	v.errorf(base, "nobody can open this tunnel: it has no listenPort and no peer has an endpoint; set one of them")
+}
+
+func (v *crossCheck) interfaceMTU(base string, wg WireGuard) {
+	if wg.MTU == nil || *wg.MTU >= minIPv6MTU || *wg.MTU < 576 {
+		return
+	}
+	for _, a := range wg.Address {
+		if p, err := netip.ParsePrefix(a); err == nil && p.Addr().Is6() {
+			v.errorf(base+".mtu", "must be at least %d: the interface has an IPv6 address", minIPv6MTU)
+			return
+		}
+	}
+}
+
+func (v *crossCheck) peerEndpoints(base string, wg WireGuard) {
+	for j, p := range wg.Peers {
+		if p.Endpoint == "" || !isHostPort(p.Endpoint) {
+			continue
+		}
+		host, _, _ := net.SplitHostPort(p.Endpoint)
+		if !isIPAddr(host) {
+			v.warnf(fmt.Sprintf("%s.peers[%d].endpoint", base, j), "is a host name, which must resolve before the overlay is up; an IP address is safer")
+		}
+	}
+}
+
+// allowedIPs: WireGuard routes a prefix to one peer only, so two peers
+// claiming overlapping prefixes silently lose traffic.
+func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
+	var spans []span
+	var rel []string
+	for j, p := range wg.Peers {
+		for k, a := range p.AllowedIPs {
+			pre, err := netip.ParsePrefix(a)
+			if err != nil {
+				continue
+			}
+			r := fmt.Sprintf("peers[%d].allowedIPs[%d]", j, k)
+			line, col := v.doc.Position(base + "." + r)
+			spans = append(spans, span{prefix: pre.Masked(), owner: j, line: line, col: col})
+			rel = append(rel, r)
+		}
+	}
+	for i, first := range clashes(spans) {
+		v.errorf(base+"."+rel[i], "overlaps %s (%s)", rel[first], spans[first].prefix)
+	}
+}
