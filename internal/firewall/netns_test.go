@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"runtime"
 	"testing"
 	"time"
 
@@ -16,37 +15,6 @@ import (
 
 	"github.com/corium/corium-agent/internal/testutil"
 )
-
-// inNetns runs f on a thread switched into the namespace, so sockets f opens
-// live there. The thread is thrown away if it cannot be switched back.
-func inNetns(ns *testutil.Netns, f func() error) error {
-	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		orig, err := netns.Get()
-		if err != nil {
-			errc <- err
-			return
-		}
-		defer orig.Close()
-		h, err := netns.GetFromName(ns.Name)
-		if err != nil {
-			errc <- err
-			return
-		}
-		defer h.Close()
-		if err := netns.Set(h); err != nil {
-			errc <- err
-			return
-		}
-		err = f()
-		if netns.Set(orig) == nil {
-			runtime.UnlockOSThread()
-		}
-		errc <- err
-	}()
-	return <-errc
-}
 
 // nftConn is a netlink connection to nftables inside the namespace.
 func nftConn(t *testing.T, ns *testutil.Netns) *nftables.Conn {
@@ -68,7 +36,7 @@ func nftConn(t *testing.T, ns *testutil.Netns) *nftables.Conn {
 func listen(t *testing.T, ns *testutil.Netns, port int) {
 	t.Helper()
 	var l net.Listener
-	if err := inNetns(ns, func() (err error) {
+	if err := ns.Do(func() (err error) {
 		l, err = net.Listen("tcp", fmt.Sprintf("[::]:%d", port))
 		return err
 	}); err != nil {
@@ -89,7 +57,7 @@ func listen(t *testing.T, ns *testutil.Netns, port int) {
 // dial opens a real TCP connection from the namespace (from the given source
 // address when it is not ""). A dropped SYN shows as a timeout.
 func dial(ns *testutil.Netns, from, to string) error {
-	return inNetns(ns, func() error {
+	return ns.Do(func() error {
 		d := net.Dialer{Timeout: 1500 * time.Millisecond}
 		if from != "" {
 			d.LocalAddr = &net.TCPAddr{IP: net.ParseIP(from)}

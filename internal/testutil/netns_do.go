@@ -1,0 +1,39 @@
+package testutil
+
+import (
+	"runtime"
+
+	"github.com/vishvananda/netns"
+)
+
+// Do runs f on an OS thread switched into the namespace, so the sockets f
+// opens (listeners, dials, netlink) live there. The thread is discarded
+// instead of reused if it cannot be switched back.
+func (n *Netns) Do(f func() error) error {
+	errc := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		orig, err := netns.Get()
+		if err != nil {
+			errc <- err
+			return
+		}
+		defer orig.Close()
+		h, err := netns.GetFromName(n.Name)
+		if err != nil {
+			errc <- err
+			return
+		}
+		defer h.Close()
+		if err := netns.Set(h); err != nil {
+			errc <- err
+			return
+		}
+		err = f()
+		if netns.Set(orig) == nil {
+			runtime.UnlockOSThread()
+		}
+		errc <- err
+	}()
+	return <-errc
+}
