@@ -27,6 +27,9 @@ const (
 const (
 	StateDir    = "/var/lib/corium"
 	AppliedPath = StateDir + "/applied.yaml"
+	// NodeAddressPath records the node address the node joined with, so
+	// day two can refuse to move it.
+	NodeAddressPath = StateDir + "/node-address"
 	// MarkerPath is written last: its presence means every other file and
 	// action of the first boot is in place.
 	MarkerPath = StateDir + "/provisioned"
@@ -78,7 +81,7 @@ func RenderNode(in Inputs) (*Plan, error) {
 	host := Step{Name: StepHostname}
 	if in.Hostname.Name != "" {
 		host.Files = append(host.Files, File{Path: HostnamePath, Mode: 0o644, Content: []byte(in.Hostname.Name + "\n")})
-		host.Actions = append(host.Actions, Action{Kind: ActionHostname, Args: []string{in.Hostname.Name}})
+		host.Actions = append(host.Actions, Action{Kind: ActionHostname, Args: []string{in.Hostname.Name}, OnChange: onChangeDayTwo(in.DayTwo, HostnamePath)})
 	}
 	steps = append(steps, host)
 
@@ -137,7 +140,11 @@ func RenderNode(in Inputs) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps = append(steps, Step{Name: StepRecord, Files: []File{{Path: AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}})
+	record := Step{Name: StepRecord, Files: []File{{Path: AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
+	if addr != "" && !in.DayTwo {
+		record.Files = append(record.Files, File{Path: NodeAddressPath, Mode: 0o644, DirMode: 0o700, Content: []byte(addr + "\n")})
+	}
+	steps = append(steps, record)
 	if !in.DayTwo {
 		steps = append(steps, Step{Name: StepMarker, Files: []File{{Path: MarkerPath, Mode: 0o644, DirMode: 0o700, Content: []byte(rootfs.Managed("#") + "provisioned\n")}}})
 	}

@@ -1,0 +1,84 @@
+package bootstrap
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/corium/corium-agent/internal/systemd"
+)
+
+// LiveHost is the Live of a running node: systemd over D-Bus, the k0s
+// binary, the kernel hostname, the guard and the WireGuard device check.
+type LiveHost struct {
+	Systemd systemd.Manager
+	// Verifier checks a live WireGuard device against its expectation.
+	Verifier Verifier
+	// Guard programs the guard rendered to firewall.FilePath.
+	Guard func(ctx context.Context) error
+	// Exec runs a command; nil runs it with os/exec.
+	Exec func(ctx context.Context, args []string) error
+}
+
+// Do performs one action.
+func (h *LiveHost) Do(ctx context.Context, a Action) error {
+	switch a.Kind {
+	case ActionDaemonReload:
+		return h.Systemd.DaemonReload(ctx)
+	case ActionEnable:
+		return h.Systemd.Enable(ctx, a.Unit)
+	case ActionStart:
+		return h.Systemd.StartAndWait(ctx, a.Unit)
+	case ActionRestart:
+		return h.Systemd.RestartAndWait(ctx, a.Unit)
+	case ActionQueueStart:
+		return h.Systemd.QueueStart(ctx, a.Unit)
+	case ActionK0sInstall:
+		run := h.Exec
+		if run == nil {
+			run = execCommand
+		}
+		if err := run(ctx, a.Args); err != nil {
+			return fmt.Errorf("installing k0s (%s): %w", strings.Join(a.Args, " "), err)
+		}
+		return nil
+	case ActionHostname:
+		if len(a.Args) != 1 {
+			return errors.New("setting the hostname: want exactly one name")
+		}
+		if err := unix.Sethostname([]byte(a.Args[0])); err != nil {
+			return fmt.Errorf("setting the hostname to %s: %w", a.Args[0], err)
+		}
+		return nil
+	case ActionFirewall:
+		if h.Guard == nil {
+			return errors.New("programming the guard: no firewall wired in")
+		}
+		return h.Guard(ctx)
+	case ActionVerifyDevice:
+		e, err := ParseDeviceExpectation(a.Args)
+		if err != nil {
+			return err
+		}
+		return h.Verifier.Verify(ctx, e)
+	}
+	return fmt.Errorf("unknown action %q", a.Kind)
+}
+
+// execCommand runs args and returns its output's tail with a failure, so the
+// journal says why (k0s is handed the token as a file, never an argument).
+func execCommand(ctx context.Context, args []string) error {
+	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
+	if err != nil {
+		tail := strings.TrimSpace(string(out))
+		if len(tail) > 400 {
+			tail = "..." + tail[len(tail)-400:]
+		}
+		return fmt.Errorf("%w: %s", err, tail)
+	}
+	return nil
+}

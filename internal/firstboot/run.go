@@ -1,0 +1,235 @@
+package firstboot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/fetch"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/status"
+)
+
+// Options configure one run.
+type Options struct {
+	Root rootfs.Root
+	// ConfigFile replaces the source chain (a host path).
+	ConfigFile string
+	// FactsFile is the host's network as JSON (a host path), for a root
+	// other than "/"; ignored when GatherFacts is set.
+	FactsFile string
+	// Again is day two: converge a provisioned node.
+	Again bool
+	// Fetch fetches config URLs; nil means fetch.New() when needed.
+	Fetch *fetch.Client
+	// Resolver resolves SecretSources.
+	Resolver SecretResolver
+	// Live performs live actions; nil lists them as skipped.
+	Live bootstrap.Live
+	// LiveUnderRoot hands live actions to Live under any root (tests).
+	LiveUnderRoot bool
+	// GatherFacts reads the live host's network once the overlay is up;
+	// nil offline.
+	GatherFacts func() (*bootstrap.Facts, error)
+	// AfterWrite runs after each file write; an error stops the run there.
+	AfterWrite func(path string) error
+	// Notify reports progress to the service manager (sd_notify STATUS).
+	Notify func(status string)
+	Log    *slog.Logger
+}
+
+// Run is one agent run. It always returns a status (also on failure); the
+// caller writes it with status.Write. The error is non-nil when the run
+// failed or refused.
+func Run(ctx context.Context, o Options) (*status.Status, error) {
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	if o.Notify == nil {
+		o.Notify = func(string) {}
+	}
+	st := &status.Status{Command: "apply", Root: o.Root.Dir(), StartedAt: time.Now().UTC()}
+	if o.Again {
+		st.Command = "apply --again"
+	}
+	err := run(ctx, o, st)
+	st.FinishedAt = time.Now().UTC()
+	if err != nil {
+		st.Error = err.Error()
+		if st.Outcome == "" {
+			st.Outcome = status.Failed
+		}
+		o.Log.Error("run ended", "outcome", string(st.Outcome), "error", err.Error())
+	} else {
+		o.Log.Info("run ended", "outcome", string(st.Outcome))
+	}
+	return st, err
+}
+
+func run(ctx context.Context, o Options, st *status.Status) error {
+	provisioned := o.Root.Exists(bootstrap.MarkerPath)
+	switch {
+	case provisioned && !o.Again:
+		st.Outcome = status.NothingToDo
+		o.Log.Info("node already provisioned; nothing to do (apply --again converges a provisioned node)", "marker", bootstrap.MarkerPath)
+		return nil
+	case !provisioned && o.Again:
+		return fmt.Errorf("checking %s: node not provisioned yet; run apply without --again", bootstrap.MarkerPath)
+	}
+
+	o.Notify("finding the configuration")
+	res, err := source.Find(ctx, source.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
+	if res != nil {
+		st.Provenance = provenance(res)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Source == "" {
+		st.Outcome = status.Unconfigured
+		o.Log.Info("no configuration found; the node stays unconfigured")
+		return nil
+	}
+
+	o.Notify("validating the configuration")
+	cfg, findings, err := schema.Load(res.Data)
+	st.Validation = validation(findings, err)
+	for _, w := range findings.Warnings() {
+		o.Log.Warn("configuration warning", "finding", w.String())
+	}
+	if err != nil {
+		return fmt.Errorf("validating the configuration: %w", err)
+	}
+
+	var facts *bootstrap.Facts
+	if o.FactsFile != "" && o.GatherFacts == nil {
+		data, err := os.ReadFile(o.FactsFile)
+		if err != nil {
+			return fmt.Errorf("reading facts: %w", err)
+		}
+		if facts, err = bootstrap.ParseFacts(data); err != nil {
+			return err
+		}
+	}
+
+	if o.Again {
+		checkFacts := facts
+		if o.GatherFacts != nil {
+			checkFacts, _ = o.GatherFacts() // the default route, before the overlay changes
+		}
+		if refusals := refuseDayTwo(o.Root, cfg, checkFacts); len(refusals) > 0 {
+			st.Outcome = status.Refused
+			st.Refusals = refusals
+			return fmt.Errorf("refusing day-two changes a joined node cannot take (%s); nothing was changed", joinFields(refusals))
+		}
+	}
+
+	o.Notify("resolving secrets")
+	start := time.Now()
+	secrets, err := resolveSecrets(ctx, o.Resolver, cfg)
+	st.Steps = append(st.Steps, timedStep("secrets", start, err))
+	if err != nil {
+		return err
+	}
+
+	exec := &bootstrap.Executor{Root: o.Root, Live: o.Live, LiveUnderRoot: o.LiveUnderRoot, Log: o.Log, AfterWrite: o.AfterWrite}
+	o.Notify("bringing the overlay up")
+	wg, err := bootstrap.RenderWireGuard(cfg, secrets)
+	if err != nil {
+		return fmt.Errorf("rendering the overlay: %w", err)
+	}
+	steps, err := exec.Apply(ctx, &bootstrap.Plan{Steps: []bootstrap.Step{wg}})
+	st.Steps = append(st.Steps, steps...)
+	if err != nil {
+		return err
+	}
+
+	o.Notify("deciding the node address")
+	if o.GatherFacts != nil {
+		if facts, err = o.GatherFacts(); err != nil {
+			return fmt.Errorf("reading the host's addresses: %w", err)
+		}
+	}
+	decision := bootstrap.SelectNodeAddress(cfg, facts)
+	st.NodeAddress = nodeAddress(decision)
+	o.Log.Info("node address", "address", st.NodeAddress.Address, "how", decision.Source, "reason", decision.Reason)
+	if decision.Source == bootstrap.SourceNone && bootstrap.OverlayOfNodeAddress(cfg) != nil {
+		return fmt.Errorf("deciding the node address: %s", decision.Reason)
+	}
+
+	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
+	st.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
+
+	o.Notify("configuring k0s")
+	plan, err := bootstrap.RenderNode(bootstrap.Inputs{
+		Config:        cfg,
+		Secrets:       secrets,
+		Decision:      decision,
+		Facts:         facts,
+		Hostname:      host,
+		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
+		DayTwo:        o.Again,
+	})
+	if err != nil {
+		return fmt.Errorf("rendering the node: %w", err)
+	}
+	steps, err = exec.Apply(ctx, plan)
+	st.Steps = append(st.Steps, steps...)
+	if err != nil {
+		return err
+	}
+	st.Outcome = status.Provisioned
+	if o.Again {
+		st.Outcome = status.Converged
+	}
+	o.Notify(string(st.Outcome))
+	return nil
+}
+
+func timedStep(name string, start time.Time, err error) status.Step {
+	s := status.Step{Name: name, Outcome: status.StepDone, DurationMS: time.Since(start).Milliseconds()}
+	if err != nil {
+		s.Outcome, s.Error = status.StepFailed, err.Error()
+	}
+	return s
+}
+
+func provenance(res *source.Result) *status.Provenance {
+	p := &status.Provenance{Source: res.Source, Tried: []status.Attempt{}}
+	for _, a := range res.Tried {
+		p.Tried = append(p.Tried, status.Attempt{Source: a.Source, Outcome: string(a.Outcome), Reason: a.Reason})
+	}
+	return p
+}
+
+func validation(fs schema.Findings, err error) *status.Validation {
+	v := &status.Validation{Valid: err == nil}
+	for _, f := range fs.Errors() {
+		v.Errors = append(v.Errors, status.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
+	}
+	for _, f := range fs.Warnings() {
+		v.Warnings = append(v.Warnings, status.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
+	}
+	var syn *schema.SyntaxError
+	if errors.As(err, &syn) {
+		v.Errors = append(v.Errors, status.Finding{Line: syn.Line, Message: syn.Error()})
+	}
+	return v
+}
+
+func nodeAddress(d bootstrap.Decision) *status.NodeAddress {
+	n := &status.NodeAddress{How: d.Source + ": " + d.Reason}
+	if d.Address.IsValid() {
+		n.Address = d.Address.String()
+	}
+	for _, c := range d.Candidates {
+		n.Candidates = append(n.Candidates, status.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
+	}
+	return n
+}

@@ -1,0 +1,312 @@
+package firstboot
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status"
+)
+
+func demoOptions(root rootfs.Root, log *bytes.Buffer) Options {
+	o := Options{
+		Root:       root,
+		ConfigFile: filepath.Join(demoDir, "config.yaml"),
+		FactsFile:  filepath.Join(demoDir, "facts.json"),
+		Resolver:   fileResolver{root},
+	}
+	if log != nil {
+		o.Log = testLogger(log)
+	}
+	return o
+}
+
+func TestApplyRootProducesTheTree(t *testing.T) {
+	root := newDemoRoot(t)
+	live := &bootstrap.RecordingLive{}
+	o := demoOptions(root, nil)
+	o.Live, o.LiveUnderRoot = live, true
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatalf("apply: %v", err)
+	}
+	if st.Outcome != status.Provisioned {
+		t.Fatalf("outcome %s", st.Outcome)
+	}
+	for _, want := range []struct {
+		path string
+		mode fs.FileMode
+	}{
+		{"/etc/wireguard/wg0.conf", 0o600},
+		{"/etc/wireguard/wg1.conf", 0o600},
+		{"/etc/wireguard", fs.ModeDir | 0o700},
+		{"/etc/systemd/system/k0scontroller.service.d/10-corium-wireguard.conf", 0o644},
+		{"/etc/systemd/system/k0scontroller.service.d/10-corium-agent.conf", 0o644},
+		{"/etc/k0s/k0s.yaml", 0o600},
+		{"/etc/k0s/join-token", 0o600},
+		{"/etc/k0s", fs.ModeDir | 0o700},
+		{"/etc/hostname", 0o644},
+		{firewall.FilePath, firewall.FileMode},
+		{bootstrap.AppliedPath, 0o600},
+		{bootstrap.MarkerPath, 0o644},
+		{"/var/lib/corium", fs.ModeDir | 0o700},
+	} {
+		info, err := os.Lstat(root.Path(want.path))
+		if err != nil {
+			t.Errorf("%s: %v", want.path, err)
+			continue
+		}
+		if got := info.Mode() & (fs.ModeDir | fs.ModePerm); got != want.mode {
+			t.Errorf("%s: mode %v, want %v", want.path, got, want.mode)
+		}
+	}
+	link, err := os.Readlink(root.Path("/etc/systemd/system/multi-user.target.wants/wg-quick@wg0.service"))
+	if err != nil || link != "/usr/lib/systemd/system/wg-quick@.service" {
+		t.Errorf("wg-quick@wg0 not enabled: %q %v", link, err)
+	}
+	token, _ := root.ReadFile("/etc/k0s/join-token")
+	if string(token) != "H4sIAAAAAAAC/demo-join-token-not-a-real-one-5c2e9d1f7a\n" {
+		t.Errorf("join token file holds %q", token)
+	}
+	k0s, _ := root.ReadFile("/etc/k0s/k0s.yaml")
+	for _, want := range []string{"address: 10.10.0.1", "peerAddress: 10.10.0.1", "authPass: dmrp4Zq7", "unicastSourceIP: 192.0.2.11", "overlay-type: full", "mtu: 1400"} {
+		if !strings.Contains(string(k0s), want) {
+			t.Errorf("k0s.yaml lacks %q:\n%s", want, k0s)
+		}
+	}
+	host, _ := root.ReadFile("/etc/hostname")
+	if string(host) != "demo-c1\n" {
+		t.Errorf("/etc/hostname = %q", host)
+	}
+
+	// The live actions a host would have performed, in order.
+	want := []string{
+		"enable wg-quick@wg0.service",
+		"restart wg-quick@wg0.service",
+		"verify-wireguard wg-quick@wg0.service wg0",
+		"hostname demo-c1",
+		"firewall",
+		"k0s-install k0scontroller.service k0s install controller --config /etc/k0s/k0s.yaml --enable-worker --no-taints --token-file /etc/k0s/join-token --kubelet-extra-args=--node-ip=10.10.0.1 --labels=corium.dev/site=lab --disable-components=endpoint-reconciler",
+		"queue-start k0scontroller.service",
+	}
+	text := live.Text()
+	last := -1
+	for _, w := range want {
+		i := strings.Index(text, w)
+		if i < 0 {
+			t.Errorf("live actions lack %q:\n%s", w, text)
+			continue
+		}
+		if i < last {
+			t.Errorf("%q out of order:\n%s", w, text)
+		}
+		last = i
+	}
+}
+
+func TestSecondRunChangesNothing(t *testing.T) {
+	root := newDemoRoot(t)
+	if _, err := Run(context.Background(), demoOptions(root, nil)); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, root)
+
+	var log bytes.Buffer
+	st, err := Run(context.Background(), demoOptions(root, &log))
+	if err != nil || st.Outcome != status.NothingToDo {
+		t.Fatalf("second run: %v, outcome %s", err, st.Outcome)
+	}
+	if !strings.Contains(log.String(), "nothing to do") {
+		t.Errorf("second run does not say so:\n%s", log.String())
+	}
+	after := snapshot(t, root)
+	for p, b := range before {
+		if a := after[p]; a != b {
+			t.Errorf("%s changed on the second run", p)
+		}
+	}
+
+	// Without the marker the whole plan runs again and still writes nothing
+	// and restarts nothing.
+	if _, err := root.Remove(bootstrap.MarkerPath); err != nil {
+		t.Fatal(err)
+	}
+	live := &bootstrap.RecordingLive{}
+	o := demoOptions(root, nil)
+	o.Live, o.LiveUnderRoot = live, true
+	st, err = Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range st.Steps {
+		for _, f := range s.Files {
+			if f.Change != string(rootfs.Unchanged) && f.Path != bootstrap.MarkerPath {
+				t.Errorf("re-run %s %s", f.Change, f.Path)
+			}
+		}
+	}
+	if strings.Contains(live.Text(), "restart ") || strings.Contains(live.Text(), "daemon-reload\n") && strings.Index(live.Text(), "daemon-reload") < strings.Index(live.Text(), "k0s-install") {
+		t.Errorf("re-run restarted or reloaded:\n%s", live.Text())
+	}
+	after = snapshot(t, root)
+	for p, b := range before {
+		if p == bootstrap.MarkerPath {
+			continue
+		}
+		if a := after[p]; a != b {
+			t.Errorf("%s rewritten by a re-run over the same root", p)
+		}
+	}
+}
+
+var errInterrupted = errors.New("interrupted by the test")
+
+func TestInterruptedRunConverges(t *testing.T) {
+	ref := newDemoRoot(t)
+	writes := 0
+	o := demoOptions(ref, nil)
+	o.AfterWrite = func(string) error { writes++; return nil }
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	want := snapshot(t, ref)
+	if writes < 10 {
+		t.Fatalf("only %d write steps counted", writes)
+	}
+	for n := 1; n <= writes; n++ {
+		root := newDemoRoot(t)
+		o := demoOptions(root, nil)
+		count := 0
+		var last string
+		o.AfterWrite = func(p string) error {
+			count++
+			last = p
+			if count == n {
+				return errInterrupted
+			}
+			return nil
+		}
+		st, err := Run(context.Background(), o)
+		if !errors.Is(err, errInterrupted) || st.Outcome != status.Failed {
+			t.Fatalf("write %d: run not interrupted: %v", n, err)
+		}
+		if last != bootstrap.MarkerPath && root.Exists(bootstrap.MarkerPath) {
+			t.Fatalf("write %d (%s): marker exists after an interrupted run", n, last)
+		}
+		if _, err := Run(context.Background(), demoOptions(root, nil)); err != nil {
+			t.Fatalf("write %d (%s): re-run: %v", n, last, err)
+		}
+		sameTree(t, want, snapshot(t, root))
+	}
+	t.Logf("interrupted after each of %d writes; every re-run converged", writes)
+}
+
+func TestMarkerIsLastWrite(t *testing.T) {
+	root := newDemoRoot(t)
+	o := demoOptions(root, nil)
+	var order []string
+	o.AfterWrite = func(p string) error { order = append(order, p); return nil }
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if order[len(order)-1] != bootstrap.MarkerPath {
+		t.Errorf("last write is %s, want the marker; order: %v", order[len(order)-1], order)
+	}
+}
+
+func TestInvalidConfigTouchesNothing(t *testing.T) {
+	root := newDemoRoot(t)
+	before := snapshot(t, root)
+	cfg := filepath.Join(t.TempDir(), "bad.yaml")
+	data, _ := os.ReadFile(filepath.Join(demoDir, "config.yaml"))
+	bad := strings.Replace(string(data), "listenPort: 51821", "listenPort: 70000", 1)
+	bad = strings.Replace(bad, "role: controller+worker", "role: controler", 1)
+	if err := os.WriteFile(cfg, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := demoOptions(root, nil)
+	o.ConfigFile = cfg
+	st, err := Run(context.Background(), o)
+	if err == nil || st.Outcome != status.Failed {
+		t.Fatalf("invalid config applied: %v", err)
+	}
+	for _, field := range []string{"role", "wireguard[1].listenPort"} {
+		if !strings.Contains(err.Error(), field) {
+			t.Errorf("error does not name %s: %v", field, err)
+		}
+	}
+	if st.Validation == nil || st.Validation.Valid || len(st.Validation.Errors) < 2 {
+		t.Errorf("status validation: %+v", st.Validation)
+	}
+	sameTree(t, before, snapshot(t, root))
+}
+
+func TestNoSecretInAnyOutput(t *testing.T) {
+	secrets := demoSecrets(t)
+	root := newDemoRoot(t)
+	var log bytes.Buffer
+	o := demoOptions(root, &log)
+	live := &bootstrap.RecordingLive{}
+	o.Live, o.LiveUnderRoot = live, true
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := status.Write(root, st); err != nil {
+		t.Fatal(err)
+	}
+	statusFile, _ := root.ReadFile(status.Path)
+	applied, _ := root.ReadFile(bootstrap.AppliedPath)
+	js, _ := json.Marshal(st)
+
+	// A failing run too: its error and status must not leak either.
+	root2 := newDemoRoot(t)
+	o2 := demoOptions(root2, &log)
+	o2.Live, o2.LiveUnderRoot = &bootstrap.RecordingLive{Fail: "k0s-install", Err: errors.New("k0s exploded")}, true
+	st2, err2 := Run(context.Background(), o2)
+	if err2 == nil {
+		t.Fatal("the failing run succeeded")
+	}
+	js2, _ := json.Marshal(st2)
+
+	outputs := map[string]string{
+		"log":            log.String(),
+		"status":         string(statusFile),
+		"status json":    string(js),
+		"failed status":  string(js2),
+		"failed error":   err2.Error(),
+		"applied.yaml":   string(applied),
+		"live actions":   live.Text(),
+		"node-address":   string(mustRead(root, bootstrap.NodeAddressPath)),
+		"firewall.json":  string(mustRead(root, firewall.FilePath)),
+		"drop-in":        string(mustRead(root, "/etc/systemd/system/k0scontroller.service.d/10-corium-agent.conf")),
+		"wg drop-in":     string(mustRead(root, "/etc/systemd/system/k0scontroller.service.d/10-corium-wireguard.conf")),
+		"hostname":       string(mustRead(root, "/etc/hostname")),
+		"provisioned":    string(mustRead(root, bootstrap.MarkerPath)),
+		"status (again)": "",
+	}
+	for name, out := range outputs {
+		for _, s := range secrets {
+			if strings.Contains(out, s) {
+				t.Errorf("%s contains the secret %q…", name, s[:4])
+			}
+		}
+	}
+	if !strings.Contains(string(applied), "privateKeyFrom") || !strings.Contains(string(applied), "/run/corium/secrets/wg0.key") {
+		t.Errorf("applied.yaml lost the secret references:\n%s", applied)
+	}
+}
+
+func mustRead(root rootfs.Root, p string) []byte {
+	b, _ := root.ReadFile(p)
+	return b
+}
