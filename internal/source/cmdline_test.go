@@ -65,11 +65,11 @@ func TestChainCmdlineForms(t *testing.T) {
 	}{
 		{"absolute path", "corium.config=/run/corium/node.yaml", "corium.config=/run/corium/node.yaml"},
 		{"absolute path pinned", "corium.config=/run/corium/node.yaml corium.config.sha256=" + strings.ToUpper(sha(docCmdline)), "(sha256 verified)"},
-		{"data base64", "corium.config=data:;base64," + b64, "data: URL (" + itoa(len(docCmdline)) + " bytes)"},
-		{"data base64 with media type", "corium.config=data:application/yaml;charset=utf-8;BASE64," + b64, "data: URL"},
-		{"data base64 unpadded", "corium.config=data:;base64," + strings.TrimRight(base64.StdEncoding.EncodeToString([]byte(docCmdline+"x: 1\n")), "="), "data: URL"},
-		{"data percent-encoded", "corium.config=data:," + pctEncode(docCmdline), "data: URL"},
-		{"data percent-encoded pinned", "corium.config=data:text/plain," + pctEncode(docCmdline) + " corium.config.sha256=" + sha(docCmdline), "(sha256 verified)"},
+		{"data base64", "corium.config=data:;base64," + b64, "corium.config=data:... (" + itoa(len(docCmdline)) + " bytes inline)"},
+		{"data base64 with media type", "corium.config=data:application/yaml;charset=utf-8;BASE64," + b64, "corium.config=data:..."},
+		{"data base64 unpadded", "corium.config=data:;base64," + strings.TrimRight(base64.StdEncoding.EncodeToString([]byte(docCmdline+"x: 1\n")), "="), "bytes inline)"},
+		{"data percent-encoded", "corium.config=data:," + pctEncode(docCmdline), "corium.config=data:..."},
+		{"data percent-encoded pinned", "corium.config=data:text/plain," + pctEncode(docCmdline) + " corium.config.sha256=" + sha(docCmdline), "bytes inline, sha256 verified)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err, log := find(t, fakeRoot(t, map[string]string{

@@ -46,7 +46,8 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 
 	var (
 		data  []byte
-		shown string // the value as it may be logged
+		shown string   // the value as it may be logged
+		notes []string // for the provenance of a used document
 	)
 	switch {
 	case val == "":
@@ -76,7 +77,8 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 		if data, err = decodeDataURL(val); err != nil {
 			return answer{}, fmt.Errorf("%s=data:...: %w", paramConfig, err)
 		}
-		shown = fmt.Sprintf("data: URL (%d bytes)", len(data))
+		shown = "data:..." // the document itself, join material included
+		notes = append(notes, fmt.Sprintf("%d bytes inline", len(data)))
 	default:
 		what := "a relative path"
 		if scheme, _, ok := strings.Cut(val, ":"); ok && !strings.ContainsAny(scheme, "/ ") {
@@ -99,9 +101,12 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 	if absent != "" {
 		return answer{absent: paramConfig + "=" + shown + ": " + absent}, nil
 	}
-	detail := paramConfig + "=" + shown
 	if pin != "" {
-		detail += " (sha256 verified)"
+		notes = append(notes, "sha256 verified")
+	}
+	detail := paramConfig + "=" + shown
+	if len(notes) > 0 {
+		detail += " (" + strings.Join(notes, ", ") + ")"
 	}
 	return answer{data: data, detail: detail}, nil
 }

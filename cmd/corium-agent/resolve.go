@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
+)
+
+func init() {
+	register("resolve", command{summary: "show which source the configuration comes from, and the document", run: runResolve})
+}
+
+// resolved is resolve's output; its JSON form is part of the CLI contract.
+type resolved struct {
+	Source string           `json:"source"`
+	Tried  []source.Attempt `json:"tried"`
+	Config *schema.Config   `json:"config"`
+	// Error says why Config is missing when a source failed or the document
+	// is invalid.
+	Error string `json:"error,omitempty"`
+}
+
+func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("resolve", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	root := flags.String("root", "/", "the tree every source path is read under")
+	configFile := flags.String("config", "", "read this `file` instead of running the chain")
+	format := flags.String("format", "text", "output format: text or json")
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if flags.NArg() > 0 || (*format != "text" && *format != "json") {
+		fmt.Fprintln(stderr, "usage: corium-agent resolve [--root DIR] [--config FILE] [--format text|json]")
+		return exitUsage
+	}
+
+	if info, err := os.Stat(*root); err != nil || !info.IsDir() {
+		fmt.Fprintf(stderr, "corium-agent resolve: --root %s is not a directory\n", *root)
+		return exitUsage
+	}
+
+	// The provenance goes to stdout; the log carries only what needs
+	// attention (retries, the failure).
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	res, err := source.Find(ctx, source.Options{Root: rootfs.New(*root), ConfigFile: *configFile, Logger: log})
+	out := resolved{Source: res.Source, Tried: res.Tried}
+	code := exitOK
+	switch {
+	case err != nil:
+		out.Error, code = err.Error(), exitFailed
+		if *configFile != "" && errors.As(err, new(*fs.PathError)) {
+			code = exitUsage
+		}
+	case res.Source != "":
+		cfg, findings, err := schema.Load(res.Data)
+		printFindings(stderr, res.Source, findings)
+		if err != nil {
+			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed
+			break
+		}
+		redactSourceURLs(cfg)
+		out.Config = cfg
+	}
+
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			fmt.Fprintf(stderr, "corium-agent resolve: encoding the output: %v\n", err)
+			return exitFailed
+		}
+	} else if err := writeResolvedText(stdout, out); err != nil {
+		fmt.Fprintf(stderr, "corium-agent resolve: %v\n", err)
+		return exitFailed
+	}
+	if out.Error != "" {
+		fmt.Fprintf(stderr, "corium-agent resolve: %s\n", out.Error)
+	}
+	return code
+}
+
+func writeResolvedText(w io.Writer, out resolved) error {
+	var b bytes.Buffer
+	switch {
+	case out.Source != "":
+		fmt.Fprintf(&b, "source: %s\n", out.Source)
+	case out.Error != "":
+		fmt.Fprintln(&b, "source: none (a source failed; the chain stopped there)")
+	default:
+		fmt.Fprintln(&b, "source: none (no source holds a corium block; the node stays unconfigured)")
+	}
+	fmt.Fprintln(&b, "tried:")
+	for _, a := range out.Tried {
+		fmt.Fprintf(&b, "  - %s: %s", a.Source, a.Outcome)
+		if a.Reason != "" {
+			fmt.Fprintf(&b, " (%s)", a.Reason)
+		}
+		b.WriteByte('\n')
+	}
+	if out.Config != nil {
+		var doc bytes.Buffer
+		enc := yaml.NewEncoder(&doc)
+		enc.SetIndent(2)
+		if err := enc.Encode(out.Config); err != nil {
+			return fmt.Errorf("encoding the configuration: %w", err)
+		}
+		b.WriteString("config:\n")
+		for _, line := range strings.SplitAfter(strings.TrimRight(doc.String(), "\n"), "\n") {
+			b.WriteString("  " + line)
+		}
+		b.WriteByte('\n')
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// printFindings writes one line per finding, in document order:
+// SOURCE:LINE:COL: severity: PATH: message.
+func printFindings(w io.Writer, from string, findings schema.Findings) {
+	for _, f := range findings {
+		at := from
+		if f.Line > 0 {
+			at = fmt.Sprintf("%s:%d:%d", from, f.Line, f.Col)
+		}
+		fmt.Fprintf(w, "%s: %s: %s\n", at, f.Severity, f)
+	}
+}
