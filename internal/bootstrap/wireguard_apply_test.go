@@ -1,0 +1,245 @@
+package bootstrap
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vishvananda/netlink"
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/systemd"
+)
+
+// fakeDevices answers like wgctrl from devices built for the test.
+type fakeDevices map[string]*wgtypes.Device
+
+func (f fakeDevices) Device(name string) (*wgtypes.Device, error) {
+	if d, ok := f[name]; ok {
+		return d, nil
+	}
+	return nil, fmt.Errorf("device %s: %w", name, os.ErrNotExist)
+}
+
+// fakeLinks answers like netlink; an address shows up after `after` reads.
+type fakeLinks struct {
+	addrs map[string][]string
+	after int
+	reads int
+}
+
+func (f *fakeLinks) LinkByName(name string) (netlink.Link, error) {
+	if _, ok := f.addrs[name]; !ok {
+		return nil, netlink.LinkNotFoundError{}
+	}
+	return &netlink.Dummy{LinkAttrs: netlink.LinkAttrs{Name: name}}, nil
+}
+
+func (f *fakeLinks) AddrList(link netlink.Link, _ int) ([]netlink.Addr, error) {
+	f.reads++
+	if f.reads <= f.after {
+		return nil, nil
+	}
+	var out []netlink.Addr
+	for _, s := range f.addrs[link.Attrs().Name] {
+		ip, n, err := net.ParseCIDR(s)
+		if err != nil {
+			return nil, err
+		}
+		n.IP = ip
+		out = append(out, netlink.Addr{IPNet: n})
+	}
+	return out, nil
+}
+
+// liveDevicesFor builds devices and links exactly as step expects them.
+func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
+	t.Helper()
+	devs, links := fakeDevices{}, &fakeLinks{addrs: map[string][]string{}}
+	for _, s := range steps {
+		for _, a := range s.Actions {
+			if a.Kind != ActionVerifyDevice {
+				continue
+			}
+			e, err := ParseDeviceExpectation(a.Args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := &wgtypes.Device{Name: e.Name, PublicKey: e.PublicKey, ListenPort: e.ListenPort}
+			for _, p := range e.Peers {
+				d.Peers = append(d.Peers, wgtypes.Peer{PublicKey: p})
+			}
+			devs[e.Name] = d
+			for _, p := range e.Addresses {
+				links.addrs[e.Name] = append(links.addrs[e.Name], p.String())
+			}
+		}
+	}
+	return devs, links
+}
+
+type fileID struct {
+	ino   uint64
+	mtime time.Time
+}
+
+func identify(t *testing.T, root rootfs.Root, paths ...string) map[string]fileID {
+	t.Helper()
+	out := map[string]fileID{}
+	for _, p := range paths {
+		info, err := os.Lstat(root.Path(p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = fileID{ino: info.Sys().(*syscall.Stat_t).Ino, mtime: info.ModTime()}
+	}
+	return out
+}
+
+// TestWireGuardApplyTwice applies the overlay step through the executor with
+// a fake systemd: the first run writes, enables, restarts and verifies; the
+// second changes no file (same inode and mtime) and restarts nothing; a
+// changed interface restarts alone.
+func TestWireGuardApplyTwice(t *testing.T) {
+	ctx := context.Background()
+	cfg := twoInterfaceConfig(schema.RoleWorker)
+	step, err := RenderWireGuard(cfg, twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, links := liveDevicesFor(t, step)
+	root := rootfs.New(t.TempDir())
+	run := func(step Step) string {
+		t.Helper()
+		sd := &systemd.Fake{}
+		ex := &Executor{Root: root, LiveUnderRoot: true, Live: &LiveHost{Systemd: sd, Verifier: Verifier{Devices: devs, Links: links}}}
+		if _, err := ex.Apply(ctx, &Plan{Steps: []Step{step}}); err != nil {
+			t.Fatal(err)
+		}
+		return sd.Text()
+	}
+
+	first := run(step)
+	want := strings.Join([]string{
+		"daemon-reload",
+		"enable wg-quick@wg0.service", "restart wg-quick@wg0.service", "start wg-quick@wg0.service",
+		"enable wg-quick@wg1.service", "restart wg-quick@wg1.service", "start wg-quick@wg1.service",
+	}, "\n")
+	if first != want {
+		t.Errorf("first run asked systemd:\n%s\nwant:\n%s", first, want)
+	}
+	paths := []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1"), WireGuardDropInPath(cfg.Role), step.Links[0].Path, step.Links[1].Path}
+	before := identify(t, root, paths...)
+	for _, p := range []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1")} {
+		if info, _ := os.Stat(root.Path(p)); info.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600", p, info.Mode().Perm())
+		}
+	}
+	if info, _ := os.Stat(root.Path(wireGuardDir)); info.Mode().Perm() != 0o700 {
+		t.Errorf("%s has mode %v, want 0700", wireGuardDir, info.Mode().Perm())
+	}
+
+	time.Sleep(10 * time.Millisecond) // so a rewrite would show in the mtime
+	second := run(step)
+	if strings.Contains(second, "restart") || strings.Contains(second, "daemon-reload") {
+		t.Errorf("second run restarted or reloaded:\n%s", second)
+	}
+	if after := identify(t, root, paths...); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("second run touched files:\nbefore %v\nafter  %v", before, after)
+	}
+
+	keepalive := 10
+	cfg.WireGuard[1].Peers[0].PersistentKeepalive = &keepalive
+	changed, err := RenderWireGuard(cfg, twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	third := run(changed)
+	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") {
+		t.Errorf("after changing wg1 only, systemd was asked:\n%s\nwant wg1 restarted and wg0 left alone", third)
+	}
+}
+
+func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {
+	ctx := context.Background()
+	cfg := twoInterfaceConfig(schema.RoleWorker)
+	step, err := RenderWireGuard(cfg, twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, links := liveDevicesFor(t, step)
+	devs["wg0"].ListenPort = 4242
+	ex := &Executor{Root: rootfs.New(t.TempDir()), LiveUnderRoot: true,
+		Live: &LiveHost{Systemd: &systemd.Fake{}, Verifier: Verifier{Devices: devs, Links: links}}}
+	st, err := ex.Apply(ctx, &Plan{Steps: []Step{step}})
+	if err == nil || !strings.Contains(err.Error(), "listen port is 4242") {
+		t.Fatalf("got %v, want the listen port mismatch", err)
+	}
+	if data, _ := json.Marshal(st); !strings.Contains(string(data), "failed") {
+		t.Errorf("status does not record the failure: %s", data)
+	}
+}
+
+func TestVerifyWaitsForAddresses(t *testing.T) {
+	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, links := liveDevicesFor(t, step)
+	e := expectationOf(t, step)
+	links.after = 2 // the addresses appear on the third read
+	if err := (Verifier{Devices: devs, Links: links, AddressWait: 5 * time.Second}).Verify(context.Background(), e); err != nil {
+		t.Fatalf("addresses that appear within the wait: %v", err)
+	}
+	links.addrs[e.Name] = nil
+	err = Verifier{Devices: devs, Links: links, AddressWait: 200 * time.Millisecond}.Verify(context.Background(), e)
+	if err == nil || !strings.Contains(err.Error(), "10.10.0.1/24") {
+		t.Fatalf("got %v, want the missing address named", err)
+	}
+}
+
+func TestVerifyMissingDevice(t *testing.T) {
+	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, links := liveDevicesFor(t, step)
+	err = Verifier{Devices: fakeDevices{}, Links: links}.Verify(context.Background(), expectationOf(t, step))
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "journalctl -u wg-quick@wg0.service") {
+		t.Fatalf("got %v, want a not-exist error that says where to look", err)
+	}
+}
+
+func TestDeviceExpectationArgsRoundTrip(t *testing.T) {
+	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range step.Actions {
+		if a.Kind != ActionVerifyDevice {
+			continue
+		}
+		e, err := ParseDeviceExpectation(a.Args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := e.Args(); strings.Join(got, " ") != strings.Join(a.Args, " ") {
+			t.Errorf("round trip: %v, want %v", got, a.Args)
+		}
+	}
+	for _, bad := range [][]string{nil, {"publicKey=x"}, {"wg0", "listenPort=x"}, {"wg0", "colour=blue"}} {
+		if _, err := ParseDeviceExpectation(bad); err == nil {
+			t.Errorf("ParseDeviceExpectation(%q) accepted", bad)
+		}
+	}
+}
