@@ -1,0 +1,92 @@
+package boot
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// repoRoot is the checkout the test runs in; tests run in their package
+// directory.
+var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
+
+var (
+	buildOnce sync.Once
+	buildDir  string
+	agentPath string
+	buildErr  error
+
+	rootfsOnce sync.Once
+	rootfsPath string
+	rootfsErr  error
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		_ = os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
+}
+
+// agentBinary builds the agent once per test binary, static as the image
+// carries it.
+func agentBinary(t *testing.T) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		buildDir, buildErr = os.MkdirTemp("", "corium-boot-agent-")
+		if buildErr != nil {
+			return
+		}
+		agentPath = filepath.Join(buildDir, "corium-agent")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", agentPath, "./cmd/corium-agent")
+		cmd.Dir = repoRoot
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = &cmdError{args: cmd.Args, err: err, out: out}
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building the agent: %v", buildErr)
+	}
+	return agentPath
+}
+
+// rootfs is the cached Debian trixie rootfs (scripts/rootfs.sh builds it once
+// and prints its path), or CORIUM_ROOTFS when set.
+func rootfs(t *testing.T) string {
+	t.Helper()
+	rootfsOnce.Do(func() {
+		if p := os.Getenv("CORIUM_ROOTFS"); p != "" {
+			rootfsPath = p
+			return
+		}
+		cmd := exec.Command("bash", filepath.Join(repoRoot, "scripts", "rootfs.sh"))
+		out, err := cmd.Output()
+		if err != nil {
+			rootfsErr = &cmdError{args: cmd.Args, err: err, out: out}
+			return
+		}
+		rootfsPath = strings.TrimSpace(string(out))
+	})
+	if rootfsErr != nil {
+		t.Fatalf("preparing the boot rootfs: %v", rootfsErr)
+	}
+	if _, err := os.Stat(filepath.Join(rootfsPath, "usr", "lib", "systemd", "systemd")); err != nil {
+		t.Fatalf("boot rootfs %s has no systemd; remove it and run scripts/rootfs.sh: %v", rootfsPath, err)
+	}
+	return rootfsPath
+}
+
+type cmdError struct {
+	args []string
+	err  error
+	out  []byte
+}
+
+func (e *cmdError) Error() string {
+	return strings.Join(e.args, " ") + ": " + e.err.Error() + "\n" + string(e.out)
+}
