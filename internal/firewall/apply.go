@@ -71,6 +71,20 @@ func Apply(ctx context.Context, conn Conn, g Guard) error {
 	if err := conn.Flush(); err != nil {
 		return fmt.Errorf("programming table inet %s: %w", TableName, err)
 	}
+	return verify(conn, g, Current)
+}
+
+// verify reads the table back after a batch: a guard the kernel accepted but
+// that does not read back as rendered is not in force, and must not be
+// reported as done.
+func verify(conn Conn, g Guard, want Status) error {
+	r, err := State(conn, g)
+	if err != nil {
+		return fmt.Errorf("checking table inet %s after the batch: %w", TableName, err)
+	}
+	if r.Status != want {
+		return fmt.Errorf("table inet %s is %s after the batch: %s", TableName, r.Status, r.Reason)
+	}
 	return nil
 }
 
@@ -101,5 +115,5 @@ func Remove(ctx context.Context, conn Conn) error {
 	if err := conn.Flush(); err != nil {
 		return fmt.Errorf("removing table inet %s: %w", TableName, err)
 	}
-	return nil
+	return verify(conn, Guard{}, Off)
 }

@@ -183,3 +183,16 @@ func TestApplyRefusesAnEmptyGuard(t *testing.T) {
 		t.Fatalf("a refused guard sent %d batches", len(conn.Batches))
 	}
 }
+
+func TestApplyVerifiesWhatTheKernelHolds(t *testing.T) {
+	conn := newFakeConn()
+	conn.AfterFlush = func(tables map[string]*fakeTable) {
+		if ft := tables[key(table())]; ft != nil {
+			ft.rules[chainName] = ft.rules[chainName][:1] // the drops never landed
+		}
+	}
+	err := Apply(context.Background(), conn, mustRender(t))
+	if err == nil || !strings.Contains(err.Error(), "table inet corium is stale after the batch: table inet corium differs from the rendered guard: 1 rules, want 6") {
+		t.Fatalf("Apply error = %v", err)
+	}
+}

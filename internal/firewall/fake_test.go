@@ -18,7 +18,10 @@ type fakeConn struct {
 	lines    []string
 	Batches  []string // one text block per Flush, the ops in order
 	FlushErr error    // returned by the next Flush, which then applies nothing
-	nextID   uint32
+	// AfterFlush, when set, alters the committed state: a kernel that took
+	// the batch but holds something else.
+	AfterFlush func(tables map[string]*fakeTable)
+	nextID     uint32
 }
 
 type fakeTable struct {
@@ -124,6 +127,9 @@ func (f *fakeConn) Flush() error {
 		}
 	}
 	f.tables = next
+	if f.AfterFlush != nil {
+		f.AfterFlush(next)
+	}
 	f.Batches = append(f.Batches, strings.Join(lines, "\n"))
 	return nil
 }

@@ -307,3 +307,109 @@ func TestGuardIPv6PodNetwork(t *testing.T) {
 		t.Fatal("the forged IPv6 pod source was not dropped by the forged-source rule (counter 0)")
 	}
 }
+
+// guardedDrops sums the counters of the guarded-port drop rules for proto.
+func guardedDrops(t *testing.T, conn *nftables.Conn, set string) uint64 {
+	t.Helper()
+	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chainName, Table: table()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n uint64
+	for _, r := range rules {
+		if c, _ := userdata.GetString(r.UserData, userdata.TypeComment); c != commentGuarded {
+			continue
+		}
+		usesSet := false
+		for _, e := range r.Exprs {
+			if l, ok := e.(*expr.Lookup); ok && l.SetName == set {
+				usesSet = true
+			}
+		}
+		for _, e := range r.Exprs {
+			if ctr, ok := e.(*expr.Counter); ok && usesSet {
+				n += ctr.Packets
+			}
+		}
+	}
+	return n
+}
+
+// TestGuardUDP sends real datagrams to calico's VXLAN port: dropped from the
+// public link, delivered over the overlay-named one.
+func TestGuardUDP(t *testing.T) {
+	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	l := newLab(t)
+	conn := nftConn(t, l.srv)
+	cfg := overlayConfig()
+	cfg.WireGuard = cfg.WireGuard[:1]
+	cfg.Network.CNI = "calico"
+	g, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pc net.PacketConn
+	if err := l.srv.Do(func() (err error) { pc, err = net.ListenPacket("udp", "[::]:4789"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close()
+	got := make(chan string, 16)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, _, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			got <- string(buf[:n])
+		}
+	}()
+	send := func(ns *testutil.Netns, to, msg string) {
+		t.Helper()
+		if err := ns.Do(func() error {
+			c, err := net.Dial("udp", hostPort(to, 4789))
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			_, err = c.Write([]byte(msg))
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	received := func(msg string) bool {
+		for {
+			select {
+			case m := <-got:
+				if m == msg {
+					return true
+				}
+			case <-time.After(700 * time.Millisecond):
+				return false
+			}
+		}
+	}
+
+	if err := Apply(context.Background(), conn, g); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = Remove(context.Background(), conn) })
+
+	send(l.pub, srvPub4, "public-v4")
+	send(l.pub, srvPub6, "public-v6")
+	if received("public-v4") || received("public-v6") {
+		t.Error("a datagram to the guarded udp port arrived from the public link")
+	}
+	if n := guardedDrops(t, conn, setUDP); n < 2 {
+		t.Errorf("guarded udp drop counter = %d, want at least 2", n)
+	}
+	send(l.ovl, srvOvl4, "overlay-v4")
+	if !received("overlay-v4") {
+		t.Error("a datagram over the overlay-named link did not arrive")
+	}
+	send(l.ovl, srvOvl6, "overlay-v6")
+	if !received("overlay-v6") {
+		t.Error("an IPv6 datagram over the overlay-named link did not arrive")
+	}
+}
