@@ -11,7 +11,7 @@ import (
 	"github.com/google/nftables/userdata"
 )
 
-func mustRender(t *testing.T) Guard {
+func mustRender(t testing.TB) Guard {
 	t.Helper()
 	g, err := Render(overlayConfig())
 	if err != nil {

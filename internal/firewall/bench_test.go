@@ -1,0 +1,53 @@
+package firewall
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/nftables"
+	"github.com/vishvananda/netns"
+
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// benchConn is a real nftables connection into a fresh namespace.
+func benchConn(b *testing.B) *nftables.Conn {
+	testutil.RequireRoot(b, "ip")
+	ns := testutil.NewNetns(b, "fw-bench")
+	h, err := netns.GetFromName(ns.Name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { h.Close() })
+	conn, err := nftables.New(nftables.WithNetNSFd(int(h)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return conn
+}
+
+// BenchmarkApply is one apply as first boot and every boot run it: the batch
+// plus the read-back.
+func BenchmarkApply(b *testing.B) {
+	conn := benchConn(b)
+	g := mustRender(b)
+	for b.Loop() {
+		if err := Apply(context.Background(), conn, g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkState is `corium-agent firewall show` against a loaded guard.
+func BenchmarkState(b *testing.B) {
+	conn := benchConn(b)
+	g := mustRender(b)
+	if err := Apply(context.Background(), conn, g); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if r, err := State(conn, g); err != nil || r.Status != Current {
+			b.Fatal(r, err)
+		}
+	}
+}
