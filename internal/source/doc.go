@@ -1,17 +1,40 @@
 // Package source finds the node's configuration document: the chain of
-// /etc/corium/config.yaml, cloud-init's merged cloud-config, the kernel
-// command line (corium.config=) and the image default
-// /usr/share/corium/config.yaml, tried in that order under a root. The first
-// source that holds a corium block wins.
+// /etc/corium/config.yaml, cloud-init's merged cloud-config
+// (/var/lib/cloud/instance/cloud-config.txt), the kernel command line
+// (corium.config= in /proc/cmdline) and the image default
+// /usr/share/corium/config.yaml, tried in that order, every path under a
+// root. The first source that holds a corium block wins.
 //
 // A source is absent (the chain moves on) only in the cases the contract
-// lists: a missing file, an empty one, no corium.config= on the command line,
-// or a cloud-config without a corium: key. Anything else fails and stops the
-// chain, because falling through to a later source when the intended one is
-// broken is how a node silently joins the wrong cluster. Every source tried is
-// recorded with its outcome (the provenance), logged and returned.
+// lists: a missing file, an empty or whitespace-only one, no corium.config=
+// on the command line, or a cloud-config without a corium: key. Anything
+// else fails and stops the chain, because falling through to a later source
+// when the intended one is broken is how a node silently joins the wrong
+// cluster. Where the contract is silent, the same rule decides:
+//   - a standalone file holding only comments, a list, a scalar, or a mapping
+//     with none of the block's keys fails (it was meant to say something);
+//   - corium.config= with an empty value fails, as does a relative path or
+//     any scheme but https, http (pinned) and data;
+//   - a pinned path form whose file is empty fails (the pin says what the
+//     file must hold); an empty fetched or inline document fails;
+//   - an unreadable /proc/cmdline fails; a missing one (a bare directory
+//     root) is absent.
 //
-// It does not parse or validate the block (schema does): it only looks at the
-// document's top-level keys to tell whether a corium block is there. It does
-// not fetch by itself either: URLs go through internal/fetch.
+// A document is a cloud-config when it comes from cloud-init or starts with
+// the #cloud-config header; a cloud-config holds the block only under
+// corium:, whatever its other keys. Whether a block is there is decided from
+// the top-level keys alone: the block's content is the schema's to judge,
+// with line numbers, so a typo beside role: is reported, never skipped.
+//
+// Every source tried is recorded with its outcome (the provenance), logged
+// through log/slog and returned, also on failure. Reasons never hold a
+// secret: an inline data: document shows only its size, and URLs lose their
+// query string and user info.
+//
+// Options.ConfigFile (--config) replaces the chain; it is a host path, as a
+// workstation tool hands it over, and with nothing to fall back to, missing
+// or blank is a failure there.
+//
+// It does not parse or validate the block (schema does) and has no HTTP
+// client of its own: URLs go through internal/fetch.
 package source

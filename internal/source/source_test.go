@@ -25,7 +25,7 @@ const (
 
 // fakeRoot makes a root in a temp dir holding files (node path → content).
 // A value of dirMarker makes a directory where the file would be.
-func fakeRoot(t *testing.T, files map[string]string) rootfs.Root {
+func fakeRoot(t testing.TB, files map[string]string) rootfs.Root {
 	t.Helper()
 	dir := t.TempDir()
 	for p, content := range files {
