@@ -11,8 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -68,21 +66,19 @@ func loadScenarios(t *testing.T) []scenario {
 	return out
 }
 
-// loadConfig decodes a standalone document strictly. It reads the YAML
-// directly so these tests exercise render alone.
+// loadConfig reads a scenario's configuration the way the node does: parsed,
+// validated (an invalid golden config fails the test) and defaulted.
 func loadConfig(t *testing.T, path string) *schema.Config {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	var cfg schema.Config
-	if err := dec.Decode(&cfg); err != nil {
+	cfg, _, err := schema.Load(data)
+	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return &cfg
+	return cfg
 }
 
 // rendered is everything a scenario produces, as files relative to expected/.
