@@ -29,7 +29,9 @@ func (v *crossCheck) secretSources() {
 		base := fmt.Sprintf("wireguard[%d]", i)
 		check(base+".privateKeyFrom", wg.PrivateKeyFrom)
 		for j, p := range wg.Peers {
-			check(fmt.Sprintf("%s.peers[%d].presharedKeyFrom", base, j), p.PresharedKeyFrom)
+			if p.PresharedKeyFrom != nil {
+				check(fmt.Sprintf("%s.peers[%d].presharedKeyFrom", base, j), p.PresharedKeyFrom)
+			}
 		}
 	}
 }

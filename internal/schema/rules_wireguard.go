@@ -48,27 +48,28 @@ func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
 	case wg.PrivateKey != nil && wg.PrivateKeyFrom != nil:
 		v.errorf(base+".privateKeyFrom", "give only one of privateKey and privateKeyFrom")
 	}
-	var own string
+	var own *wgtypes.Key
 	if wg.PrivateKey != nil {
 		if k, err := wgtypes.ParseKey(wg.PrivateKey.Reveal()); err == nil {
-			own = k.PublicKey().String()
+			pub := k.PublicKey()
+			own = &pub
 		}
 	}
-	seen := map[wgtypes.Key]int{}
+	seen := make(map[wgtypes.Key]int, len(wg.Peers))
+	path := func(j int) string { return fmt.Sprintf("%s.peers[%d]", base, j) }
 	for j, p := range wg.Peers {
-		path := fmt.Sprintf("%s.peers[%d]", base, j)
 		if p.PresharedKey != nil && p.PresharedKeyFrom != nil {
-			v.errorf(path+".presharedKeyFrom", "give only one of presharedKey and presharedKeyFrom")
+			v.errorf(path(j)+".presharedKeyFrom", "give only one of presharedKey and presharedKeyFrom")
 		}
 		k, err := wgtypes.ParseKey(p.PublicKey)
 		if err != nil {
 			continue // the field rule reports it
 		}
-		if k.String() == own {
-			v.errorf(path+".publicKey", "is this interface's own public key; a peer is the other end of the tunnel")
+		if own != nil && k == *own {
+			v.errorf(path(j)+".publicKey", "is this interface's own public key; a peer is the other end of the tunnel")
 		}
 		if first, dup := seen[k]; dup {
-			v.errorf(path+".publicKey", "duplicates peers[%d].publicKey", first)
+			v.errorf(path(j)+".publicKey", "duplicates peers[%d].publicKey", first)
 			continue
 		}
 		seen[k] = j
@@ -118,23 +119,20 @@ func (v *crossCheck) peerEndpoints(base string, wg WireGuard) {
 }
 
 // allowedIPs: WireGuard routes a prefix to one peer only, so two peers
-// claiming overlapping prefixes silently lose traffic.
+// claiming overlapping prefixes silently lose traffic. Peers and their
+// prefixes are YAML sequences, so (peer, index) is document order; paths are
+// spelled only for what is reported.
 func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 	var spans []span
-	var rel []string
 	for j, p := range wg.Peers {
 		for k, a := range p.AllowedIPs {
-			pre, err := netip.ParsePrefix(a)
-			if err != nil {
-				continue
+			if pre, err := netip.ParsePrefix(a); err == nil {
+				spans = append(spans, span{prefix: pre.Masked(), owner: j, line: j + 1, col: k + 1})
 			}
-			r := fmt.Sprintf("peers[%d].allowedIPs[%d]", j, k)
-			line, col := v.doc.Position(base + "." + r)
-			spans = append(spans, span{prefix: pre.Masked(), owner: j, line: line, col: col})
-			rel = append(rel, r)
 		}
 	}
+	rel := func(s span) string { return fmt.Sprintf("peers[%d].allowedIPs[%d]", s.line-1, s.col-1) }
 	for i, first := range clashes(spans) {
-		v.errorf(base+"."+rel[i], "overlaps %s (%s)", rel[first], spans[first].prefix)
+		v.errorf(base+"."+rel(spans[i]), "overlaps %s (%s)", rel(spans[first]), spans[first].prefix)
 	}
 }
