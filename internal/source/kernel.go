@@ -71,7 +71,7 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 				paramConfig, shown, paramSHA256)
 		}
 		if data, err = fetchConfig(ctx, o, val, pin != "", wait); err != nil {
-			return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
+			return answer{}, fmt.Errorf("%s: %w", paramConfig, err) // fetch names the URL
 		}
 	case hasScheme(val, "data"):
 		if data, err = decodeDataURL(val); err != nil {
