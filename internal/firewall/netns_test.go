@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"testing"
 	"time"
@@ -32,7 +33,7 @@ func nftConn(t *testing.T, ns *testutil.Netns) *nftables.Conn {
 }
 
 // listen accepts TCP connections on every address of the namespace, v4 and
-// v6, until the test ends.
+// v6, and echoes what they send, until the test ends.
 func listen(t *testing.T, ns *testutil.Netns, port int) {
 	t.Helper()
 	var l net.Listener
@@ -49,7 +50,10 @@ func listen(t *testing.T, ns *testutil.Netns, port int) {
 			if err != nil {
 				return
 			}
-			c.Close()
+			go func() {
+				defer c.Close()
+				_, _ = io.Copy(c, c)
+			}()
 		}
 	}()
 }
@@ -100,6 +104,7 @@ type lab struct {
 const (
 	guardedPort = 10250
 	publicPort  = 6443
+	otherPort   = 2222 // not a k0s port: the guard must leave it alone
 	srvPub4     = "192.0.2.1"
 	srvPub6     = "2001:db8:1::1"
 	srvOvl4     = "198.51.100.1"
@@ -128,6 +133,7 @@ func newLab(t *testing.T) *lab {
 	}
 	listen(t, l.srv, guardedPort)
 	listen(t, l.srv, publicPort)
+	listen(t, l.srv, otherPort)
 	return l
 }
 
@@ -193,6 +199,14 @@ func TestGuardWithPackets(t *testing.T) {
 		l.expect(t, true, l.pub, "", srvPub6, guardedPort)
 	})
 
+	// A connection open before the guard loads keeps working: only new
+	// connections are dropped.
+	var open net.Conn
+	if err := l.pub.Do(func() (err error) { open, err = net.Dial("tcp", hostPort(srvPub4, guardedPort)); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer open.Close()
+
 	if err := Apply(ctx, conn, g); err != nil {
 		t.Fatal(err)
 	}
@@ -221,6 +235,20 @@ func TestGuardWithPackets(t *testing.T) {
 		l.expect(t, true, l.srv, "", "127.0.0.1", guardedPort)
 		l.expect(t, true, l.srv, "", "::1", guardedPort)
 		l.expect(t, true, l.srv, "", srvPub4, guardedPort)
+	})
+	t.Run("established connection survives", func(t *testing.T) {
+		_ = open.SetDeadline(time.Now().Add(2 * time.Second))
+		if _, err := open.Write([]byte("ping")); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 4)
+		if _, err := io.ReadFull(open, buf); err != nil || string(buf) != "ping" {
+			t.Fatalf("echo over the connection opened before the guard: %q, %v", buf, err)
+		}
+	})
+	t.Run("other ports untouched", func(t *testing.T) {
+		l.expect(t, true, l.pub, "", srvPub4, otherPort)
+		l.expect(t, true, l.pub, "", srvPub6, otherPort)
 	})
 	t.Run("public port", func(t *testing.T) {
 		l.expect(t, true, l.pub, "", srvPub4, publicPort)
