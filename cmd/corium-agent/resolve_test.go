@@ -25,8 +25,8 @@ var resolveSecrets = []string{
 	"SIGNATURE-9c1e",
 }
 
-// secretDoc is a valid block holding every kind of inline secret.
-func secretDoc(name string) string {
+// resolveSecretDoc is a valid block holding every kind of inline secret.
+func resolveSecretDoc(name string) string {
 	return `role: controller
 cluster:
   name: ` + name + `
@@ -51,8 +51,8 @@ wireguard:
 `
 }
 
-// urlDoc fetches its token from a presigned URL whose query is a credential.
-const urlDoc = `role: worker
+// resolveURLDoc fetches its token from a presigned URL whose query is a credential.
+const resolveURLDoc = `role: worker
 cluster:
   name: by-url
 join:
@@ -60,7 +60,7 @@ join:
     url: https://provision.example.net/tokens/w1?X-Sig=SIGNATURE-9c1e&v=2
 `
 
-func embedded(doc string) string {
+func resolveEmbedded(doc string) string {
 	return "#cloud-config\nhostname: box\ncorium:\n  " + strings.ReplaceAll(strings.TrimRight(doc, "\n"), "\n", "\n  ") + "\n"
 }
 
@@ -85,7 +85,7 @@ func resolveRoot(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runResolveCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errOut bytes.Buffer
 	code = run(context.Background(), args, &out, &errOut)
@@ -117,7 +117,7 @@ func decodeResolved(t *testing.T, out string) resolvedJSON {
 	return r
 }
 
-func noSecrets(t *testing.T, outputs ...string) {
+func resolveNoSecrets(t *testing.T, outputs ...string) {
 	t.Helper()
 	for _, out := range outputs {
 		for _, s := range resolveSecrets {
@@ -142,28 +142,28 @@ func TestResolve(t *testing.T) {
 		text     string // in the text output
 		stderr   string
 	}{
-		{"file", map[string]string{"/etc/corium/config.yaml": secretDoc("from-file"), "/usr/share/corium/config.yaml": secretDoc("from-default")},
+		{"file", map[string]string{"/etc/corium/config.yaml": resolveSecretDoc("from-file"), "/usr/share/corium/config.yaml": resolveSecretDoc("from-default")},
 			0, "/etc/corium/config.yaml", "used", "from-file", "source: /etc/corium/config.yaml", ""},
-		{"cloud-init", map[string]string{"/var/lib/cloud/instance/cloud-config.txt": embedded(secretDoc("from-cloud-init"))},
+		{"cloud-init", map[string]string{"/var/lib/cloud/instance/cloud-config.txt": resolveEmbedded(resolveSecretDoc("from-cloud-init"))},
 			0, "cloud-init", "absent used", "from-cloud-init", "- cloud-init: used", ""},
-		{"cmdline", map[string]string{"/var/lib/cloud/instance/cloud-config.txt": "#cloud-config\nhostname: box\n", "/proc/cmdline": cmdline(secretDoc("from-cmdline"))},
+		{"cmdline", map[string]string{"/var/lib/cloud/instance/cloud-config.txt": "#cloud-config\nhostname: box\n", "/proc/cmdline": cmdline(resolveSecretDoc("from-cmdline"))},
 			0, "cmdline", "absent absent used", "from-cmdline", "- cloud-init: absent (/var/lib/cloud/instance/cloud-config.txt: cloud-config has no corium key)", ""},
-		{"default with a presigned secret URL", map[string]string{"/usr/share/corium/config.yaml": urlDoc},
+		{"default with a presigned secret URL", map[string]string{"/usr/share/corium/config.yaml": resolveURLDoc},
 			0, "/usr/share/corium/config.yaml", "absent absent absent used", "by-url", "url: https://provision.example.net/tokens/w1?[redacted]", ""},
 		{"none", map[string]string{},
 			0, "", "absent absent absent absent", "", "no source holds a corium block", ""},
-		{"a failed source stops the chain", map[string]string{"/etc/corium/config.yaml": "<dir>", "/usr/share/corium/config.yaml": secretDoc("from-default")},
+		{"a failed source stops the chain", map[string]string{"/etc/corium/config.yaml": "<dir>", "/usr/share/corium/config.yaml": resolveSecretDoc("from-default")},
 			1, "", "failed", "", "- /etc/corium/config.yaml: failed (reading /etc/corium/config.yaml: is a directory)", "is a directory"},
-		{"YAML syntax error", map[string]string{"/etc/corium/config.yaml": secretDoc("x") + "  bad: [\n"},
+		{"YAML syntax error", map[string]string{"/etc/corium/config.yaml": resolveSecretDoc("x") + "  bad: [\n"},
 			1, "", "failed", "", "YAML syntax error", "YAML syntax error"},
-		{"invalid document", map[string]string{"/etc/corium/config.yaml": strings.Replace(secretDoc("x"), "role: controller", "role: conductor", 1)},
+		{"invalid document", map[string]string{"/etc/corium/config.yaml": strings.Replace(resolveSecretDoc("x"), "role: controller", "role: conductor", 1)},
 			1, "/etc/corium/config.yaml", "used", "", "source: /etc/corium/config.yaml", "role"},
-		{"invalid document carrying secrets", map[string]string{"/etc/corium/config.yaml": strings.Replace(secretDoc("x"), "listenPort: 51820", "listenPort: 0\n    privateKeyFrom: {file: /k}", 1)},
+		{"invalid document carrying secrets", map[string]string{"/etc/corium/config.yaml": strings.Replace(resolveSecretDoc("x"), "listenPort: 51820", "listenPort: 0\n    privateKeyFrom: {file: /k}", 1)},
 			1, "/etc/corium/config.yaml", "used", "", "source: /etc/corium/config.yaml", "privateKey"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := resolveRoot(t, tc.files)
-			code, out, errOut := runCLI(t, "resolve", "--root", root, "--format", "json")
+			code, out, errOut := runResolveCLI(t, "resolve", "--root", root, "--format", "json")
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, tc.code, out, errOut)
 			}
@@ -189,14 +189,14 @@ func TestResolve(t *testing.T) {
 				t.Errorf("stderr %q, want %q", errOut, tc.stderr)
 			}
 
-			tcode, text, terr := runCLI(t, "resolve", "--root", root)
+			tcode, text, terr := runResolveCLI(t, "resolve", "--root", root)
 			if tcode != tc.code || !strings.Contains(text, tc.text) {
 				t.Errorf("text: exit %d, want %d and %q in\n%s", tcode, tc.code, tc.text, text)
 			}
 			if tc.cluster != "" && !strings.Contains(text, "name: "+tc.cluster) {
 				t.Errorf("text output lacks the document:\n%s", text)
 			}
-			noSecrets(t, out, errOut, text, terr)
+			resolveNoSecrets(t, out, errOut, text, terr)
 		})
 	}
 }
@@ -204,19 +204,19 @@ func TestResolve(t *testing.T) {
 func TestResolveConfigFlag(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "node.yaml")
-	if err := os.WriteFile(file, []byte(secretDoc("from-flag")), 0o600); err != nil {
+	if err := os.WriteFile(file, []byte(resolveSecretDoc("from-flag")), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// The chain's own file must not be read when --config is given.
 	root := resolveRoot(t, map[string]string{"/etc/corium/config.yaml": "<dir>"})
-	code, out, errOut := runCLI(t, "resolve", "--root", root, "--config", file, "--format", "json")
+	code, out, errOut := runResolveCLI(t, "resolve", "--root", root, "--config", file, "--format", "json")
 	r := decodeResolved(t, out)
 	if code != 0 || r.Source != file || len(r.Tried) != 1 || r.Config["cluster"].(map[string]any)["name"] != "from-flag" {
 		t.Errorf("exit %d, %+v\n%s", code, r, errOut)
 	}
-	noSecrets(t, out, errOut)
+	resolveNoSecrets(t, out, errOut)
 
-	code, _, errOut = runCLI(t, "resolve", "--config", filepath.Join(dir, "missing.yaml"))
+	code, _, errOut = runResolveCLI(t, "resolve", "--config", filepath.Join(dir, "missing.yaml"))
 	if code != exitUsage || !strings.Contains(errOut, "missing.yaml") {
 		t.Errorf("a missing --config file: exit %d, stderr %q", code, errOut)
 	}
@@ -229,7 +229,7 @@ func TestResolveUsage(t *testing.T) {
 		{"resolve", "--root", "/nonexistent-root-dir"},
 		{"resolve", "--bogus"},
 	} {
-		if code, _, _ := runCLI(t, args...); code != exitUsage {
+		if code, _, _ := runResolveCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
@@ -243,7 +243,7 @@ func TestResolveHTTPS(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("building the agent: %v\n%s", err, out)
 	}
-	doc := secretDoc("from-https")
+	doc := resolveSecretDoc("from-https")
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/broken" {
 			w.WriteHeader(http.StatusInternalServerError)
@@ -266,7 +266,7 @@ func TestResolveHTTPS(t *testing.T) {
 	} {
 		root := resolveRoot(t, map[string]string{
 			"/proc/cmdline":                 "corium.config=" + srv.URL + tc.path + " corium.config.wait=5s\n",
-			"/usr/share/corium/config.yaml": secretDoc("from-default"),
+			"/usr/share/corium/config.yaml": resolveSecretDoc("from-default"),
 		})
 		cmd := exec.Command(bin, "resolve", "--root", root, "--format", "json")
 		cmd.Env = append(os.Environ(), "SSL_CERT_FILE="+ca)
@@ -290,6 +290,6 @@ func TestResolveHTTPS(t *testing.T) {
 		if last.Source != "cmdline" || !strings.Contains(last.Reason, srv.URL+"/") {
 			t.Errorf("%s: provenance %+v does not name the URL", tc.path, last)
 		}
-		noSecrets(t, out.String(), errOut.String())
+		resolveNoSecrets(t, out.String(), errOut.String())
 	}
 }
