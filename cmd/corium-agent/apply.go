@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/coreos/go-systemd/v22/daemon"
+
+	"github.com/corium/corium-agent/internal/firstboot"
+	"github.com/corium/corium-agent/internal/notify"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/status"
+)
+
+func init() {
+	register("apply", command{summary: "provision this node once (first boot); --again converges a provisioned node", run: runApply})
+}
+
+// nodeFlags are the flags apply and plan share.
+type nodeFlags struct {
+	root, config, facts *string
+}
+
+func addNodeFlags(fs *flag.FlagSet) nodeFlags {
+	return nodeFlags{
+		root:   fs.String("root", "/", "the tree standing in for / (live actions only happen with /)"),
+		config: fs.String("config", "", "read this `file` instead of running the source chain"),
+		facts:  fs.String("facts", "", "the host's network as JSON (`file`), for a root other than /"),
+	}
+}
+
+func (n nodeFlags) check(stderr io.Writer, cmd string) bool {
+	if info, err := os.Stat(*n.root); err != nil || !info.IsDir() {
+		fmt.Fprintf(stderr, "corium-agent %s: --root %s is not a directory\n", cmd, *n.root)
+		return false
+	}
+	return true
+}
+
+func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	nf := addNodeFlags(fs)
+	again := fs.Bool("again", false, "day two: converge peers, endpoints, keepalives, MTUs and publicPorts on a provisioned node")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: corium-agent apply [--root DIR] [--config FILE] [--facts FILE] [--again]")
+		return exitUsage
+	}
+	if !nf.check(stderr, "apply") {
+		return exitUsage
+	}
+	root := rootfs.New(*nf.root)
+	log := newLogger(stderr)
+	o := firstboot.Options{
+		Root:       root,
+		ConfigFile: *nf.config,
+		FactsFile:  *nf.facts,
+		Again:      *again,
+		Resolver:   secret.NewResolver(root, secret.WithLogger(log)),
+		Log:        log,
+		Notify:     func(line string) { _, _ = notify.Status(line) },
+	}
+	if root.IsHost() {
+		closeLive, err := wireLiveHost(ctx, root, &o)
+		if err != nil {
+			log.Error("connecting to the host", "error", err.Error())
+			fmt.Fprintf(stderr, "corium-agent apply: %v\n", err)
+			return exitFailed
+		}
+		defer closeLive()
+	}
+
+	st, runErr := firstboot.Run(ctx, o)
+	if err := status.Write(root, st); err != nil {
+		log.Error("writing the status file", "error", err.Error())
+		if runErr == nil {
+			runErr = err
+		}
+	}
+	printRun(stdout, st)
+	_, _ = daemon.SdNotify(false, "READY=1\nSTATUS="+summary(st))
+	if runErr != nil {
+		fmt.Fprintf(stderr, "corium-agent apply: %v\n", runErr)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// newLogger logs as text to stderr. Under systemd the journal stamps each
+// line itself, so the time is left out.
+func newLogger(w io.Writer) *slog.Logger {
+	opts := &slog.HandlerOptions{}
+	if os.Getenv("JOURNAL_STREAM") != "" {
+		opts.ReplaceAttr = func(groups []string, a slog.Attr) slog.Attr {
+			if len(groups) == 0 && a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		}
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+func summary(st *status.Status) string {
+	switch st.Outcome {
+	case status.NothingToDo:
+		return "nothing to do: the node is already provisioned (apply --again converges it)"
+	case status.Unconfigured:
+		return "unconfigured: no source holds a corium block; the node is left as it is"
+	}
+	if st.Error != "" {
+		return string(st.Outcome) + ": " + st.Error
+	}
+	return string(st.Outcome)
+}
+
+// printRun writes the run's outcome for a person: each step with what it
+// did to each file and action.
+func printRun(w io.Writer, st *status.Status) {
+	if st.Provenance != nil {
+		src := st.Provenance.Source
+		if src == "" {
+			src = "none"
+		}
+		fmt.Fprintf(w, "source: %s\n", src)
+	}
+	if st.NodeAddress != nil {
+		addr := st.NodeAddress.Address
+		if addr == "" {
+			addr = "(not set here)"
+		}
+		fmt.Fprintf(w, "node address: %s (%s)\n", addr, st.NodeAddress.How)
+	}
+	if st.Hostname != nil {
+		name := st.Hostname.Name
+		if name == "" {
+			name = "(none)"
+		}
+		fmt.Fprintf(w, "hostname: %s (%s)\n", name, st.Hostname.Source)
+	}
+	for _, s := range st.Steps {
+		fmt.Fprintf(w, "step %s: %s (%d ms)\n", s.Name, s.Outcome, s.DurationMS)
+		for _, f := range s.Files {
+			if f.Target != "" {
+				fmt.Fprintf(w, "  %-9s %s -> %s\n", f.Change, f.Path, f.Target)
+			} else {
+				fmt.Fprintf(w, "  %-9s %s (%s)\n", f.Change, f.Path, f.Mode)
+			}
+		}
+		for _, a := range s.Actions {
+			line := strings.Join(append([]string{a.Kind, a.Unit}, a.Args...), " ")
+			line = strings.Join(strings.Fields(line), " ")
+			fmt.Fprintf(w, "  action    %s: %s\n", line, a.Outcome)
+		}
+		if s.Error != "" {
+			fmt.Fprintf(w, "  error: %s\n", s.Error)
+		}
+	}
+	for _, r := range st.Refusals {
+		fmt.Fprintf(w, "refused: %s\n", r)
+	}
+	fmt.Fprintf(w, "outcome: %s\n", summary(st))
+}

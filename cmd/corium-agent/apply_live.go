@@ -1,0 +1,47 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/vishvananda/netlink"
+	"golang.zx2c4.com/wireguard/wgctrl"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firstboot"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/systemd"
+)
+
+// wireLiveHost connects the run to the running host: systemd over D-Bus,
+// wgctrl and netlink for the overlay check and the node address, nftables
+// for the guard. The returned func closes them.
+func wireLiveHost(ctx context.Context, root rootfs.Root, o *firstboot.Options) (func(), error) {
+	sd, err := systemd.Connect(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to systemd: %w", err)
+	}
+	wg, err := wgctrl.New()
+	if err != nil {
+		sd.Close()
+		return nil, fmt.Errorf("opening wireguard control: %w", err)
+	}
+	nl, err := netlink.NewHandle()
+	if err != nil {
+		sd.Close()
+		_ = wg.Close()
+		return nil, fmt.Errorf("opening netlink: %w", err)
+	}
+	o.Live = &bootstrap.LiveHost{
+		Systemd:  sd,
+		Verifier: bootstrap.Verifier{Devices: wg, Links: nl},
+		Guard:    func(ctx context.Context) error { return firewall.ApplyRendered(ctx, root) },
+	}
+	o.GatherFacts = func() (*bootstrap.Facts, error) { return bootstrap.GatherFacts(nl) }
+	return func() {
+		nl.Close()
+		_ = wg.Close()
+		sd.Close()
+	}, nil
+}

@@ -1,0 +1,262 @@
+package firstboot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/netip"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/status"
+)
+
+// PlanReport is what apply would do under the root, found without changing
+// anything and without resolving a secret.
+type PlanReport struct {
+	Root string `json:"root"`
+	// Provisioned says the marker is there: apply itself would do nothing.
+	Provisioned bool                `json:"provisioned"`
+	Provenance  *status.Provenance  `json:"provenance,omitempty"`
+	Validation  *status.Validation  `json:"validation,omitempty"`
+	NodeAddress *status.NodeAddress `json:"nodeAddress,omitempty"`
+	Hostname    *status.Hostname    `json:"hostname,omitempty"`
+	Steps       []PlanStep          `json:"steps"`
+	// Notes are combinations that need attention (HA, addresses decided at boot).
+	Notes []string `json:"notes,omitempty"`
+	Error string   `json:"error,omitempty"`
+}
+
+// PlanStep is one step of the run.
+type PlanStep struct {
+	Name    string       `json:"name"`
+	Files   []PlanFile   `json:"files,omitempty"`
+	Actions []PlanAction `json:"actions,omitempty"`
+}
+
+// PlanFile is one file or link and what apply would do to it.
+type PlanFile struct {
+	Path   string `json:"path"`
+	Mode   string `json:"mode,omitempty"`
+	Target string `json:"target,omitempty"`
+	Change string `json:"change"` // created, changed, unchanged
+	// Secret files hold resolved secrets at apply; their secret lines are
+	// masked in Diff, and their values are not compared.
+	Secret bool   `json:"secret,omitempty"`
+	Diff   string `json:"diff,omitempty"`
+}
+
+// PlanAction is one live action.
+type PlanAction struct {
+	Kind string   `json:"kind"`
+	Unit string   `json:"unit,omitempty"`
+	Args []string `json:"args,omitempty"`
+	// When says whether apply would perform it, and why.
+	When string `json:"when"`
+}
+
+// Plan renders the first boot with placeholder secrets and compares it to
+// the root. The error is non-nil when the configuration cannot be found or
+// is invalid; the report says as much as is known.
+func Plan(ctx context.Context, o Options) (*PlanReport, error) {
+	rep := &PlanReport{Root: o.Root.Dir(), Provisioned: o.Root.Exists(bootstrap.MarkerPath), Steps: []PlanStep{}}
+	err := plan(ctx, o, rep)
+	if err != nil {
+		rep.Error = err.Error()
+	}
+	return rep, err
+}
+
+func plan(ctx context.Context, o Options, rep *PlanReport) error {
+	res, err := source.Find(ctx, source.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
+	if res != nil {
+		rep.Provenance = provenance(res)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Source == "" {
+		rep.Notes = append(rep.Notes, "no configuration source holds a corium block: apply would leave the node unconfigured")
+		return nil
+	}
+	cfg, findings, err := schema.Load(res.Data)
+	rep.Validation = validation(findings, err)
+	if err != nil {
+		return fmt.Errorf("validating the configuration: %w", err)
+	}
+	var facts *bootstrap.Facts
+	switch {
+	case o.GatherFacts != nil:
+		if facts, err = o.GatherFacts(); err != nil {
+			return fmt.Errorf("reading the host's addresses: %w", err)
+		}
+	case o.FactsFile != "":
+		data, err := os.ReadFile(o.FactsFile)
+		if err != nil {
+			return fmt.Errorf("reading facts: %w", err)
+		}
+		if facts, err = bootstrap.ParseFacts(data); err != nil {
+			return err
+		}
+	}
+	if rep.Provisioned {
+		rep.Notes = append(rep.Notes, "the node is provisioned ("+bootstrap.MarkerPath+"): apply would do nothing; below is what a first boot would do")
+	}
+	decision := bootstrap.SelectNodeAddress(cfg, facts)
+	rep.NodeAddress = nodeAddress(decision)
+	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
+	rep.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
+	rep.Notes = append(rep.Notes, planNotes(cfg, facts, decision, host)...)
+
+	secrets := placeholderSecrets(cfg)
+	p, err := bootstrap.Render(bootstrap.Inputs{
+		Config:        cfg,
+		Secrets:       secrets,
+		Decision:      decision,
+		Facts:         facts,
+		Hostname:      host,
+		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
+	})
+	if err != nil {
+		return fmt.Errorf("rendering: %w", err)
+	}
+	var placeholders []string
+	for _, v := range secrets {
+		placeholders = append(placeholders, v.Reveal())
+	}
+	changed := map[string]bool{}
+	for _, s := range p.Steps {
+		ps := PlanStep{Name: s.Name}
+		for _, f := range s.Files {
+			pf, err := planFile(o.Root, f, placeholders)
+			if err != nil {
+				return err
+			}
+			changed[f.Path] = pf.Change != string(rootfs.Unchanged)
+			ps.Files = append(ps.Files, pf)
+		}
+		for _, l := range s.Links {
+			pf := planLink(o.Root, l)
+			changed[l.Path] = pf.Change != string(rootfs.Unchanged)
+			ps.Files = append(ps.Files, pf)
+		}
+		for _, a := range s.Actions {
+			ps.Actions = append(ps.Actions, planAction(o.Root, a, changed))
+		}
+		rep.Steps = append(rep.Steps, ps)
+	}
+	return nil
+}
+
+func planFile(root rootfs.Root, f bootstrap.File, placeholders []string) (PlanFile, error) {
+	pf := PlanFile{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Secret: f.Secret}
+	old, err := root.ReadFile(f.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		pf.Change = string(rootfs.Created)
+		old = nil
+	case err != nil:
+		return pf, fmt.Errorf("reading %s: %w", f.Path, err)
+	}
+	oldText, newText := string(old), string(f.Content)
+	if f.Secret {
+		var ok bool
+		oldText, newText, ok = maskSecretLines(oldText, newText, placeholders)
+		if !ok && pf.Change == "" {
+			// A whole-file secret cannot be compared without resolving it.
+			pf.Change = "unknown (secret; resolved at apply)"
+			return pf, nil
+		}
+	}
+	if pf.Change == "" {
+		info, _ := os.Lstat(root.Path(f.Path))
+		switch {
+		case oldText == newText && info != nil && info.Mode().Perm() == f.Mode.Perm():
+			pf.Change = string(rootfs.Unchanged)
+			return pf, nil
+		default:
+			pf.Change = string(rootfs.Changed)
+		}
+	}
+	if utf8.ValidString(oldText) && utf8.ValidString(newText) && oldText != newText {
+		pf.Diff = unifiedDiff(oldText, newText)
+	}
+	return pf, nil
+}
+
+func planLink(root rootfs.Root, l bootstrap.Link) PlanFile {
+	pf := PlanFile{Path: l.Path, Target: l.Target, Change: string(rootfs.Created)}
+	if old, err := os.Readlink(root.Path(l.Path)); err == nil {
+		pf.Change = string(rootfs.Changed)
+		if old == l.Target {
+			pf.Change = string(rootfs.Unchanged)
+		}
+	}
+	return pf
+}
+
+func planAction(root rootfs.Root, a bootstrap.Action, changed map[string]bool) PlanAction {
+	pa := PlanAction{Kind: string(a.Kind), Unit: a.Unit, Args: a.Args}
+	if a.Kind == bootstrap.ActionVerifyDevice {
+		// The plan's placeholder key would show a wrong public key.
+		pa.Args = nil
+		for _, arg := range a.Args {
+			if strings.HasPrefix(arg, "publicKey=") {
+				arg = "publicKey=(derived from the private key at apply)"
+			}
+			pa.Args = append(pa.Args, arg)
+		}
+	}
+	due := len(a.OnChange) == 0
+	for _, p := range a.OnChange {
+		due = due || changed[p]
+	}
+	switch {
+	case !due:
+		pa.When = "not needed: " + strings.Join(a.OnChange, ", ") + " unchanged"
+	case !root.IsHost():
+		pa.When = "skipped: root is " + root.Dir() + ", not the host"
+	case len(a.OnChange) > 0:
+		pa.When = "yes: " + strings.Join(a.OnChange, ", ") + " changes"
+	default:
+		pa.When = "yes"
+	}
+	return pa
+}
+
+// planNotes flags combinations an operator should know about before boot.
+func planNotes(cfg *schema.Config, facts *bootstrap.Facts, d bootstrap.Decision, host bootstrap.Hostname) []string {
+	var notes []string
+	if !d.Address.IsValid() {
+		notes = append(notes, "node address: "+d.Reason)
+	}
+	if host.Name == "" {
+		notes = append(notes, "hostname: decided at boot (no node.name, and neither a hostname nor a machine-id under the root)")
+	}
+	if cfg.HA.On() {
+		vip := strings.SplitN(cfg.HA.VirtualIP, "/", 2)[0]
+		if a, err := netip.ParseAddr(cfg.Cluster.Endpoint); err == nil && a.String() != vip {
+			notes = append(notes, fmt.Sprintf("ha: cluster.endpoint %s is not the virtual IP %s; clients and joiners reach the API through the endpoint, so it must lead to the VIP", cfg.Cluster.Endpoint, vip))
+		}
+		notes = append(notes, "ha: spec.api.externalAddress is set, so k0s is installed with --disable-components=endpoint-reconciler (k0s control-plane load balancing requires it)")
+		if len(cfg.HA.UnicastPeers) > 0 && bootstrap.VRRPUnicastSource(cfg, facts, d) == "" && !isWireGuardName(cfg, cfg.HA.Interface) {
+			notes = append(notes, "ha: keepalived's unicast source address is read from the VRRP interface at apply (pass --facts to see it here)")
+		}
+	}
+	return notes
+}
+
+func isWireGuardName(cfg *schema.Config, name string) bool {
+	for _, wg := range cfg.WireGuard {
+		if wg.Name == name {
+			return true
+		}
+	}
+	return false
+}
