@@ -91,8 +91,10 @@ func TestBootHarness(t *testing.T) {
 	if agent["ConditionResult"] != "yes" || agent["UnitFileState"] != "enabled" || monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
 		t.Errorf("corium-agent.service on an unprovisioned node = %v, want enabled and run", agent)
 	}
-	if mode := strings.TrimSpace(n.MustExec("stat", "-c", "%a", "/var/lib/corium")); mode != "700" {
-		t.Errorf("/var/lib/corium mode = %s, want 700 (tmpfiles)", mode)
+	for _, dir := range []string{"/var/lib/corium", "/etc/corium"} {
+		if mode := strings.TrimSpace(n.MustExec("stat", "-c", "%a", dir)); mode != "700" {
+			t.Errorf("%s mode = %s, want 700 (tmpfiles.d)", dir, mode)
+		}
 	}
 	n.Shutdown()
 }

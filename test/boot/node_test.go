@@ -159,12 +159,7 @@ func (n *Node) Boot() string {
 	for name, value := range n.Credentials {
 		args = append(args, "--set-credential="+name+":"+value)
 	}
-	// The shell moves itself into the node's own cgroups before it becomes
-	// nspawn, so two nodes never share nspawn's "payload" cgroup and
-	// cleanup can find every process the node left behind.
-	script := `for d in $CORIUM_CGROUPS; do echo $$ >"$d/cgroup.procs" || exit 1; done; exec "$@"`
-	n.cmd = exec.Command("sh", append([]string{"-c", script, "sh"}, args...)...)
-	n.cmd.Env = append(os.Environ(), "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=0", "CORIUM_CGROUPS="+strings.Join(n.cgroups, " "))
+	n.cmd = n.nspawn(args)
 	logf, err := os.OpenFile(filepath.Join(n.dir, "nspawn.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		n.t.Fatal(err)
@@ -184,6 +179,34 @@ func (n *Node) Boot() string {
 	n.BootID = strings.ReplaceAll(strings.TrimSpace(n.MustExec("cat", "/proc/sys/kernel/random/boot_id")), "-", "")
 	n.t.Logf("%s booted (%s) in %v, boot id %s", n.Name, state, time.Since(start).Round(time.Millisecond), n.BootID)
 	return state
+}
+
+// nspawn is the nspawn command line run from a shell that first moves
+// itself into the node's own cgroups, so two nodes never share nspawn's
+// "payload" cgroup and cleanup finds every process a node left behind.
+func (n *Node) nspawn(args []string) *exec.Cmd {
+	script := `for d in $CORIUM_CGROUPS; do echo $$ >"$d/cgroup.procs" || exit 1; done; exec "$@"`
+	cmd := exec.Command("sh", append([]string{"-c", script, "sh"}, args...)...)
+	cmd.Env = append(os.Environ(), "SYSTEMD_NSPAWN_UNIFIED_HIERARCHY=0", "CORIUM_CGROUPS="+strings.Join(n.cgroups, " "))
+	return cmd
+}
+
+// RunOffline runs a command in the node's tree without booting it (the
+// rootfs's own binaries, as an image build step would), returning stdout and
+// stderr apart.
+func (n *Node) RunOffline(args ...string) (stdout, stderr string, err error) {
+	n.t.Helper()
+	if n.cmd != nil {
+		n.t.Fatalf("%s is running", n.Name)
+	}
+	n.cgroups = n.makeCgroups()
+	defer n.removeCgroups()
+	cmd := n.nspawn(append([]string{"systemd-nspawn", "-D", n.Root, "--machine=" + n.Name,
+		"--register=no", "--keep-unit", "--pipe", "--quiet", "--"}, args...))
+	var o, e strings.Builder
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	return o.String(), e.String(), err
 }
 
 func (n *Node) waitInit(ctx context.Context) int {

@@ -1,0 +1,125 @@
+package boot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/testutil"
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+)
+
+// TestBootSystemdDBus drives a booted node's real systemd through the
+// agent's D-Bus manager (internal/systemd), over the container's private
+// socket: a waited-for start whose job fails names the unit and the journal,
+// a queued start returns while the unit is still activating, daemon-reload
+// makes a new drop-in count, enable makes the .wants link, and a rendered
+// wg-quick file is brought up by wg-quick@.service started and waited for.
+func TestBootSystemdDBus(t *testing.T) {
+	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
+	ns := testutil.NewNetns(t, "cb-sd")
+	n := NewNode(t, "sd", ns)
+
+	oneshot := func(desc, exec, install string) []byte {
+		return []byte("[Unit]\nDescription=" + desc + "\n\n[Service]\nType=oneshot\nRemainAfterExit=yes\nExecStart=" + exec + "\n" + install)
+	}
+	n.WriteFile("/etc/systemd/system/probe-ok.service", oneshot("probe ok", "/bin/true", ""), 0o644)
+	n.WriteFile("/etc/systemd/system/probe-fail.service", oneshot("probe fail", "/bin/false", ""), 0o644)
+	n.WriteFile("/etc/systemd/system/probe-slow.service", oneshot("probe slow", "/bin/sleep 30", ""), 0o644)
+	n.WriteFile("/etc/systemd/system/probe-enable.service", oneshot("probe enable", "/bin/true", "\n[Install]\nWantedBy=multi-user.target\n"), 0o644)
+
+	key, err := wgtypes.GeneratePrivateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer, _ := wgtypes.GeneratePrivateKey()
+	port, priv := 51820, secret.NewValue(key.String())
+	cfg := &schema.Config{Role: schema.RoleWorker, WireGuard: []schema.WireGuard{{
+		Name: "wg0", Address: schema.AddressList{"10.66.0.1/24"}, ListenPort: &port, NodeAddress: true, PrivateKey: &priv,
+		Peers: []schema.Peer{{PublicKey: peer.PublicKey().String(), AllowedIPs: []string{"10.66.0.2/32"}}},
+	}}}
+	step, err := bootstrap.RenderWireGuard(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range step.Files {
+		if strings.HasPrefix(f.Path, "/etc/wireguard/") {
+			n.MkdirAll("/etc/wireguard", 0o700)
+			n.WriteFile(f.Path, f.Content, f.Mode)
+		}
+	}
+
+	n.Boot()
+	t.Cleanup(n.Shutdown)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	sd, err := systemd.ConnectSocket(ctx, fmt.Sprintf("/proc/%d/root/run/systemd/private", n.init))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sd.Close()
+
+	if err := sd.StartAndWait(ctx, "probe-ok.service"); err != nil {
+		t.Errorf("starting probe-ok: %v", err)
+	}
+	if s, err := sd.UnitState(ctx, "probe-ok.service"); err != nil || s.Active != "active" || s.Sub != "exited" {
+		t.Errorf("probe-ok state = %s (%v), want active/exited", s, err)
+	}
+	if err := sd.RestartAndWait(ctx, "probe-ok.service"); err != nil {
+		t.Errorf("restarting probe-ok: %v", err)
+	}
+
+	err = sd.StartAndWait(ctx, "probe-fail.service")
+	var job *systemd.JobError
+	if !errors.As(err, &job) || job.Result != "failed" || !strings.Contains(err.Error(), "journalctl -u probe-fail.service") {
+		t.Errorf("starting probe-fail: %v; want a failed job naming the unit and the journal", err)
+	}
+	if s, _ := sd.UnitState(ctx, "probe-fail.service"); s.Active != "failed" {
+		t.Errorf("probe-fail state = %s, want failed", s)
+	}
+
+	start := time.Now()
+	if err := sd.QueueStart(ctx, "probe-slow.service"); err != nil {
+		t.Fatal(err)
+	}
+	queued := time.Since(start)
+	if s, _ := sd.UnitState(ctx, "probe-slow.service"); s.Active != "activating" {
+		t.Errorf("probe-slow state right after the queued start = %s (queueing took %v), want activating: the start was waited for", s, queued)
+	}
+
+	n.WriteFile("/etc/systemd/system/probe-ok.service.d/10-reload.conf", []byte("[Unit]\nDescription=probe reloaded\n"), 0o644)
+	if d := n.Show("probe-ok.service", "Description")["Description"]; d != "probe ok" {
+		t.Fatalf("negative control: the drop-in counted before daemon-reload (Description=%q)", d)
+	}
+	if err := sd.DaemonReload(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d := n.Show("probe-ok.service", "Description")["Description"]; d != "probe reloaded" {
+		t.Errorf("after daemon-reload, Description = %q, want the drop-in's", d)
+	}
+
+	if err := sd.Enable(ctx, "probe-enable.service"); err != nil {
+		t.Fatal(err)
+	}
+	if !n.Exists("/etc/systemd/system/multi-user.target.wants/probe-enable.service") {
+		t.Error("enable made no multi-user.target.wants link")
+	}
+
+	if err := sd.StartAndWait(ctx, "wg-quick@wg0.service"); err != nil {
+		t.Fatalf("starting wg-quick@wg0 with the rendered file: %v\n%s", err, n.JournalText(n.BootID))
+	}
+	if got := strings.TrimSpace(n.MustExec("wg", "show", "wg0", "public-key")); got != key.PublicKey().String() {
+		t.Errorf("wg0 public key = %s, want %s", got, key.PublicKey())
+	}
+	err = sd.StartAndWait(ctx, "wg-quick@wgmissing.service")
+	if !errors.As(err, &job) || !strings.Contains(err.Error(), "journalctl -u wg-quick@wgmissing.service") {
+		t.Errorf("starting wg-quick without a file: %v; want a failed job naming the unit", err)
+	}
+}

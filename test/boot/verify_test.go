@@ -1,0 +1,74 @@
+package boot
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// TestBootVerifyUnits runs the rootfs's own systemd-analyze verify (systemd
+// 257, as on Fedora 44) on every unit image/ carries. verify exits 0 on an
+// unknown or misspelt key and only warns, so any stderr output fails too.
+func TestBootVerifyUnits(t *testing.T) {
+	testutil.RequireRoot(t, "systemd-nspawn")
+	n := NewNode(t, "verify", nil)
+	units, err := filepath.Glob(filepath.Join(repoRoot, "image", "usr", "lib", "systemd", "system", "*.service"))
+	if err != nil || len(units) < 2 {
+		t.Fatalf("units in image/: %v (%v)", units, err)
+	}
+	for _, u := range units {
+		path := "/usr/lib/systemd/system/" + filepath.Base(u)
+		t.Run(filepath.Base(u), func(t *testing.T) {
+			stderr, err := verify(n, path)
+			if err != nil || strings.TrimSpace(stderr) != "" {
+				t.Errorf("systemd-analyze verify %s: %v\nstderr:\n%s", path, err, stderr)
+			}
+		})
+	}
+
+	// Negative control: the same check catches a misspelt key, which
+	// systemd-analyze verify only warns about.
+	n.WriteFile("/etc/systemd/system/probe-typo.service",
+		[]byte("[Unit]\nDescription=probe\n[Service]\nType=oneshot\nRemainAfterExt=yes\nExecStart=/bin/true\n"), 0o644)
+	if stderr, _ := verify(n, "/etc/systemd/system/probe-typo.service"); !strings.Contains(stderr, "RemainAfterExt") {
+		t.Errorf("negative control: verify did not report a misspelt key on stderr: %q", stderr)
+	}
+}
+
+// verify returns what systemd-analyze verify wrote on its stderr, apart from
+// nspawn's own messages.
+func verify(n *Node, path string) (string, error) {
+	stderr, _, err := n.RunOffline("sh", "-c", `systemd-analyze verify "$1" 2>&1 >/dev/null`, "sh", path)
+	return stderr, err
+}
+
+// TestBootSysctl applies image/'s sysctl.d file with systemd-sysctl in a
+// throwaway network namespace (forwarding is per namespace) and reads the
+// values back from the kernel.
+func TestBootSysctl(t *testing.T) {
+	testutil.RequireRoot(t, "ip")
+	bin := "/usr/lib/systemd/systemd-sysctl"
+	if _, err := os.Stat(bin); err != nil {
+		bin = "/lib/systemd/systemd-sysctl"
+	}
+	files, _ := filepath.Glob(filepath.Join(repoRoot, "image", "usr", "lib", "sysctl.d", "*.conf"))
+	if len(files) == 0 {
+		t.Fatal("no sysctl.d file in image/")
+	}
+	ns := testutil.NewNetns(t, "cb-sysctl")
+	for _, f := range files {
+		out, err := exec.Command("ip", "netns", "exec", ns.Name, bin, f).CombinedOutput()
+		if err != nil || len(out) != 0 {
+			t.Errorf("%s %s: %v\n%s", bin, f, err, out)
+		}
+	}
+	for _, key := range []string{"net/ipv4/ip_forward", "net/ipv6/conf/all/forwarding"} {
+		if v := strings.TrimSpace(ns.Run(t, "cat", "/proc/sys/"+key)); v != "1" {
+			t.Errorf("%s = %s after applying image/'s sysctl.d, want 1", key, v)
+		}
+	}
+}
