@@ -234,3 +234,28 @@ func TestApplyCLINoConfigIsUnconfigured(t *testing.T) {
 		t.Errorf("status: %+v", st)
 	}
 }
+
+func TestApplyAgainCLIRefusesNamingTheField(t *testing.T) {
+	root := demoRoot(t)
+	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
+		t.Fatalf("apply: %d\n%s%s", code, out, errOut)
+	}
+	before := mtimes(t, root)
+	data, _ := os.ReadFile(filepath.Join(demo, "config.yaml"))
+	edited := filepath.Join(t.TempDir(), "c.yaml")
+	_ = os.WriteFile(edited, []byte(strings.Replace(string(data), "name: demo\n", "name: renamed\n", 1)), 0o600)
+	code, out, errOut := runCLI(t, "apply", "--again", "--root", root, "--config", edited, "--facts", filepath.Join(demo, "facts.json"))
+	if code != exitFailed || !strings.Contains(out, "refused: cluster.name: was demo, now renamed") || !strings.Contains(errOut, "cluster.name") {
+		t.Errorf("--again with a renamed cluster: exit %d\n%s\n%s", code, out, errOut)
+	}
+	after := mtimes(t, root)
+	for p, m := range before {
+		if p != filepath.Join(root, status.Path) && !after[p].Equal(m) {
+			t.Errorf("a refused run touched %s", p)
+		}
+	}
+	st, _ := readStatus(t, root)
+	if st.Outcome != status.Refused || len(st.Refusals) != 1 {
+		t.Errorf("status: %+v", st)
+	}
+}

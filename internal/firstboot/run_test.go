@@ -310,3 +310,45 @@ func mustRead(root rootfs.Root, p string) []byte {
 	b, _ := root.ReadFile(p)
 	return b
 }
+
+func TestLiveActionsSkippedUnderARoot(t *testing.T) {
+	root := newDemoRoot(t)
+	live := &bootstrap.RecordingLive{}
+	o := demoOptions(root, nil)
+	o.Live = live // without LiveUnderRoot: a root other than / never acts
+	st, err := Run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if live.Text() != "" {
+		t.Errorf("live actions performed under %s:\n%s", root.Dir(), live.Text())
+	}
+	n := 0
+	for _, s := range st.Steps {
+		for _, a := range s.Actions {
+			n++
+			if !strings.HasPrefix(a.Outcome, "skipped: root is "+root.Dir()) {
+				t.Errorf("%s %s: outcome %q", a.Kind, a.Unit, a.Outcome)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d actions listed", n)
+	}
+}
+
+func TestFailedLiveActionStopsBeforeTheMarker(t *testing.T) {
+	root := newDemoRoot(t)
+	o := demoOptions(root, nil)
+	o.Live, o.LiveUnderRoot = &bootstrap.RecordingLive{Fail: "verify-wireguard wg-quick@wg1", Err: errors.New("public key mismatch")}, true
+	st, err := Run(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "public key mismatch") {
+		t.Fatalf("want the verification failure, got %v", err)
+	}
+	if root.Exists("/etc/k0s/k0s.yaml") || root.Exists(bootstrap.MarkerPath) {
+		t.Error("k0s configured or marker written although the overlay check failed")
+	}
+	if st.Steps[len(st.Steps)-1].Outcome != status.StepFailed || st.Steps[len(st.Steps)-1].Name != bootstrap.StepWireGuard {
+		t.Errorf("last step %+v, want the failed wireguard step", st.Steps[len(st.Steps)-1])
+	}
+}
