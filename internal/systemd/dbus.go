@@ -3,8 +3,11 @@ package systemd
 import (
 	"context"
 	"fmt"
+	"os"
+	"strconv"
 
 	sdbus "github.com/coreos/go-systemd/v22/dbus"
+	godbus "github.com/godbus/dbus/v5"
 )
 
 // DBus is the live Manager over systemd's D-Bus API.
@@ -21,8 +24,39 @@ func Connect(ctx context.Context) (*DBus, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connecting to systemd: %w", err)
 	}
-	// systemd sends job signals only once a client subscribed; without
-	// this, a waited-for job would never report its end.
+	return subscribed(conn)
+}
+
+// ConnectBus reaches systemd through the D-Bus system bus listening at the
+// socket path: a container's bus is at
+// /proc/<its PID 1>/root/run/dbus/system_bus_socket. (systemd's private
+// socket refuses clients from another PID namespace.)
+func ConnectBus(ctx context.Context, path string) (*DBus, error) {
+	conn, err := sdbus.NewConnection(func() (*godbus.Conn, error) {
+		c, err := godbus.Dial("unix:path="+path, godbus.WithContext(ctx))
+		if err != nil {
+			return nil, err
+		}
+		auth := []godbus.Auth{godbus.AuthExternal(strconv.Itoa(os.Getuid()))}
+		if err := c.Auth(auth); err != nil {
+			_ = c.Close()
+			return nil, err
+		}
+		if err := c.Hello(); err != nil {
+			_ = c.Close()
+			return nil, err
+		}
+		return c, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("connecting to systemd over the bus at %s: %w", path, err)
+	}
+	return subscribed(conn)
+}
+
+// subscribed asks systemd for its signals: it sends job results only to
+// clients that subscribed, so without this a waited-for job never ends.
+func subscribed(conn *sdbus.Conn) (*DBus, error) {
 	if err := conn.Subscribe(); err != nil {
 		conn.Close()
 		return nil, fmt.Errorf("subscribing to systemd's job signals: %w", err)

@@ -17,8 +17,8 @@ import (
 )
 
 // TestBootSystemdDBus drives a booted node's real systemd through the
-// agent's D-Bus manager (internal/systemd), over the container's private
-// socket: a waited-for start whose job fails names the unit and the journal,
+// agent's D-Bus manager (internal/systemd), over the container's system
+// bus: a waited-for start whose job fails names the unit and the journal,
 // a queued start returns while the unit is still activating, daemon-reload
 // makes a new drop-in count, enable makes the .wants link, and a rendered
 // wg-quick file is brought up by wg-quick@.service started and waited for.
@@ -60,7 +60,7 @@ func TestBootSystemdDBus(t *testing.T) {
 	t.Cleanup(n.Shutdown)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	sd, err := systemd.ConnectSocket(ctx, fmt.Sprintf("/proc/%d/root/run/systemd/private", n.init))
+	sd, err := systemd.ConnectBus(ctx, fmt.Sprintf("/proc/%d/root/run/dbus/system_bus_socket", n.init))
 	if err != nil {
 		t.Fatal(err)
 	}
