@@ -42,7 +42,12 @@ const (
 // address on them is never the node's.
 var containerPrefixes = []string{"cali", "veth"}
 
-var containerNames = map[string]bool{"kube-bridge": true, "vxlan.calico": true, "dummyvip0": true}
+var containerNames = map[string]bool{
+	"kube-bridge": true, "vxlan.calico": true, "dummyvip0": true,
+	// kube-router's service and IPVS dummies, the IP-in-IP tunnel, and the
+	// bridges of plain CNI and docker: never the node's own address.
+	"kube-dummy-if": true, "kube-ipvs0": true, "tunl0": true, "cni0": true, "docker0": true,
+}
 
 // SelectNodeAddress picks the node address (pure). The first address of the
 // interface marked nodeAddress wins; otherwise the source of the default

@@ -218,7 +218,7 @@ func genKey(t *testing.T) wgtypes.Key {
 	return k
 }
 
-func randSuffix(t *testing.T) string {
+func randSuffix(t testing.TB) string {
 	b := make([]byte, 3)
 	if _, err := rand.Read(b); err != nil {
 		t.Fatal(err)
@@ -291,7 +291,7 @@ func killWireGuardGo(iface string) {
 	_ = os.Remove("/run/wireguard/" + iface + ".sock")
 }
 
-func handleIn(t *testing.T, ns *testutil.Netns) *netlink.Handle {
+func handleIn(t testing.TB, ns *testutil.Netns) *netlink.Handle {
 	t.Helper()
 	nsh, err := netns.GetFromName(ns.Name)
 	if err != nil {
