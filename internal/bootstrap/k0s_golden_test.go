@@ -28,7 +28,7 @@ var k0sTestSecrets = Secrets{
 
 // loadTestConfig decodes a scenario config strictly. The golden configs
 // spell out every value the renderer reads, so no defaults are involved.
-func loadTestConfig(t *testing.T, path string) *schema.Config {
+func loadTestConfig(t testing.TB, path string) *schema.Config {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -43,7 +43,7 @@ func loadTestConfig(t *testing.T, path string) *schema.Config {
 	return &cfg
 }
 
-func loadTestFacts(t *testing.T, dir string) *Facts {
+func loadTestFacts(t testing.TB, dir string) *Facts {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(dir, "facts.json"))
 	if os.IsNotExist(err) {
