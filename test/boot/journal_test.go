@@ -74,7 +74,17 @@ func field(raw map[string]json.RawMessage, name string) string {
 
 // JournalText is the journal as text for failure messages (the last lines).
 func (n *Node) JournalText(bootID string) string {
-	args := []string{"-D", n.Path("/var/log/journal"), "-o", "short-monotonic", "--no-pager", "-n", "300"}
+	return n.journalText(bootID, "300")
+}
+
+// JournalAll is the whole journal as text, every field of every record.
+func (n *Node) JournalAll() string {
+	out, _ := exec.Command("journalctl", "-D", n.Path("/var/log/journal"), "-o", "verbose", "--no-pager").CombinedOutput()
+	return string(out)
+}
+
+func (n *Node) journalText(bootID, lines string) string {
+	args := []string{"-D", n.Path("/var/log/journal"), "-o", "short-monotonic", "--no-pager", "-n", lines}
 	if bootID != "" {
 		args = append(args, "_BOOT_ID="+bootID)
 	}

@@ -1,0 +1,247 @@
+package boot
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// A two-node cluster on TEST-NET underlay addresses with a 10.77.0.0/24
+// overlay.
+const (
+	underlayA, underlayB = "192.0.2.1", "192.0.2.2"
+	overlayA, overlayB   = "10.77.0.1", "10.77.0.2"
+	wgCredential         = "corium.wg0-key"
+)
+
+func genKey(t *testing.T) wgtypes.Key {
+	t.Helper()
+	k, err := wgtypes.GeneratePrivateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// nodeAConfig is a single-node controller with its key inline and the
+// cluster-port guard on.
+func nodeAConfig(keyA, keyB wgtypes.Key) string {
+	return fmt.Sprintf(`role: single
+node:
+  name: node-a
+firewall:
+  clusterPorts: overlay
+wireguard:
+  - name: wg0
+    address: %s/24
+    listenPort: 51820
+    nodeAddress: true
+    privateKey: %s
+    peers:
+      - publicKey: %s
+        endpoint: %s:51820
+        allowedIPs: [%s/32]
+`, overlayA, keyA, keyB.PublicKey(), underlayB, overlayB)
+}
+
+// nodeBConfig is a worker whose WireGuard key comes from a systemd
+// credential, as a hypervisor passes it.
+func nodeBConfig(keyA wgtypes.Key) string {
+	return fmt.Sprintf(`role: worker
+node:
+  name: node-b
+join:
+  token: stand-in-join-token
+wireguard:
+  - name: wg0
+    address: %s/24
+    listenPort: 51820
+    nodeAddress: true
+    privateKeyFrom:
+      credential: %s
+    peers:
+      - publicKey: %s
+        endpoint: %s:51820
+        allowedIPs: [%s/32]
+`, overlayB, wgCredential, keyA.PublicKey(), underlayA, overlayA)
+}
+
+// TestBootOverlayCluster boots two nodes that provision themselves, then
+// reboots one (a provisioned node) and breaks the other's overlay:
+//   - first boot: the agent runs once, wg-quick@wg0 comes up, the nodes ping
+//     each other across the overlay, and the k0s stand-in starts only after
+//     the agent finished and wg-quick@wg0 is active, with --node-ip= the
+//     overlay address;
+//   - second boot: the agent is skipped by its condition, wg-quick@wg0 and
+//     corium-firewall come up again, and k0s starts after both;
+//   - an overlay that fails on boot keeps k0s from starting.
+func TestBootOverlayCluster(t *testing.T) {
+	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
+	keyA, keyB := genKey(t), genKey(t)
+	nsA, nsB := testutil.NewNetns(t, "cb-a"), testutil.NewNetns(t, "cb-b")
+	testutil.Veth(t, nsA, "eth0", underlayA+"/24", nsB, "eth0", underlayB+"/24")
+
+	a, b := NewNode(t, "node-a", nsA), NewNode(t, "node-b", nsB)
+	a.WriteFile("/etc/corium/config.yaml", []byte(nodeAConfig(keyA, keyB)), 0o600)
+	b.WriteFile("/etc/corium/config.yaml", []byte(nodeBConfig(keyA)), 0o600)
+	b.Credentials[wgCredential] = keyB.String()
+	secrets := []string{keyA.String(), keyB.String(), "stand-in-join-token"}
+
+	a.Boot()
+	b.Boot()
+	t.Run("first boot", func(t *testing.T) {
+		for _, n := range []*Node{a, b} {
+			assertProvisioned(t, n)
+		}
+		assertK0sAfter(t, a, "k0scontroller.service", "corium-agent.service", "wg-quick@wg0.service", "corium-firewall.service")
+		assertK0sAfter(t, b, "k0sworker.service", "corium-agent.service", "wg-quick@wg0.service")
+		assertNodeIP(t, a, overlayA)
+		assertNodeIP(t, b, overlayB)
+		ping(t, a, overlayB)
+		ping(t, b, overlayA)
+		for _, n := range []*Node{a, b} {
+			assertNoSecrets(t, n, secrets)
+		}
+	})
+
+	t.Run("second boot", func(t *testing.T) {
+		a.Shutdown()
+		a.Boot()
+		agent := a.Show("corium-agent.service", "ConditionResult", "ExecMainStartTimestampMonotonic")
+		if agent["ConditionResult"] != "no" || monotonic(agent, "ExecMainStartTimestampMonotonic") != 0 {
+			t.Errorf("corium-agent.service on a provisioned node = %v, want skipped by its condition", agent)
+		}
+		if got := messages(a.Journal(a.BootID), "skipped, unmet condition check ConditionPathExists=!/var/lib/corium/provisioned"); len(got) == 0 {
+			t.Errorf("journal: no record of corium-agent.service skipped by its condition:\n%s", a.JournalText(a.BootID))
+		}
+		if n := a.standInInstalls(); n != 1 {
+			t.Errorf("k0s install ran %d times over two boots, want 1", n)
+		}
+		assertK0sAfter(t, a, "k0scontroller.service", "wg-quick@wg0.service", "corium-firewall.service")
+		if fw := a.Show("corium-firewall.service", "Result", "ActiveState"); fw["ActiveState"] != "active" || fw["Result"] != "success" {
+			t.Errorf("corium-firewall.service on the second boot = %v, want active", fw)
+		}
+		ping(t, a, overlayB)
+	})
+
+	t.Run("overlay broken", func(t *testing.T) {
+		b.Shutdown()
+		// A key wg cannot parse: wg-quick@wg0 fails on this boot.
+		conf := b.ReadFile("/etc/wireguard/wg0.conf")
+		if !strings.Contains(conf, "PrivateKey") {
+			t.Fatalf("node-b has no rendered /etc/wireguard/wg0.conf:\n%s", conf)
+		}
+		var broken []string
+		for _, line := range strings.Split(conf, "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "PrivateKey") {
+				line = "PrivateKey = not-a-key"
+			}
+			broken = append(broken, line)
+		}
+		b.WriteFile("/etc/wireguard/wg0.conf", []byte(strings.Join(broken, "\n")), 0o600)
+		if state := b.Boot(); state != "degraded" {
+			t.Errorf("system state with a broken overlay = %s, want degraded", state)
+		}
+		journal := b.Journal(b.BootID)
+		if e := jobDone(journal, "wg-quick@wg0.service", "start"); e == nil || e.JobResult != "failed" {
+			t.Errorf("wg-quick@wg0.service start = %+v, want failed", e)
+		}
+		if e := jobDone(journal, "k0sworker.service", "start"); e == nil || e.JobResult != "dependency" {
+			t.Errorf("k0sworker.service start = %+v, want result dependency (Requires= on wg-quick@wg0)", e)
+		}
+		if b.standInStartedIn(b.BootID) {
+			t.Errorf("the k0s stand-in started although wg-quick@wg0 failed")
+		}
+		if st := b.Show("k0sworker.service", "ActiveState"); st["ActiveState"] == "active" {
+			t.Errorf("k0sworker.service is %v with the overlay down", st)
+		}
+	})
+	a.Shutdown()
+	b.Shutdown()
+}
+
+// assertProvisioned checks a first boot that went through: the agent ran
+// once and succeeded, the overlay is up, the marker is written.
+func assertProvisioned(t *testing.T, n *Node) {
+	t.Helper()
+	journal := n.Journal(n.BootID)
+	if got := len(messages(journal, "Starting corium-agent.service")); got != 1 {
+		t.Errorf("%s: corium-agent.service started %d times, want 1", n.Name, got)
+	}
+	agent := n.Show("corium-agent.service", "Result", "ActiveState")
+	if agent["Result"] != "success" || agent["ActiveState"] != "active" {
+		t.Errorf("%s: corium-agent.service = %v, want active (exited) after success:\n%s", n.Name, agent, n.JournalText(n.BootID))
+	}
+	if wg := n.Show("wg-quick@wg0.service", "ActiveState"); wg["ActiveState"] != "active" {
+		t.Errorf("%s: wg-quick@wg0.service = %v, want active", n.Name, wg)
+	}
+	if !n.Exists("/var/lib/corium/provisioned") {
+		t.Errorf("%s: no marker /var/lib/corium/provisioned after a successful first boot", n.Name)
+	}
+	if n.standInInstalls() != 1 {
+		t.Errorf("%s: k0s install ran %d times, want 1", n.Name, n.standInInstalls())
+	}
+}
+
+// assertK0sAfter checks, from systemd's own records, that the k0s stand-in
+// unit is running in this boot and started after each of the given units
+// became active.
+func assertK0sAfter(t *testing.T, n *Node, k0sUnit string, after ...string) {
+	t.Helper()
+	k0s := n.Show(k0sUnit, "ActiveState", "ExecMainStartTimestampMonotonic")
+	started := monotonic(k0s, "ExecMainStartTimestampMonotonic")
+	if k0s["ActiveState"] != "active" || started == 0 || !n.standInStartedIn(n.BootID) {
+		t.Errorf("%s: %s = %v, want the stand-in running in this boot:\n%s", n.Name, k0sUnit, k0s, n.JournalText(n.BootID))
+		return
+	}
+	for _, u := range after {
+		p := n.Show(u, "ActiveState", "ActiveEnterTimestampMonotonic")
+		active := monotonic(p, "ActiveEnterTimestampMonotonic")
+		if p["ActiveState"] != "active" || active == 0 || active > started {
+			t.Errorf("%s: %s started at %d, before %s was active (%v)", n.Name, k0sUnit, started, u, p)
+		}
+	}
+}
+
+// assertNodeIP checks the stand-in's recorded install argv carries the
+// overlay address as the kubelet's node IP.
+func assertNodeIP(t *testing.T, n *Node, addr string) {
+	t.Helper()
+	argv := n.standInInstallArgs()
+	if !slices.Contains(argv, "--kubelet-extra-args=--node-ip="+addr) {
+		t.Errorf("%s: k0s install argv %q lacks --kubelet-extra-args=--node-ip=%s", n.Name, argv, addr)
+	}
+}
+
+// ping sends packets across the overlay from inside the node.
+func ping(t *testing.T, n *Node, addr string) {
+	t.Helper()
+	if out, err := n.Exec("ping", "-c", "2", "-W", "2", addr); err != nil {
+		t.Errorf("%s: ping %s across the overlay: %v\n%s\n%s", n.Name, addr, err, out, n.MustExec("wg", "show"))
+	}
+}
+
+// assertNoSecrets searches what the agent leaves for operators to read: the
+// journal, the status file, the applied config.
+func assertNoSecrets(t *testing.T, n *Node, secrets []string) {
+	t.Helper()
+	outputs := map[string]string{
+		"journal":                          n.JournalAll(),
+		"/run/corium/status.json":          n.MustExec("cat", "/run/corium/status.json"),
+		"/var/lib/corium/applied.yaml":     n.ReadFile("/var/lib/corium/applied.yaml"),
+		"/var/lib/corium/firewall.json":    n.ReadFile("/var/lib/corium/firewall.json"),
+		"corium-agent status (if present)": func() string { out, _ := n.Exec("corium-agent", "status"); return out }(),
+	}
+	for name, text := range outputs {
+		for _, s := range secrets {
+			if strings.Contains(text, s) {
+				t.Errorf("%s: %s contains a secret value", n.Name, name)
+			}
+		}
+	}
+}
