@@ -45,7 +45,7 @@ func demoSecrets(t *testing.T) []string {
 
 // newDemoRoot is a fresh root holding the demo's secret files and
 // machine-id, as scripts/demo.sh lays them out.
-func newDemoRoot(t *testing.T) rootfs.Root {
+func newDemoRoot(t testing.TB) rootfs.Root {
 	t.Helper()
 	dir := t.TempDir()
 	src := filepath.Join(demoDir, "root")
