@@ -119,11 +119,7 @@ func selectMarked(wg schema.WireGuard, facts *Facts, overlay map[string]schema.W
 		d.Reason = fmt.Sprintf("%s is the first address of %s, the interface marked nodeAddress (from the configuration)", want.Addr(), wg.Name)
 		return d
 	}
-	var route *RouteFacts
-	if facts.DefaultRoute != nil {
-		route = facts.DefaultRoute
-	}
-	for _, c := range candidates(facts, route) {
+	for _, c := range candidates(facts, facts.DefaultRoute) {
 		switch {
 		case c.Interface == wg.Name && c.Address == want.Addr() && !d.Address.IsValid():
 			c.Taken, c.Reason = true, "first address of "+wg.Name+", the interface marked nodeAddress"
