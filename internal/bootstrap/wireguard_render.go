@@ -120,8 +120,11 @@ func wireGuardKey(secrets Secrets, path string, inline *secret.Value, required b
 		}
 		return secret.Value{}, nil
 	}
-	// The parse error is dropped on purpose: it may quote the key.
-	if _, err := wgtypes.ParseKey(strings.TrimSpace(v.Reveal())); err != nil {
+	// The parse error is dropped on purpose: it may quote the key. Go's
+	// base64 ignores stray bits after the last byte and wg does not, so
+	// only the canonical spelling passes.
+	trimmed := strings.TrimSpace(v.Reveal())
+	if k, err := wgtypes.ParseKey(trimmed); err != nil || k.String() != trimmed {
 		return secret.Value{}, fmt.Errorf("%s: not a base64 32-byte wireguard key; check the value's source", path)
 	}
 	return secret.NewValue(strings.TrimSpace(v.Reveal())), nil

@@ -100,9 +100,11 @@ func isIPAddr(s string) bool {
 	return err == nil && a.Zone() == ""
 }
 
+// isWGKey accepts only the canonical spelling: Go's base64 ignores stray
+// bits after the last byte, wg refuses them, and wg-quick would fail at boot.
 func isWGKey(s string) bool {
-	_, err := wgtypes.ParseKey(s)
-	return err == nil
+	k, err := wgtypes.ParseKey(s)
+	return err == nil && k.String() == s
 }
 
 func isHostPort(s string) bool {

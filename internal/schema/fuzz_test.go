@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"net/url"
@@ -252,6 +253,33 @@ func FuzzInlineSecret(f *testing.F) {
 		}
 		if err := fs.Err(); err != nil && strings.Contains(err.Error(), probe) {
 			t.Fatal("the joined error quotes the inline secret")
+		}
+	})
+}
+
+// FuzzPeerPublicKey: a public key validation accepts is one wg accepts: the
+// canonical base64 of 32 bytes (Go's lenient decoder alone would take stray
+// bits after the last byte, which wg refuses at boot).
+func FuzzPeerPublicKey(f *testing.F) {
+	f.Add("xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=")
+	f.Add("xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dh=")
+	f.Add("xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg")
+	f.Add(" xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=")
+	f.Add("xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\n")
+	f.Fuzz(func(t *testing.T, key string) {
+		doc, err := schema.Parse([]byte("role: controller+worker\nwireguard:\n  - name: wg0\n    address: 10.10.0.1/24\n    listenPort: 51820\n    privateKey: " + fuzzKey + "\n    peers:\n      - publicKey: " + quote(key) + "\n        allowedIPs: [10.10.0.2/32]\n"))
+		if err != nil {
+			return
+		}
+		fs := schema.Validate(doc)
+		for _, f := range fs {
+			if f.Severity == schema.SeverityError && f.Path == "wireguard[0].peers[0].publicKey" {
+				return
+			}
+		}
+		raw, err := base64.StdEncoding.Strict().DecodeString(key)
+		if err != nil || len(raw) != 32 {
+			t.Fatalf("accepted publicKey %q, which wg refuses", key)
 		}
 	})
 }
