@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
 
@@ -76,6 +77,12 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if root.IsHost() {
 		closeLive, err := wireLiveHost(ctx, root, &o)
 		if err != nil {
+			// Still a run: it leaves its status like any other.
+			now := time.Now().UTC()
+			st := &status.Status{Command: "apply", Root: root.Dir(), StartedAt: now, FinishedAt: now, Outcome: status.Failed, Error: err.Error()}
+			if werr := status.Write(root, st); werr != nil {
+				log.Error("writing the status file", "error", werr.Error())
+			}
 			log.Error("connecting to the host", "error", err.Error())
 			fmt.Fprintf(stderr, "corium-agent apply: %v\n", err)
 			return exitFailed
