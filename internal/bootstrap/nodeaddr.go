@@ -78,16 +78,20 @@ func SelectNodeAddress(cfg *schema.Config, facts *Facts) Decision {
 	if facts.DefaultRoute != nil {
 		route = facts.DefaultRoute.Source.Unmap()
 	}
+	takenOn, routeRejected := "", ""
 	for _, c := range candidates(facts, facts.DefaultRoute) {
 		c.Reason = reject(c, overlay, vip)
 		switch {
 		case c.Reason != "":
+			if c.Address == route {
+				routeRejected = c.Reason
+			}
 		case c.Address != route:
 			c.Reason = "not the default route's source address"
-		case d.Address.IsValid():
-			c.Reason = "default route source already taken on " + d.Candidates[indexTaken(d.Candidates)].Interface
+		case takenOn != "":
+			c.Reason = "default route source already taken on " + takenOn
 		default:
-			c.Taken, c.Reason = true, "source address of the default route"
+			c.Taken, c.Reason, takenOn = true, "source address of the default route", c.Interface
 			d.Address, d.Source = c.Address, SourceDefaultRoute
 			d.Reason = fmt.Sprintf("%s on %s is the default route's source address", c.Address, c.Interface)
 		}
@@ -98,7 +102,7 @@ func SelectNodeAddress(cfg *schema.Config, facts *Facts) Decision {
 		case facts.DefaultRoute == nil:
 			d.Reason = "the host has no default route and no interface is marked nodeAddress; k0s picks the address"
 		default:
-			d.Reason = fmt.Sprintf("the default route's source %s is not usable; k0s picks the address", route)
+			d.Reason = fmt.Sprintf("the default route's source %s is not usable (%s); k0s picks the address", route, routeRejected)
 		}
 	}
 	return d
@@ -207,15 +211,6 @@ func haVirtualIP(cfg *schema.Config) netip.Addr {
 		return a.Unmap()
 	}
 	return netip.Addr{}
-}
-
-func indexTaken(cs []Candidate) int {
-	for i, c := range cs {
-		if c.Taken {
-			return i
-		}
-	}
-	return 0
 }
 
 func firstOr(list []string) string {

@@ -67,6 +67,9 @@ func TestSelectNodeAddressRejectsVIPAndContainerRoutes(t *testing.T) {
 			if cand == nil || cand.Reason != c.want {
 				t.Errorf("route candidate %+v, want reason %q", cand, c.want)
 			}
+			if !strings.Contains(d.Reason, c.want) {
+				t.Errorf("decision reason %q does not say why the route's source was refused", d.Reason)
+			}
 		})
 	}
 }
