@@ -1,0 +1,68 @@
+package bootstrap
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/systemd"
+)
+
+func TestLiveHostDispatch(t *testing.T) {
+	sd := &systemd.Fake{}
+	guards := 0
+	h := &LiveHost{Systemd: sd, Guard: func(context.Context) error { guards++; return nil }}
+	ctx := context.Background()
+	for _, a := range []Action{
+		{Kind: ActionDaemonReload},
+		{Kind: ActionEnable, Unit: "wg-quick@wg0.service"},
+		{Kind: ActionRestart, Unit: "wg-quick@wg0.service"},
+		{Kind: ActionStart, Unit: "wg-quick@wg0.service"},
+		{Kind: ActionQueueStart, Unit: "k0scontroller.service"},
+		{Kind: ActionFirewall},
+	} {
+		if err := h.Do(ctx, a); err != nil {
+			t.Fatalf("%s: %v", a, err)
+		}
+	}
+	want := "daemon-reload\nenable wg-quick@wg0.service\nrestart wg-quick@wg0.service\nstart wg-quick@wg0.service\nqueue-start k0scontroller.service"
+	if sd.Text() != want || guards != 1 {
+		t.Errorf("systemd calls:\n%s\nwant:\n%s\nguard applied %d times", sd.Text(), want, guards)
+	}
+	if err := h.Do(ctx, Action{Kind: "reboot"}); err == nil {
+		t.Error("an unknown action was accepted")
+	}
+	sd.Fail = map[string]error{"start wg-quick@wg1.service": errors.New("job failed")}
+	if err := h.Do(ctx, Action{Kind: ActionStart, Unit: "wg-quick@wg1.service"}); err == nil {
+		t.Error("a failed start job was not reported")
+	}
+}
+
+// The k0s binary is replaced by a stand-in on PATH that records its
+// arguments; the real exec path is what runs.
+func TestLiveHostRunsK0sInstall(t *testing.T) {
+	dir := t.TempDir()
+	record := filepath.Join(dir, "args")
+	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > " + record + "\n[ \"$K0S_STANDIN_FAIL\" = 1 ] && { echo 'unit exists, use --force' >&2; exit 1; }\nexit 0\n"
+	if err := os.WriteFile(filepath.Join(dir, "k0s"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	h := &LiveHost{}
+	args := []string{"k0s", "install", "worker", "--token-file", JoinTokenPath, "--labels=a=1,b=2"}
+	if err := h.Do(context.Background(), Action{Kind: ActionK0sInstall, Args: args}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(record)
+	if string(got) != strings.Join(args[1:], "\n")+"\n" {
+		t.Errorf("k0s got %q", got)
+	}
+	t.Setenv("K0S_STANDIN_FAIL", "1")
+	err := h.Do(context.Background(), Action{Kind: ActionK0sInstall, Args: args})
+	if err == nil || !strings.Contains(err.Error(), "installing k0s") || !strings.Contains(err.Error(), "use --force") {
+		t.Errorf("failure not reported with k0s's own words: %v", err)
+	}
+}
