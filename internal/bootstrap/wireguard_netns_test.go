@@ -138,28 +138,6 @@ func TestOverlayInNamespaces(t *testing.T) {
 		}
 	})
 
-	t.Run("live constructors inside the namespace", func(t *testing.T) {
-		var facts *Facts
-		err := b.ns.Do(func() error {
-			v, closeV, err := OpenLiveVerifier()
-			if err != nil {
-				return err
-			}
-			defer closeV()
-			if err := v.Verify(ctx, expectationOf(t, b.step)); err != nil {
-				return err
-			}
-			facts, err = GatherLiveFacts()
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if facts.Interface(b.iface) == nil || facts.Interface(a.iface) != nil {
-			t.Errorf("facts gathered in b's namespace list %+v; want %s and not %s", facts.Interfaces, b.iface, a.iface)
-		}
-	})
-
 	t.Run("node address", func(t *testing.T) {
 		factsA, err := GatherFacts(a.handle)
 		if err != nil {
