@@ -352,3 +352,35 @@ func TestFailedLiveActionStopsBeforeTheMarker(t *testing.T) {
 		t.Errorf("last step %+v, want the failed wireguard step", st.Steps[len(st.Steps)-1])
 	}
 }
+
+func TestInlineSecretsAreRedactedInTheRecord(t *testing.T) {
+	data, err := os.ReadFile("../../testdata/bootstrap/k0s/controller-worker-calico-overlay/config.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const token = "INLINE-JOIN-TOKEN-4d2f9a"
+	const key = "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk="
+	cfg := filepath.Join(t.TempDir(), "c.yaml")
+	if err := os.WriteFile(cfg, append(data, []byte("join: {token: "+token+"}\n")...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	root := rootfs.New(t.TempDir())
+	var log bytes.Buffer
+	st, err := Run(context.Background(), Options{Root: root, ConfigFile: cfg, Resolver: fileResolver{root}, Log: testLogger(&log)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	applied := string(mustRead(root, bootstrap.AppliedPath))
+	if !strings.Contains(applied, "privateKey: '[redacted]'") && !strings.Contains(applied, `privateKey: "[redacted]"`) {
+		t.Errorf("inline key not shown as [redacted]:\n%s", applied)
+	}
+	js, _ := json.Marshal(st)
+	for name, out := range map[string]string{"applied.yaml": applied, "log": log.String(), "status": string(js)} {
+		if strings.Contains(out, token) || strings.Contains(out, key) {
+			t.Errorf("%s holds an inline secret", name)
+		}
+	}
+	if got := string(mustRead(root, bootstrap.JoinTokenPath)); got != token+"\n" {
+		t.Errorf("join token file %q", got)
+	}
+}
