@@ -152,6 +152,9 @@ var fieldMessages = map[string]string{
 }
 
 func fieldMessage(fe validator.FieldError) string {
+	if fe.Field() == "peers" && (fe.Tag() == "required" || fe.Tag() == "min") {
+		return "is required: WireGuard answers only the peers it knows, so nobody can open this tunnel"
+	}
 	if m, ok := fieldMessages[fe.Tag()]; ok {
 		return m
 	}

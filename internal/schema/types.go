@@ -172,8 +172,9 @@ type WireGuard struct {
 	// PrivateKeyFrom fetches the private key at boot; exactly one of
 	// privateKey and privateKeyFrom.
 	PrivateKeyFrom *secret.Source `yaml:"privateKeyFrom,omitempty" json:"privateKeyFrom,omitempty"`
-	// Peers are the other ends of the tunnel.
-	Peers []Peer `yaml:"peers,omitempty" json:"peers,omitempty" validate:"dive"`
+	// Peers are the other ends of the tunnel; WireGuard answers only known
+	// peers, so an interface needs at least one.
+	Peers []Peer `yaml:"peers,omitempty" json:"peers,omitempty" validate:"required,min=1,dive"`
 }
 
 // AddressList is one CIDR or a list of them; the first is the node address.

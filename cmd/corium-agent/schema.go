@@ -1,0 +1,25 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+func init() {
+	register("schema", command{summary: "print the configuration's JSON Schema (draft 2020-12) for editors", run: runSchema})
+}
+
+func runSchema(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintln(stderr, "usage: corium-agent schema (takes no arguments; redirect the output to a file)")
+		return exitUsage
+	}
+	if _, err := stdout.Write(schema.JSONSchema()); err != nil {
+		fmt.Fprintf(stderr, "corium-agent schema: writing the schema: %v\n", err)
+		return exitFailed
+	}
+	return exitOK
+}

@@ -1,0 +1,109 @@
+package schema
+
+// What the reference and the JSON Schema say beyond the types and tags:
+// defaults, examples, and the SecretSource rules (its type lives in package
+// secret; the rules are checked in rules_secret.go).
+
+// fieldDefaults are the defaults as the reference states them; the values
+// come from the constants ApplyDefaults uses.
+var fieldDefaults = map[string]string{
+	"version":                "1",
+	"cluster.name":           DefaultClusterName,
+	"network.podCIDR":        DefaultPodCIDR,
+	"network.serviceCIDR":    DefaultServiceCIDR,
+	"network.cni":            string(DefaultCNI),
+	"storage.type":           "sqlite for single, etcd for every other role",
+	"node.name":              "the hostname unless generic (localhost, fedora, empty), else corium- and the first 8 characters of the machine-id",
+	"ha.enabled":             "false",
+	"ha.interface":           "k0s chooses",
+	"ha.virtualRouterID":     "k0s chooses",
+	"firewall.clusterPorts":  string(DefaultClusterPorts),
+	"SecretSource.waitFor":   "0 (one attempt)",
+	"wireguard[].listenPort": "none: a node nobody dials",
+}
+
+// schemaDefaults are the JSON Schema "default" values (only static ones).
+var schemaDefaults = map[string]any{
+	"version":               1,
+	"cluster.name":          DefaultClusterName,
+	"network.podCIDR":       DefaultPodCIDR,
+	"network.serviceCIDR":   DefaultServiceCIDR,
+	"network.cni":           string(DefaultCNI),
+	"ha.enabled":            false,
+	"firewall.clusterPorts": string(DefaultClusterPorts),
+	"SecretSource.waitFor":  "0s",
+}
+
+type extra struct {
+	schema map[string]any
+	rules  []string
+}
+
+const durationPattern = `^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$`
+
+var extraRules = map[string]extra{
+	"SecretSource.file":       {map[string]any{"pattern": "^/"}, []string{"exactly one of file, url and credential", "an absolute path"}},
+	"SecretSource.url":        {map[string]any{"pattern": "^https://[^/]"}, []string{"exactly one of file, url and credential", "https:// only, also after redirects"}},
+	"SecretSource.authFile":   {map[string]any{"pattern": "^/"}, []string{"only with url", "an absolute path"}},
+	"SecretSource.credential": {map[string]any{"pattern": credentialRe.String()}, []string{"exactly one of file, url and credential", "a systemd credential name: letters, digits, '_', '.' or '-'"}},
+	"SecretSource.waitFor":    {map[string]any{"pattern": durationPattern}, []string{"a Go duration from 0 to 1h"}},
+}
+
+// fieldExamples are YAML values, one for every field.
+var fieldExamples = map[string]string{
+	"version":                        "1",
+	"role":                           "controller+worker",
+	"cluster":                        "{name: prod, endpoint: 192.0.2.100}",
+	"cluster.name":                   "prod",
+	"cluster.endpoint":               "192.0.2.100",
+	"cluster.subjectAltNames":        "[api.example.com, 198.51.100.7]",
+	"network":                        "{podCIDR: 10.244.0.0/16, cni: calico}",
+	"network.podCIDR":                "10.244.0.0/16",
+	"network.serviceCIDR":            "10.96.0.0/12",
+	"network.cni":                    "calico",
+	"storage":                        "{type: etcd}",
+	"storage.type":                   "etcd",
+	"join":                           "{tokenFrom: {credential: corium.join-token}}",
+	"join.token":                     "H4sIAAAAAAAC/...",
+	"join.tokenFrom":                 "{url: https://secrets.example.com/join/worker, authFile: /etc/corium/bearer, waitFor: 10m}",
+	"node":                           "{name: worker-3, labels: {example.com/rack: r12}}",
+	"node.name":                      "worker-3",
+	"node.labels":                    "{topology.kubernetes.io/zone: site-a}",
+	"node.taints":                    "[{key: dedicated, value: gpu, effect: NoSchedule}]",
+	"node.taints[].key":              "dedicated",
+	"node.taints[].value":            "gpu",
+	"node.taints[].effect":           "NoSchedule",
+	"ha":                             "{enabled: true, virtualIP: 192.0.2.100/24, authPassFrom: {credential: corium.vrrp}}",
+	"ha.enabled":                     "true",
+	"ha.virtualIP":                   "192.0.2.100/24",
+	"ha.interface":                   "eth0",
+	"ha.virtualRouterID":             "51",
+	"ha.authPass":                    "vrrpPw1",
+	"ha.authPassFrom":                "{credential: corium.vrrp-pass}",
+	"ha.unicastPeers":                "[192.0.2.11, 192.0.2.12]",
+	"wireguard":                      "[{name: wg0, address: 10.10.0.2/24, listenPort: 51820, nodeAddress: true, privateKeyFrom: {credential: corium.wg0}, peers: [...]}]",
+	"wireguard[].name":               "wg0",
+	"wireguard[].address":            "[10.10.0.2/24, fd10::2/64]",
+	"wireguard[].listenPort":         "51820",
+	"wireguard[].mtu":                "1420",
+	"wireguard[].nodeAddress":        "true",
+	"wireguard[].privateKey":         "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+	"wireguard[].privateKeyFrom":     "{file: /etc/corium/wg0.key, waitFor: 30s}",
+	"wireguard[].peers":              "[{publicKey: xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=, endpoint: 192.0.2.11:51820, allowedIPs: [10.10.0.1/32]}]",
+	"wireguard[].peers[].publicKey":  "xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
+	"wireguard[].peers[].endpoint":   "192.0.2.11:51820",
+	"wireguard[].peers[].allowedIPs": "[10.10.0.1/32, fd10::1/128]",
+	"wireguard[].peers[].persistentKeepalive": "25",
+	"wireguard[].peers[].presharedKey":        "E9J6rLMRmU6FwCzBvOnqSxBdWbrHbJBTBY7K6OhDx4M=",
+	"wireguard[].peers[].presharedKeyFrom":    "{credential: corium.wg0-psk}",
+	"firewall":                                "{clusterPorts: overlay, publicPorts: [6443]}",
+	"firewall.clusterPorts":                   "overlay",
+	"firewall.publicPorts":                    "[6443]",
+	"k0s":                                     "{patch: {spec: {telemetry: {enabled: false}}}}",
+	"k0s.patch":                               "{spec: {telemetry: {enabled: false}}}",
+	"SecretSource.file":                       "/etc/corium/join-token",
+	"SecretSource.url":                        "https://secrets.example.com/join/worker",
+	"SecretSource.authFile":                   "/etc/corium/bearer",
+	"SecretSource.credential":                 "corium.join-token",
+	"SecretSource.waitFor":                    "5m",
+}

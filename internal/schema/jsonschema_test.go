@@ -1,0 +1,131 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"gopkg.in/yaml.v3"
+)
+
+// notInJSONSchema are invalid configs whose mistake needs a rule across
+// fields or an exact check (prefix arithmetic, base64 length, the document's
+// own shape) that JSON Schema cannot express; validate catches them.
+var notInJSONSchema = map[string]string{
+	"syntax-error":                           "not YAML",
+	"syntax-tab-indent":                      "not YAML",
+	"multiple-documents":                     "several YAML documents",
+	"empty":                                  "no document",
+	"standalone-corium-and-other-keys":       "the #cloud-config header decides the shape",
+	"duplicate-key":                          "YAML decoding keeps one of the keys",
+	"pod-cidr-host-bits":                     "prefix arithmetic",
+	"service-overlaps-pod":                   "overlap across fields",
+	"storage-sqlite-with-ha":                 "across fields",
+	"join-token-and-tokenfrom":               "across fields",
+	"worker-without-join":                    "across fields",
+	"single-with-join":                       "across fields",
+	"taint-duplicate":                        "uniqueness of a pair of fields",
+	"ha-settings-while-disabled":             "across fields",
+	"ha-on-worker":                           "across fields",
+	"ha-missing-everything":                  "across fields",
+	"ha-authpass-and-from":                   "across fields",
+	"ha-interface-wireguard-without-unicast": "across fields",
+	"wg-name-duplicate":                      "uniqueness of a field across items",
+	"wg-address-network":                     "prefix arithmetic",
+	"wg-mtu-ipv6-floor":                      "depends on the addresses",
+	"wg-node-address-twice":                  "across items",
+	"wg-private-key-missing":                 "across fields",
+	"wg-private-key-both":                    "across fields",
+	"wg-peer-duplicate-key":                  "uniqueness of a field across items",
+	"wg-peer-own-key":                        "key derivation",
+	"wg-peer-allowed-ips-overlap":            "overlap across items",
+	"wg-peer-preshared-key-both":             "across fields",
+	"wg-nobody-can-open":                     "across items",
+	"wg-overlaps-pod-cidr":                   "overlap across fields",
+	"wg-overlaps-default-service-cidr":       "overlap across fields",
+	"wg-interfaces-overlap":                  "overlap across items",
+	"secret-wait-for-too-long":               "duration arithmetic",
+	"firewall-overlay-without-wireguard":     "across fields",
+	"firewall-overlay-without-node-address":  "across fields",
+	"firewall-public-port-not-in-role":       "depends on the role",
+	"firewall-etcd-port-with-sqlite":         "depends on the role",
+}
+
+func compiledSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(JSONSchema()))
+	if err != nil {
+		t.Fatalf("the schema is not JSON: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource(SchemaID, doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile(SchemaID)
+	if err != nil {
+		t.Fatalf("compiling the schema against draft 2020-12: %v", err)
+	}
+	return s
+}
+
+// asJSON turns a YAML document into the value a JSON Schema validator sees.
+func asJSON(t *testing.T, file string) (any, bool) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v any
+	if err := yaml.Unmarshal(data, &v); err != nil || v == nil {
+		return nil, false
+	}
+	j, err := json.Marshal(v)
+	if err != nil {
+		return nil, false
+	}
+	out, err := jsonschema.UnmarshalJSON(bytes.NewReader(j))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out, true
+}
+
+func TestJSONSchemaAcceptsValidConfigs(t *testing.T) {
+	s := compiledSchema(t)
+	for _, file := range configs(t, "valid") {
+		v, ok := asJSON(t, file)
+		if !ok {
+			t.Fatalf("%s: not a YAML mapping", file)
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("%s: the schema rejects a valid config: %v", filepath.Base(file), err)
+		}
+	}
+}
+
+func TestJSONSchemaRejectsInvalidConfigs(t *testing.T) {
+	s := compiledSchema(t)
+	var wrongly []string
+	for _, file := range configs(t, "invalid") {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		why, inexpressible := notInJSONSchema[name]
+		inexpressible = inexpressible && why != ""
+		v, ok := asJSON(t, file)
+		rejected := !ok || s.Validate(v) != nil
+		if !inexpressible && !rejected {
+			wrongly = append(wrongly, name)
+		}
+		if inexpressible && rejected && ok {
+			t.Errorf("%s: listed as beyond JSON Schema (%s) but the schema rejects it; drop it from the list", name, why)
+		}
+	}
+	sort.Strings(wrongly)
+	if len(wrongly) > 0 {
+		t.Errorf("the schema accepts invalid configs whose mistake it can express:\n  %s", strings.Join(wrongly, "\n  "))
+	}
+}

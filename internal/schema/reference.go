@@ -1,0 +1,120 @@
+package schema
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Reference is docs/reference.md: every field of the block with its type,
+// default, rules and an example, built by the same walk as JSONSchema.
+func Reference() string {
+	d, _ := describeConfig()
+	var b strings.Builder
+	b.WriteString(referenceIntro)
+	var block, source []field
+	for _, f := range d.fields {
+		if strings.HasPrefix(f.Path, "SecretSource.") {
+			source = append(source, f)
+		} else {
+			block = append(block, f)
+		}
+	}
+	b.WriteString("\n## The block\n")
+	writeFields(&b, block)
+	b.WriteString("\n## SecretSource\n\n" + typeDocs["secret.Source"] +
+		" Used by `join.tokenFrom`, `ha.authPassFrom`, `wireguard[].privateKeyFrom` and" +
+		" `wireguard[].peers[].presharedKeyFrom`.\n")
+	writeFields(&b, source)
+	return b.String()
+}
+
+func writeFields(b *strings.Builder, fields []field) {
+	for _, f := range fields {
+		fmt.Fprintf(b, "\n### `%s`\n\n", f.Path)
+		if f.Doc != "" {
+			b.WriteString(f.Doc + "\n\n")
+		}
+		fmt.Fprintf(b, "- **type:** %s\n", f.Type)
+		def := f.Default
+		if def == "" {
+			def = "none"
+		}
+		fmt.Fprintf(b, "- **default:** %s\n", def)
+		if len(f.Rules) > 0 {
+			fmt.Fprintf(b, "- **rules:** %s\n", strings.Join(f.Rules, "; "))
+		}
+		fmt.Fprintf(b, "- **example:**\n\n```yaml\n%s```\n", exampleYAML(f.Path, f.Example))
+	}
+}
+
+// exampleYAML nests value under its path: wireguard[].peers[].endpoint
+// becomes a list item inside a list item.
+func exampleYAML(path, value string) string {
+	if rest, ok := strings.CutPrefix(path, "SecretSource."); ok {
+		path = "join.tokenFrom." + rest
+	}
+	var b strings.Builder
+	indent := ""
+	segs := strings.Split(path, ".")
+	for i, seg := range segs {
+		name, list := strings.CutSuffix(seg, "[]")
+		if i == len(segs)-1 {
+			fmt.Fprintf(&b, "%s%s: %s\n", indent, name, value)
+			break
+		}
+		fmt.Fprintf(&b, "%s%s:\n", indent, name)
+		indent += "  "
+		if list {
+			segs[i+1] = "- " + segs[i+1] // the next key opens a list item
+		}
+	}
+	return fixListIndent(b.String())
+}
+
+// fixListIndent moves the keys under a "- " item to line up with it.
+func fixListIndent(s string) string {
+	lines := strings.Split(s, "\n")
+	shift := 0
+	for i, l := range lines {
+		if l == "" {
+			continue
+		}
+		trimmed := strings.TrimLeft(l, " ")
+		pad := len(l) - len(trimmed) + shift
+		if strings.HasPrefix(trimmed, "- ") {
+			lines[i] = strings.Repeat(" ", pad) + trimmed
+			shift += 2
+			continue
+		}
+		lines[i] = strings.Repeat(" ", pad) + trimmed
+	}
+	return strings.Join(lines, "\n")
+}
+
+const referenceIntro = `# Configuration reference
+
+<!-- Generated from the Go types by go generate ./internal/schema; do not edit. -->
+
+This is contract v1 of the node configuration read by ` + "`corium-agent`" + `. Every
+field below is generated from the same types, tags and comments the validator
+uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
+
+- **Shapes.** A standalone file (` + "`/etc/corium/config.yaml`" + `, the kernel command line,
+  the image default) is the block itself or a single ` + "`corium:`" + ` key. A
+  cloud-config (first line ` + "`#cloud-config`" + `) holds the block under ` + "`corium:`" + `;
+  its other keys belong to cloud-init and are ignored.
+- **Unknown keys are errors** inside the block, except in the free-form maps
+  ` + "`node.labels`" + ` and ` + "`k0s.patch`" + `.
+- **Paths** are spelled as in messages: ` + "`wireguard[0].peers[1].allowedIPs[0]`" + `;
+  here ` + "`[]`" + ` stands for any item.
+- **Check a file:** ` + "`corium-agent validate [--strict] [--format text|json] FILE...`" + `
+  (exit 0 valid, 1 invalid, 2 unreadable or a usage error).
+- **Editors:** ` + "`corium-agent schema > corium.schema.json`" + ` writes the JSON Schema;
+  with yaml-language-server, start the file with
+  ` + "`# yaml-language-server: $schema=corium.schema.json`" + `. The schema knows
+  every field, type, enum, pattern and range; rules across fields (overlaps,
+  duplicate keys, what ` + "`ha`" + ` needs when enabled) are checked by ` + "`validate`" + ` only.
+- Secret values (` + "`join.token`" + `, ` + "`ha.authPass`" + `, ` + "`privateKey`" + `, ` + "`presharedKey`" + `)
+  never appear in a message, log, status or plan. Inline secrets are a liability:
+  prefer the ` + "`...From`" + ` SecretSource fields.
+`
