@@ -107,9 +107,9 @@ func buildRuleset(g Guard) (*ruleset, error) {
 				&expr.Cmp{Op: expr.CmpOpNeq, Register: 1, Data: []byte{0, 0, 0, 0}},
 				&expr.Verdict{Kind: expr.VerdictAccept},
 			}),
-		concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), ctNew(), countedDrop()),
+		concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()),
 		concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()),
-		concat(dport(unix.IPPROTO_TCP, setTCP), ctNew(), countedDrop()),
+		concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()),
 		concat(dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()),
 	}
 	rs.hash = rs.describeHash()
@@ -170,6 +170,18 @@ func dport(proto byte, set string) []expr.Any {
 		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
 		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseTransportHeader, Offset: 2, Len: 2},
 		&expr.Lookup{SourceRegister: 1, SetName: set},
+	}
+}
+
+// tcpSyn matches a connection's opening segment (SYN without ACK). Conntrack
+// alone is not enough: where nothing tracked a flow before the guard loaded,
+// its next segment is picked up mid-stream as "new", and an open connection
+// would be cut.
+func tcpSyn() []expr.Any {
+	return []expr.Any{
+		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseTransportHeader, Offset: 13, Len: 1},
+		&expr.Bitwise{SourceRegister: 1, DestRegister: 1, Len: 1, Mask: []byte{0x12}, Xor: []byte{0}},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{0x02}},
 	}
 }
 
