@@ -154,8 +154,9 @@ func TestSecondRunChangesNothing(t *testing.T) {
 			}
 		}
 	}
-	if strings.Contains(live.Text(), "restart ") || strings.Contains(live.Text(), "daemon-reload\n") && strings.Index(live.Text(), "daemon-reload") < strings.Index(live.Text(), "k0s-install") {
-		t.Errorf("re-run restarted or reloaded:\n%s", live.Text())
+	// The one reload left is the one after k0s install, which writes a unit.
+	if strings.Contains(live.Text(), "restart ") || strings.Count(live.Text(), "daemon-reload") != 1 {
+		t.Errorf("re-run restarted or reloaded for unchanged files:\n%s", live.Text())
 	}
 	after = snapshot(t, root)
 	for p, b := range before {
