@@ -33,6 +33,9 @@ func TestBootSystemdDBus(t *testing.T) {
 	n.WriteFile("/etc/systemd/system/probe-ok.service", oneshot("probe ok", "/bin/true", ""), 0o644)
 	n.WriteFile("/etc/systemd/system/probe-fail.service", oneshot("probe fail", "/bin/false", ""), 0o644)
 	n.WriteFile("/etc/systemd/system/probe-slow.service", oneshot("probe slow", "/bin/sleep 30", ""), 0o644)
+	n.WriteFile("/etc/systemd/system/probe-dep.service", oneshot("probe dep", "/bin/sh -c 'echo run >>/var/lib/probe-dep'", ""), 0o644)
+	// The shape of the k0s drop-in, on a stand-in.
+	n.WriteFile("/etc/systemd/system/probe-dep.service.d/10-order.conf", []byte("[Unit]\nAfter=probe-ok.service\nRequires=probe-ok.service\n"), 0o644)
 	n.WriteFile("/etc/systemd/system/probe-enable.service", oneshot("probe enable", "/bin/true", "\n[Install]\nWantedBy=multi-user.target\n"), 0o644)
 
 	key, err := wgtypes.GeneratePrivateKey()
@@ -72,8 +75,23 @@ func TestBootSystemdDBus(t *testing.T) {
 	if s, err := sd.UnitState(ctx, "probe-ok.service"); err != nil || s.Active != "active" || s.Sub != "exited" {
 		t.Errorf("probe-ok state = %s (%v), want active/exited", s, err)
 	}
+	// A restart of a unit propagates through Requires= to the unit that
+	// requires it: restarting wg-quick@<if> restarts k0s (docs/overlay.md).
+	if err := sd.StartAndWait(ctx, "probe-dep.service"); err != nil {
+		t.Errorf("starting probe-dep: %v", err)
+	}
 	if err := sd.RestartAndWait(ctx, "probe-ok.service"); err != nil {
 		t.Errorf("restarting probe-ok: %v", err)
+	}
+	// The dependent's own job runs after the one waited for (After=).
+	runs := 0
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if runs = strings.Count(n.ReadFile("/var/lib/probe-dep"), "run"); runs >= 2 {
+			break
+		}
+	}
+	if runs != 2 {
+		t.Errorf("probe-dep ran %d times; want 2: started, then restarted with the unit it requires", runs)
 	}
 
 	err = sd.StartAndWait(ctx, "probe-fail.service")
