@@ -59,13 +59,12 @@ func Apply(ctx context.Context, conn Conn, g Guard) error {
 		}
 		ids[set.Name] = set.ID
 	}
-	comments := rs.comments()
-	for i, exprs := range rs.rules {
+	for _, r := range rs.rules {
 		conn.AddRule(&nftables.Rule{
 			Table:    rs.table,
 			Chain:    rs.chain,
-			Exprs:    withSetIDs(exprs, ids),
-			UserData: userdata.AppendString(nil, userdata.TypeComment, comments[i]),
+			Exprs:    withSetIDs(r.exprs, ids),
+			UserData: userdata.AppendString(nil, userdata.TypeComment, r.comment),
 		})
 	}
 	if err := conn.Flush(); err != nil {

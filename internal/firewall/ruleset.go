@@ -43,8 +43,14 @@ type ruleset struct {
 	table *nftables.Table
 	chain *nftables.Chain
 	sets  []setDef
-	rules [][]expr.Any // the chain's rules, in order
+	rules []rule // the chain's rules, in order
 	hash  string
+}
+
+// rule is one rule of the chain and its comment.
+type rule struct {
+	exprs   []expr.Any
+	comment string
 }
 
 type setDef struct {
@@ -93,39 +99,27 @@ func buildRuleset(g Guard) (*ruleset, error) {
 	}
 	pod = pod.Masked()
 	fromPod := podSource(pod)
-	rs.rules = [][]expr.Any{
-		concat(
-			[]expr.Any{&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1}},
-			[]expr.Any{&expr.Lookup{SourceRegister: 1, SetName: setIfaces}},
-			[]expr.Any{&expr.Verdict{Kind: expr.VerdictAccept}},
-		),
+	rs.rules = []rule{
+		{concat([]expr.Any{
+			&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1},
+			&expr.Lookup{SourceRegister: 1, SetName: setIfaces},
+			&expr.Verdict{Kind: expr.VerdictAccept},
+		}), ""}, // the marker, set below
 		// fib saddr . iif oif != 0: a route back to the source leaves by the
 		// link it came in on; a pod address arriving elsewhere is forged.
-		concat(fromPod,
-			[]expr.Any{
-				&expr.Fib{Register: 1, FlagSADDR: true, FlagIIF: true, ResultOIF: true},
-				&expr.Cmp{Op: expr.CmpOpNeq, Register: 1, Data: []byte{0, 0, 0, 0}},
-				&expr.Verdict{Kind: expr.VerdictAccept},
-			}),
-		concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()),
-		concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()),
-		concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()),
-		concat(dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()),
+		{concat(fromPod, []expr.Any{
+			&expr.Fib{Register: 1, FlagSADDR: true, FlagIIF: true, ResultOIF: true},
+			&expr.Cmp{Op: expr.CmpOpNeq, Register: 1, Data: []byte{0, 0, 0, 0}},
+			&expr.Verdict{Kind: expr.VerdictAccept},
+		}), commentPod},
+		{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentForged},
+		{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentForged},
+		{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentGuarded},
+		{concat(dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentGuarded},
 	}
 	rs.hash = rs.describeHash()
+	rs.rules[0].comment = markerPrefix + rs.hash
 	return rs, nil
-}
-
-// comments are the rules' comments in order; the first carries the marker.
-func (rs *ruleset) comments() []string {
-	return []string{
-		markerPrefix + rs.hash,
-		commentPod,
-		commentForged,
-		commentForged,
-		commentGuarded,
-		commentGuarded,
-	}
 }
 
 func podSource(pod netip.Prefix) []expr.Any {
@@ -220,7 +214,8 @@ func ifname(name string) []byte {
 func policyRef(p nftables.ChainPolicy) *nftables.ChainPolicy { return &p }
 
 // describeHash hashes the rendered rule set: the chain, the sets with their
-// elements and every rule, in the normalised text form State compares.
+// elements and every rule, in the normalised text form State compares. It is
+// taken before the marker is set, so the marker does not hash itself.
 func (rs *ruleset) describeHash() string {
 	sum := sha256.Sum256([]byte(rs.describe()))
 	return hex.EncodeToString(sum[:])
@@ -233,7 +228,7 @@ func (rs *ruleset) describe() string {
 		fmt.Fprintln(&b, describeSet(s.set, s.elems))
 	}
 	for _, r := range rs.rules {
-		fmt.Fprintln(&b, describeRule(r))
+		fmt.Fprintf(&b, "%s comment %q\n", describeRule(r.exprs), r.comment)
 	}
 	return b.String()
 }

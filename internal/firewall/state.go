@@ -146,11 +146,10 @@ func compare(conn Conn, t *nftables.Table, rs *ruleset) (diff, loaded string, er
 	if len(rules) != len(rs.rules) {
 		return fmt.Sprintf("%d rules, want %d", len(rules), len(rs.rules)), loaded, nil
 	}
-	comments := rs.comments()
 	for i, want := range rs.rules {
 		c, _ := userdata.GetString(rules[i].UserData, userdata.TypeComment)
-		if describeRule(rules[i].Exprs) != describeRule(want) || c != comments[i] {
-			return fmt.Sprintf("rule %d (%s) was changed", i+1, comments[i]), loaded, nil
+		if describeRule(rules[i].Exprs) != describeRule(want.exprs) || c != want.comment {
+			return fmt.Sprintf("rule %d (%s) was changed", i+1, want.comment), loaded, nil
 		}
 	}
 	return "", loaded, nil
