@@ -34,7 +34,8 @@ func firewallUsage(w io.Writer, flags *flag.FlagSet) {
 
 The guard is read from %s under the root, as rendered at
 first boot, or derived from --config FILE (no secrets are resolved, and the
-file under the root is not rewritten).
+file under the root is not rewritten). The guard is programmed into the
+network namespace the command runs in; --root only says where the file is.
 `, firewall.FilePath)
 	flags.PrintDefaults()
 }
