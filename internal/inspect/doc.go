@@ -1,0 +1,15 @@
+// Package inspect is what `corium-agent status` reports: whether the node is
+// provisioned, where its configuration came from, how its node address was
+// decided, and whether each layer really works, read bottom-up — route,
+// tunnel, firewall, k0s — ending in one verdict.
+//
+// Files come from under the root (the marker, the applied configuration, the
+// status file of the last run, the rendered guard). Live state comes through
+// small interfaces — WireGuard devices, links, unit states, the guard in the
+// kernel — each of which may be absent; what could not be checked is reported
+// as unknown with the reason, never guessed. A peer is reachable only with a
+// handshake younger than HandshakeFresh by the injected clock.
+//
+// It changes nothing, resolves no secret, and its report types have no field
+// that could hold a private or preshared key.
+package inspect

@@ -1,0 +1,78 @@
+package inspect
+
+import (
+	"fmt"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/status"
+)
+
+// nodeAddress reports the recorded node address and its decision: the one
+// the last run recorded, or, with the status file gone, the same selection
+// made again from the live links.
+func (in *inspection) nodeAddress() {
+	n := &NodeAddress{Address: recordedNodeAddress(in.o.Root, in.run)}
+	switch {
+	case in.run != nil && in.run.NodeAddress != nil:
+		n.Decision = in.run.NodeAddress
+	case in.facts != nil:
+		n.Decision = decisionOf(bootstrap.SelectNodeAddress(in.cfg, in.facts))
+		n.Recomputed = true
+	default:
+		in.unknown("node-address decision", "no status file and no live links to decide from")
+	}
+	in.r.NodeAddress = n
+}
+
+func decisionOf(d bootstrap.Decision) *status.NodeAddress {
+	n := &status.NodeAddress{How: d.Source + ": " + d.Reason}
+	if d.Address.IsValid() {
+		n.Address = d.Address.String()
+	}
+	for _, c := range d.Candidates {
+		n.Candidates = append(n.Candidates, status.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
+	}
+	return n
+}
+
+// route checks the underlay. A node address on an overlay interface is
+// checked with that interface (tunnel); one taken from the default route
+// must still be the default route's source and sit on a link.
+func (in *inspection) route() {
+	if in.facts == nil {
+		in.unknown("route", in.factErr.Error())
+		return
+	}
+	r := &Route{}
+	if d := in.facts.DefaultRoute; d != nil {
+		r.DefaultRoute = fmt.Sprintf("%s via source %s", d.Interface, d.Source)
+	}
+	addr := in.r.NodeAddress.Address
+	overlay := bootstrap.OverlayOfNodeAddress(in.cfg)
+	switch {
+	case overlay != nil:
+		r.OK, r.Reason = true, fmt.Sprintf("the node address is on %s; the tunnel layer checks it", overlay.Name)
+	case addr == "":
+		r.OK, r.Reason = true, "no node address was recorded (k0s chose it); nothing to hold the route to"
+	case in.facts.DefaultRoute == nil:
+		r.Reason = fmt.Sprintf("the host has no default route; the node address %s was its source", addr)
+	case in.facts.DefaultRoute.Source.String() != addr:
+		r.Reason = fmt.Sprintf("the default route's source is now %s, the node registered with %s", in.facts.DefaultRoute.Source, addr)
+	case !onSomeLink(in.facts, addr):
+		r.Reason = fmt.Sprintf("no link that is up carries the node address %s", addr)
+	default:
+		r.OK, r.Reason = true, fmt.Sprintf("the node address %s is the default route's source on %s", addr, in.facts.DefaultRoute.Interface)
+	}
+	in.r.Route = r
+}
+
+func onSomeLink(f *bootstrap.Facts, addr string) bool {
+	for _, i := range f.Interfaces {
+		for _, p := range i.Addresses {
+			if p.Addr().String() == addr {
+				return true
+			}
+		}
+	}
+	return false
+}
