@@ -27,10 +27,10 @@ func TestVerdicts(t *testing.T) {
 	peer := n.peer.PublicKey().String()
 
 	cases := []struct {
-		name  string
+		name   string
 		break_ func(o *Options, dev *wgtypes.Device)
-		line  string
-		check func(t *testing.T, r *Report)
+		line   string
+		check  func(t *testing.T, r *Report)
 	}{
 		{name: "healthy", line: "ok", check: func(t *testing.T, r *Report) {
 			p := r.Interfaces[0].Peers[0]
@@ -47,9 +47,11 @@ func TestVerdicts(t *testing.T) {
 		{name: "handshake exactly at the threshold is reachable", line: "ok",
 			break_: func(o *Options, dev *wgtypes.Device) { dev.Peers[0].LastHandshakeTime = t0.Add(-HandshakeFresh) }},
 		{name: "stale handshake",
-			break_: func(o *Options, dev *wgtypes.Device) { dev.Peers[0].LastHandshakeTime = t0.Add(-HandshakeFresh - time.Second) },
-			line:   "degraded: tunnel: wg0: peer " + peer + " is stale: last handshake 3m1s ago",
-			check:  peerClass(Stale)},
+			break_: func(o *Options, dev *wgtypes.Device) {
+				dev.Peers[0].LastHandshakeTime = t0.Add(-HandshakeFresh - time.Second)
+			},
+			line:  "degraded: tunnel: wg0: peer " + peer + " is stale: last handshake 3m1s ago",
+			check: peerClass(Stale)},
 		{name: "no handshake ever",
 			break_: func(o *Options, dev *wgtypes.Device) { dev.Peers[0].LastHandshakeTime = time.Time{} },
 			line:   "degraded: tunnel: wg0: peer " + peer + " never completed a handshake",
@@ -131,8 +133,10 @@ func TestVerdicts(t *testing.T) {
 				}
 			}},
 		{name: "guard unreadable is unknown, not current",
-			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{err: errors.New("netlink: permission denied")} },
-			line:   "ok (could not check firewall: netlink: permission denied)",
+			break_: func(o *Options, dev *wgtypes.Device) {
+				o.Guard = fakeGuard{err: errors.New("netlink: permission denied")}
+			},
+			line: "ok (could not check firewall: netlink: permission denied)",
 			check: func(t *testing.T, r *Report) {
 				if r.Firewall.Status != "unknown" {
 					t.Errorf("firewall %+v", r.Firewall)
@@ -222,7 +226,7 @@ func TestUnprovisioned(t *testing.T) {
 func TestFailedRunNamesTheStep(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	st := &status.Status{Command: "apply", Outcome: status.Failed,
-		Error: "verifying wireguard wg0: reading the device: file does not exist",
+		Error:      "verifying wireguard wg0: reading the device: file does not exist",
 		Provenance: &status.Provenance{Source: "/etc/corium/config.yaml"},
 		Steps: []status.Step{
 			{Name: "secrets", Outcome: status.StepDone},
