@@ -1,7 +1,18 @@
-// Package secret holds secret values that cannot print themselves and resolves
-// SecretSources (file under the root, https URL, systemd credential) at boot,
-// retrying "not there yet" until waitFor runs out.
+// Package secret holds secret values that cannot print themselves (Value) and
+// resolves SecretSources (Source) at boot with a Resolver: a file under the
+// root, an https URL through package fetch, or a systemd credential from
+// $CREDENTIALS_DIRECTORY. A "not there yet" answer is retried through package
+// retry until the source's waitFor runs out; each retry is reported per field
+// path to the log and, under systemd, to the unit's status line.
 //
-// It does not validate the shape of a Source (schema does) and never logs a
-// value or a URL's query string.
+// Contents are trimmed of surrounding whitespace. An empty file, credential or
+// response body counts as "not there yet", like a missing one, because a
+// secret written by another unit can be seen half-made, and an empty secret
+// is never the intended one.
+//
+// It does not validate the shape of a Source (schema does), and it never puts
+// a value, an authFile's content or a URL's query string into a log line, an
+// error or a status line. Resolving every secret of a Config is package
+// resolveall's job (schema imports this package, so this one cannot import
+// schema).
 package secret

@@ -1,0 +1,49 @@
+package secret
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/corium/corium-agent/internal/fetch"
+	"github.com/corium/corium-agent/internal/retry"
+)
+
+// MaxURLBytes caps a secret fetched from a URL.
+const MaxURLBytes = 64 << 10
+
+var errEmptyBody = errors.New("the server answered with an empty body")
+
+func (r *Resolver) urlKind(rawURL, authFile string) kind {
+	shown := fetch.Redact(rawURL)
+	return kind{
+		what: shown, notThere: "was not available", neverCame: "was not available",
+		attempt: func(ctx context.Context) (Value, error) {
+			req := fetch.Request{URL: rawURL, MaxBytes: MaxURLBytes}
+			if authFile != "" {
+				// Read on every attempt: the token may be written by another
+				// unit after the agent started.
+				token, err := readSecretFile(r.root.Path(authFile), "authFile "+authFile)
+				if err != nil {
+					return Value{}, err
+				}
+				req.Header = http.Header{"Authorization": {"Bearer " + token.Reveal()}}
+			}
+			body, err := r.fetch.Once(ctx, req)
+			if err != nil {
+				if transient, _ := retry.IsNotYet(err); transient {
+					return Value{}, err
+				}
+				return Value{}, fmt.Errorf("fetching %s: %w", shown, err)
+			}
+			s := strings.TrimSpace(string(body))
+			clear(body)
+			if s == "" {
+				return Value{}, retry.NotYet(errEmptyBody)
+			}
+			return NewValue(s), nil
+		},
+	}
+}
