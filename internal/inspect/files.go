@@ -96,7 +96,7 @@ func installedAddress(root rootfs.Root, run *status.Status) (addr, via string) {
 				}
 				for _, arg := range a.Args {
 					if v, ok := strings.CutPrefix(arg, nodeIPFlag); ok {
-						return v, status.Path + " (k0s install --kubelet-extra-args=--node-ip)"
+						return v, "the k0s-install action in " + status.Path
 					}
 				}
 			}

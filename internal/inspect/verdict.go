@@ -48,8 +48,13 @@ func judge(r *Report, appliedErr string) Verdict {
 		return verdict(Degraded, l.name, why)
 	}
 	if len(r.Unknown) > 0 {
-		v := verdict(OK, "", "could not check "+strings.Join(r.Unknown, "; "))
-		v.Line = "ok (" + v.Reason + ")"
+		whats := make([]string, 0, len(r.Unknown))
+		for _, u := range r.Unknown {
+			what, _, _ := strings.Cut(u, ": ")
+			whats = append(whats, what)
+		}
+		v := verdict(OK, "", "could not check: "+strings.Join(r.Unknown, "; "))
+		v.Line = "ok (could not check: " + strings.Join(dedupe(whats), ", ") + ")"
 		return v
 	}
 	return verdict(OK, "", "")

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/google/nftables"
+	"github.com/vishvananda/netlink"
+	"golang.zx2c4.com/wireguard/wgctrl"
+
+	"github.com/corium/corium-agent/internal/inspect"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/systemd"
+)
+
+func init() {
+	register("status", command{summary: "what this node is, why, and whether its overlay, guard and k0s really work", run: runStatus})
+}
+
+// openLive connects to the running host for the live parts of the
+// inspection; a part it cannot reach stays nil with the reason. Tests
+// replace it to point at namespaces they made.
+var openLive = func(ctx context.Context, root rootfs.Root) (inspect.Options, func()) {
+	o := inspect.Options{Root: root}
+	if !root.IsHost() {
+		why := "root is " + root.Dir() + ", not the host"
+		o.DevicesWhy, o.LinksWhy, o.UnitsWhy, o.GuardWhy = why, why, why, why
+		return o, func() {}
+	}
+	var closers []func()
+	if sd, err := systemd.Connect(ctx); err != nil {
+		o.UnitsWhy = "no system bus"
+	} else {
+		o.Units = sd
+		closers = append(closers, sd.Close)
+	}
+	if wg, err := wgctrl.New(); err != nil {
+		o.DevicesWhy = "opening wireguard control: " + err.Error()
+	} else {
+		o.Devices = wg
+		closers = append(closers, func() { _ = wg.Close() })
+	}
+	if nl, err := netlink.NewHandle(); err != nil {
+		o.LinksWhy = "opening netlink: " + err.Error()
+	} else {
+		o.Links = inspect.LinkFacts{Netlink: nl}
+		closers = append(closers, nl.Close)
+	}
+	if conn, err := nftables.New(); err != nil {
+		o.GuardWhy = "connecting to nftables: " + err.Error()
+	} else {
+		o.Guard = inspect.NftGuard{Conn: conn}
+	}
+	return o, func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+}
+
+func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("status", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	root := fs.String("root", "/", "the node's root directory; live state is read only for /")
+	format := fs.String("format", "text", "output format: text or json")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: corium-agent status [--root DIR] [--format text|json]")
+		return exitUsage
+	}
+	if *format != "text" && *format != "json" {
+		fmt.Fprintf(stderr, "corium-agent status: --format %q: use text or json\n", *format)
+		return exitUsage
+	}
+	if info, err := os.Stat(*root); err != nil || !info.IsDir() {
+		fmt.Fprintf(stderr, "corium-agent status: --root %s is not a directory\n", *root)
+		return exitUsage
+	}
+
+	o, closeLive := openLive(ctx, rootfs.New(*root))
+	defer closeLive()
+	r := inspect.Inspect(ctx, o)
+	if *format == "json" {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			fmt.Fprintf(stderr, "corium-agent status: encoding the report: %v\n", err)
+			return exitFailed
+		}
+		fmt.Fprintln(stdout, string(b))
+	} else {
+		inspect.Text(stdout, r)
+	}
+	return statusExit(r.Verdict.State)
+}
+
+func statusExit(s inspect.State) int {
+	switch s {
+	case inspect.OK:
+		return exitOK
+	case inspect.Unprovisioned:
+		return exitNothing
+	}
+	return exitFailed
+}

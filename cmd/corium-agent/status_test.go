@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/inspect"
+	"github.com/corium/corium-agent/internal/rootfs"
+)
+
+func statusFirstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+// withLive points the status command's live parts at o for one test.
+func withLive(t *testing.T, live func(o *inspect.Options)) {
+	t.Helper()
+	orig := openLive
+	openLive = func(_ context.Context, root rootfs.Root) (inspect.Options, func()) {
+		o := inspect.Options{Root: root}
+		live(&o)
+		return o, func() {}
+	}
+	t.Cleanup(func() { openLive = orig })
+}
+
+// noDevices has no WireGuard device at all.
+type noDevices struct{}
+
+func (noDevices) Device(string) (*wgtypes.Device, error) { return nil, os.ErrNotExist }
+
+func TestStatusCLIUnprovisioned(t *testing.T) {
+	code, out, _ := runCLI(t, "status", "--root", t.TempDir())
+	if code != exitNothing || !strings.HasPrefix(statusFirstLine(out), "unprovisioned") {
+		t.Errorf("exit %d, output:\n%s", code, out)
+	}
+}
+
+func TestStatusCLIProvisionedDemo(t *testing.T) {
+	secrets := demoSecretValues(t)
+	root := demoRoot(t)
+	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
+		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
+	}
+
+	// Under a root that is not the host, nothing live is read, and the
+	// verdict says so instead of guessing.
+	code, text, errText := runCLI(t, "status", "--root", root)
+	first := statusFirstLine(text)
+	if code != exitOK || first != "ok (could not check: unit states, wireguard devices, route, firewall)" || !strings.Contains(text, "firewall:     unknown: root is "+root+", not the host") {
+		t.Errorf("exit %d, verdict %q", code, first)
+	}
+	for _, want := range []string{"tunnel wg0:", "tunnel wg1:", "node address: 10.10.0.1", "provisioned:  yes", "installed with 10.10.0.1"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q:\n%s", want, text)
+		}
+	}
+
+	code, js, errJS := runCLI(t, "status", "--root", root, "--format", "json")
+	var r inspect.Report
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatalf("exit %d, not JSON: %v\n%s", code, err, js)
+	}
+	if code != exitOK || r.Verdict.State != inspect.OK || !r.Provisioned || len(r.Interfaces) != 2 || r.Interfaces[0].Peers[0].Class != inspect.Unknown {
+		t.Errorf("exit %d, report %+v", code, r)
+	}
+	noDemoSecrets(t, secrets, map[string]string{"text": text, "text stderr": errText, "json": js, "json stderr": errJS})
+
+	// The same root with every device gone is degraded at the tunnel.
+	withLive(t, func(o *inspect.Options) { o.Devices = noDevices{} })
+	code, text, _ = runCLI(t, "status", "--root", root)
+	if want := "degraded: tunnel: wg0: the device is absent; see journalctl -u wg-quick@wg0.service (and 1 more)"; code != exitFailed || statusFirstLine(text) != want {
+		t.Errorf("exit %d, verdict %q, want %q", code, statusFirstLine(text), want)
+	}
+}
+
+func TestStatusCLIFailedRun(t *testing.T) {
+	root := demoRoot(t)
+	if err := os.Remove(filepath.Join(root, "run/corium/secrets/join-token")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runCLI(t, demoArgs("apply", root)...); code != exitFailed {
+		t.Fatalf("apply without its join token: exit %d", code)
+	}
+	code, out, _ := runCLI(t, "status", "--root", root)
+	if first := statusFirstLine(out); code != exitFailed || !strings.HasPrefix(first, "failed: secrets: ") || !strings.Contains(first, "join.tokenFrom") {
+		t.Errorf("exit %d, verdict %q", code, first)
+	}
+}
+
+func TestStatusCLIUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"status", "--format", "yaml"},
+		{"status", "extra"},
+		{"status", "--root", "/nonexistent/dir"},
+		{"status", "--bogus"},
+	} {
+		if code, _, _ := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
