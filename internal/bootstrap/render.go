@@ -119,11 +119,18 @@ func RenderNode(in Inputs) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps = append(steps, Step{
+	guardStep := Step{
 		Name:    StepGuard,
 		Files:   []File{{Path: firewall.FilePath, Mode: firewall.FileMode, DirMode: firewall.DirMode, Content: guard.File()}},
 		Actions: []Action{{Kind: ActionFirewall, OnChange: onChangeDayTwo(in.DayTwo, firewall.FilePath)}},
-	})
+	}
+	if guard.On {
+		// k0s requires the guard: with the table not programmed, it stays down.
+		guardDropIn := firewall.K0sDropInPath(unit)
+		guardStep.Files = append(guardStep.Files, File{Path: guardDropIn, Mode: 0o644, Content: firewall.K0sDropIn()})
+		guardStep.Actions = append(guardStep.Actions, Action{Kind: ActionDaemonReload, OnChange: []string{guardDropIn}})
+	}
+	steps = append(steps, guardStep)
 
 	if !in.DayTwo {
 		args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken, UnitExists: in.K0sUnitExists})

@@ -1,0 +1,59 @@
+package bootstrap
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+const guardDoc = `role: controller
+wireguard:
+  - name: wg0
+    address: 10.30.0.2/24
+    listenPort: 51820
+    nodeAddress: true
+    privateKey: AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=
+    peers:
+      - publicKey: TVYmNnJxw6XWMBbDBIk5UY4TYQWR1NSBrRs5mhQ3OQk=
+        endpoint: 192.0.2.11:51820
+        allowedIPs: [10.30.0.1/32]
+firewall:
+  clusterPorts: `
+
+// The k0s unit requires the guard exactly when the guard is on; the rendered
+// guard file is there either way, so the boot unit can remove a stale table.
+func TestRenderGuardStep(t *testing.T) {
+	dropIn := firewall.K0sDropInPath("k0scontroller.service")
+	for _, tc := range []struct {
+		clusterPorts string
+		on           bool
+	}{{"overlay", true}, {"open", false}} {
+		cfg, _, err := schema.Load([]byte(guardDoc + tc.clusterPorts + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), Hostname: DecideHostname(cfg, HostnameFacts{})})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files := map[string][]byte{}
+		for _, s := range plan.Steps {
+			if s.Name != StepGuard {
+				continue
+			}
+			for _, f := range s.Files {
+				files[f.Path] = f.Content
+			}
+		}
+		guard, err := firewall.ParseFile(files[firewall.FilePath])
+		if err != nil || guard.On != tc.on {
+			t.Errorf("clusterPorts %s: rendered guard %+v, %v", tc.clusterPorts, guard, err)
+		}
+		content, ok := files[dropIn]
+		if ok != tc.on || (ok && !bytes.Equal(content, firewall.K0sDropIn())) {
+			t.Errorf("clusterPorts %s: drop-in present = %v, want %v", tc.clusterPorts, ok, tc.on)
+		}
+	}
+}
