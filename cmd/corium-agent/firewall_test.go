@@ -193,6 +193,21 @@ func TestFirewallCommand(t *testing.T) {
 	if r = runFirewallIn(t, srv, "remove"); r.code != exitOK {
 		t.Fatalf("second remove: %+v", r)
 	}
+
+	// clusterPorts: open removes a loaded guard and shows "off".
+	if r = runFirewallIn(t, srv, "apply", "--root", root); r.code != exitOK {
+		t.Fatalf("apply: %+v", r)
+	}
+	openFile := filepath.Join(dir, "open.yaml")
+	if err := os.WriteFile(openFile, []byte(strings.Replace(firewallDoc, "clusterPorts: overlay", "clusterPorts: open", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r = runFirewallIn(t, srv, "apply", "--config", openFile); r.code != exitOK || !strings.Contains(r.stdout, "table:       off") {
+		t.Fatalf("apply with clusterPorts open: %+v", r)
+	}
+	if !reachable() {
+		t.Fatal("the guarded port does not answer after applying clusterPorts: open")
+	}
 }
 
 func TestFirewallCommandUsage(t *testing.T) {
