@@ -196,7 +196,6 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
 			d.errorf(k, p, "%s", unknownKey(path, k.Value, fields.names))
 			continue
 		}
-		d.doc.pos[p+keySuffix] = position{k.Line, k.Column}
 		d.decode(val, v.Field(idx), p)
 	}
 }

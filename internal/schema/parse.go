@@ -72,7 +72,8 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 // block and values of the wrong type become findings with their positions.
 // The error is only for YAML syntax (a *SyntaxError).
 func Parse(data []byte) (*Document, error) {
-	doc := &Document{pos: map[string]position{}}
+	// About two positions per line (a key and its value's items).
+	doc := &Document{pos: make(map[string]position, 2*bytes.Count(data, []byte("\n")))}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
