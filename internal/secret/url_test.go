@@ -1,0 +1,115 @@
+package secret
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/corium/corium-agent/internal/fetch"
+)
+
+func TestURLNotThereYetThenOK(t *testing.T) {
+	g := newRig(t)
+	g.write(t, "/etc/corium/token", "\n bearer-abc \n")
+	srv := newScripted(t, reply{status: 404}, reply{status: 503}, reply{status: 200, body: "join-token-value\n"})
+	v, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom",
+		Source{URL: srv.URL + "/token?sig=abc", AuthFile: "/etc/corium/token", WaitFor: "1m"})
+	if err != nil || v.Reveal() != "join-token-value" {
+		t.Fatalf("Resolve = %v", err)
+	}
+	if srv.requests() != 3 {
+		t.Fatalf("%d requests, want 3", srv.requests())
+	}
+	for i, a := range srv.auth {
+		if a != "Bearer bearer-abc" {
+			t.Fatalf("request %d sent Authorization %q", i, a)
+		}
+	}
+	prefix := "join.tokenFrom: waiting for " + srv.URL + "/token (attempt "
+	if st := g.status(); len(st) != 2 || !strings.HasPrefix(st[0], prefix+"1, next in ") || !strings.HasPrefix(st[1], prefix+"2, next in ") {
+		t.Fatalf("progress lines %q", st)
+	}
+}
+
+func TestURLUnauthorizedFailsAfterOneRequest(t *testing.T) {
+	g := newRig(t)
+	g.write(t, "/etc/corium/token", "wrong")
+	srv := newScripted(t, reply{status: 401}, reply{status: 200, body: "never"})
+	_, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom",
+		Source{URL: srv.URL + "/t", AuthFile: "/etc/corium/token", WaitFor: "1h"})
+	var se *fetch.StatusError
+	if !errors.As(err, &se) || se.Code != 401 {
+		t.Fatalf("err = %v", err)
+	}
+	if want := "join.tokenFrom: fetching " + srv.URL + "/t: server answered 401 Unauthorized"; !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("err = %q, want prefix %q", err, want)
+	}
+	if srv.requests() != 1 {
+		t.Fatalf("%d requests, want exactly 1", srv.requests())
+	}
+}
+
+func TestURLRedirectToHTTPRefused(t *testing.T) {
+	hits := 0
+	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { hits++; _, _ = w.Write([]byte("x")) }))
+	defer plain.Close()
+	srv := newScripted(t, reply{redirectTo: plain.URL + "/key"})
+	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "wireguard[0].privateKeyFrom",
+		Source{URL: srv.URL, WaitFor: "1h"})
+	if !errors.Is(err, fetch.ErrInsecureRedirect) || hits != 0 || srv.requests() != 1 {
+		t.Fatalf("err = %v, http hits %d, https requests %d", err, hits, srv.requests())
+	}
+}
+
+func TestURLRetryAfterHonoured(t *testing.T) {
+	srv := newScripted(t, reply{status: 429, header: map[string]string{"Retry-After": "1"}}, reply{status: 200, body: "k"})
+	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "ha.authPassFrom", Source{URL: srv.URL, WaitFor: "30s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if gap := srv.times[1].Sub(srv.times[0]); gap < time.Second {
+		t.Fatalf("retried after %s; the server asked for 1s and the backoff is 10ms", gap)
+	}
+}
+
+func TestURLBodyCap(t *testing.T) {
+	srv := newScripted(t, reply{status: 200, body: strings.Repeat("a", MaxURLBytes+1)})
+	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL, WaitFor: "1m"})
+	if !errors.Is(err, fetch.ErrTooLarge) || srv.requests() != 1 {
+		t.Fatalf("err = %v after %d requests", err, srv.requests())
+	}
+}
+
+func TestURLAuthFileAppearsLater(t *testing.T) {
+	g := newRig(t)
+	srv := newScripted(t, reply{status: 200, body: "k"})
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		g.write(t, "/run/auth", "tok")
+	}()
+	_, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL, AuthFile: "/run/auth", WaitFor: "10s"})
+	if err != nil || srv.requests() != 1 || srv.auth[0] != "Bearer tok" {
+		t.Fatalf("err = %v, requests %d", err, srv.requests())
+	}
+}
+
+func TestURLEmptyBodyIsNotThereYet(t *testing.T) {
+	srv := newScripted(t, reply{status: 200, body: "\n"}, reply{status: 200, body: "k"})
+	v, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL, WaitFor: "10s"})
+	if err != nil || v.Reveal() != "k" || srv.requests() != 2 {
+		t.Fatalf("err = %v, requests %d", err, srv.requests())
+	}
+}
+
+func TestURLNeverAvailable(t *testing.T) {
+	srv := newScripted(t, reply{status: 503})
+	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL + "/t?x=1", WaitFor: "200ms"})
+	want := "join.tokenFrom: " + srv.URL + "/t was not available within 200ms ("
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "last: server answered 503 Service Unavailable)") {
+		t.Fatalf("err = %v", err)
+	}
+}
