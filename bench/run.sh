@@ -43,7 +43,7 @@ CGO_ENABLED=0 go build -trimpath -o "$work/corium-agent" ./cmd/corium-agent
 AGENT=$work/corium-agent
 "$PY" bench/gen.py "$work/configs" ${SIZES//,/ }
 
-echo "== machine: $(nproc) cores, $(uname -r); $(go version | cut -d' ' -f3)"
+echo "== machine: $(nproc) cores, $(uname -r); $(go version | cut -d' ' -f3); load average $(cut -d' ' -f1-3 /proc/loadavg) (figures are only comparable on an idle machine)"
 echo "== peers: $("$IGNITION" --version 2>&1 | head -1); cloud-init $("$PY" /usr/bin/cloud-init --version 2>&1 | awk '{print $2}')"
 echo
 echo "== validate (median wall time, peak RSS)"
@@ -56,6 +56,8 @@ echo
 echo "== corium-agent binary"
 size=$(stat -c %s "$AGENT")
 echo "size: $size bytes ($((size / 1024 / 1024)) MiB), CGO_ENABLED=0 -trimpath, not stripped"
+/usr/bin/time -f %M -o "$work/rss" "$AGENT" version >/dev/null
+echo "peak RSS of a run that does nothing (corium-agent version): $(awk '{printf "%.1f", $1 / 1024}' "$work/rss") MB"
 
 echo
 echo "== apply --root (first boot into an empty root; median of $APPLY_RUNS, peak RSS the max)"
