@@ -20,7 +20,7 @@ type Conn interface {
 	Flush() error
 
 	ListTableOfFamily(name string, family nftables.TableFamily) (*nftables.Table, error)
-	ListChainsOfTableFamily(family nftables.TableFamily) ([]*nftables.Chain, error)
+	ListChain(t *nftables.Table, name string) (*nftables.Chain, error)
 	GetSets(*nftables.Table) ([]*nftables.Set, error)
 	GetSetElements(*nftables.Set) ([]nftables.SetElement, error)
 	GetRules(*nftables.Table, *nftables.Chain) ([]*nftables.Rule, error)

@@ -133,6 +133,17 @@ func TestStateInEachState(t *testing.T) {
 		t.Errorf("stale reason = %q", r.Reason)
 	}
 
+	// A chain added to the table.
+	if err := Apply(ctx, conn, g); err != nil {
+		t.Fatal(err)
+	}
+	ft = conn.tables[key(table())]
+	ft.chains = append(ft.chains, &nftables.Chain{Name: "extra", Table: table()})
+	r = mustState(t, conn, g, Stale)
+	if !strings.Contains(r.Reason, "holds 5 chains and sets, want 4") {
+		t.Errorf("stale reason = %q", r.Reason)
+	}
+
 	// A marker wiped out.
 	if err := Apply(ctx, conn, g); err != nil {
 		t.Fatal(err)

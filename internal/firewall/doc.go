@@ -8,6 +8,8 @@
 // programs the table in one netlink batch, Remove deletes it, and State reads
 // the kernel back and says whether the guard in force is the one rendered.
 //
+// K0sDropIn is the drop-in that makes the k0s unit require the guard.
+//
 // It touches nothing outside its own table, ever: no ruleset flush, no other
 // table read or written. It does not decide when to run (bootstrap and the
 // corium-firewall unit do) and it resolves no secrets.

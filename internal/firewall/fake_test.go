@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"github.com/google/nftables"
+	"github.com/google/nftables/binaryutil"
 	"github.com/google/nftables/userdata"
 )
 
@@ -139,17 +140,21 @@ func (f *fakeConn) ListTableOfFamily(name string, family nftables.TableFamily) (
 	if ft == nil {
 		return nil, syscall.ENOENT
 	}
-	return ft.table, nil
+	t := *ft.table
+	// As the kernel counts, and as the library decodes it (see tableUse).
+	t.Use = binaryutil.NativeEndian.Uint32(binaryutil.BigEndian.PutUint32(uint32(len(ft.chains) + len(ft.sets))))
+	return &t, nil
 }
 
-func (f *fakeConn) ListChainsOfTableFamily(family nftables.TableFamily) ([]*nftables.Chain, error) {
-	var out []*nftables.Chain
-	for _, ft := range f.tables {
-		if ft.table.Family == family {
-			out = append(out, ft.chains...)
+func (f *fakeConn) ListChain(t *nftables.Table, name string) (*nftables.Chain, error) {
+	if ft := f.tables[key(t)]; ft != nil {
+		for _, c := range ft.chains {
+			if c.Name == name {
+				return c, nil
+			}
 		}
 	}
-	return out, nil
+	return nil, syscall.ENOENT
 }
 
 func (f *fakeConn) GetSets(t *nftables.Table) ([]*nftables.Set, error) {

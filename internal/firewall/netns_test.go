@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -295,6 +296,17 @@ func TestGuardWithPackets(t *testing.T) {
 
 		l.srv.Run(t, "nft", "delete", "element", "inet", "corium", "tcp_ports", "{ 10250 }")
 		mustState(t, conn, g, Stale)
+		if err := Apply(ctx, conn, g); err != nil {
+			t.Fatal(err)
+		}
+		mustState(t, conn, g, Current)
+
+		// A chain of its own added to the table, even an empty one, is stale.
+		l.srv.Run(t, "nft", "add", "chain", "inet", "corium", "extra")
+		r := mustState(t, conn, g, Stale)
+		if !strings.Contains(r.Reason, "it holds 5 chains and sets, want 4") {
+			t.Errorf("stale reason = %q", r.Reason)
+		}
 		if err := Apply(ctx, conn, g); err != nil {
 			t.Fatal(err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/google/nftables"
+	"github.com/google/nftables/binaryutil"
 	"github.com/google/nftables/userdata"
 	"golang.org/x/sys/unix"
 )
@@ -77,28 +78,24 @@ func State(conn Conn, g Guard) (Report, error) {
 // compare returns the first difference between the loaded table and rs ("" if
 // none) and the hash in the loaded marker.
 func compare(conn Conn, t *nftables.Table, rs *ruleset) (diff, loaded string, err error) {
-	chains, err := conn.ListChainsOfTableFamily(nftables.TableFamilyINet)
+	// The kernel counts every object of the table (chains, sets, stateful
+	// objects, flowtables), so one number tells of anything added beside ours
+	// without listing what other tables hold.
+	if use, want := tableUse(t), uint32(1+len(rs.sets)); use != want {
+		return fmt.Sprintf("it holds %d chains and sets, want %d", use, want), "", nil
+	}
+	chain, err := conn.ListChain(t, chainName)
+	if errors.Is(err, unix.ENOENT) {
+		return "chain " + chainName + " is missing", "", nil
+	}
 	if err != nil {
-		return "", "", fmt.Errorf("reading the chains of table inet %s: %w", TableName, err)
+		return "", "", fmt.Errorf("reading chain %s of table inet %s: %w", chainName, TableName, err)
 	}
-	var own []*nftables.Chain
-	for _, c := range chains {
-		if c.Table != nil && c.Table.Name == TableName {
-			own = append(own, c)
-		}
-	}
-	if len(own) != 1 || own[0].Name != chainName {
-		names := make([]string, 0, len(own))
-		for _, c := range own {
-			names = append(names, c.Name)
-		}
-		return fmt.Sprintf("chains are [%s], want [%s]", strings.Join(names, " "), chainName), "", nil
-	}
-	if got, want := describeChain(own[0]), describeChain(rs.chain); got != want {
+	if got, want := describeChain(chain), describeChain(rs.chain); got != want {
 		return fmt.Sprintf("chain is %q, want %q", got, want), "", nil
 	}
 
-	rules, err := conn.GetRules(t, own[0])
+	rules, err := conn.GetRules(t, chain)
 	if err != nil {
 		return "", "", fmt.Errorf("reading the rules of table inet %s: %w", TableName, err)
 	}
@@ -153,4 +150,11 @@ func compare(conn Conn, t *nftables.Table, rs *ruleset) (diff, loaded string, er
 		}
 	}
 	return "", loaded, nil
+}
+
+// tableUse is the kernel's object count of the table. The kernel sends it in
+// network byte order and nftables v0.3.0 decodes it in host order; putting the
+// bytes back recovers the kernel's number on any host.
+func tableUse(t *nftables.Table) uint32 {
+	return binaryutil.BigEndian.Uint32(binaryutil.NativeEndian.PutUint32(t.Use))
 }
