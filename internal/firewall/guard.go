@@ -101,18 +101,28 @@ func (g Guard) check() error {
 	if len(g.Ports) == 0 {
 		return errors.New("ports: empty; a guard that polices nothing is refused")
 	}
+	seen := map[string]int{}
 	for i, p := range g.Ports {
 		if p.Number < 1 || p.Number > 65535 || (p.Proto != "tcp" && p.Proto != "udp") {
 			return fmt.Errorf("ports[%d]: %d/%s is not a tcp or udp port", i, p.Number, p.Proto)
 		}
+		if first, dup := seen[p.String()]; dup {
+			return fmt.Errorf("ports[%d]: duplicates ports[%d] (%s)", i, first, p)
+		}
+		seen[p.String()] = i
 	}
 	if !slices.Contains(g.Interfaces, "lo") {
 		return errors.New("interfaces: lo is missing; the node would lose its own cluster ports")
 	}
+	names := map[string]int{}
 	for i, name := range g.Interfaces {
 		if name == "" || len(name) > 15 {
 			return fmt.Errorf("interfaces[%d]: %q is not an interface name", i, name)
 		}
+		if first, dup := names[name]; dup {
+			return fmt.Errorf("interfaces[%d]: duplicates interfaces[%d] (%s)", i, first, name)
+		}
+		names[name] = i
 	}
 	if _, err := netip.ParsePrefix(g.PodCIDR); err != nil {
 		return fmt.Errorf("podCIDR: %w", err)

@@ -111,12 +111,14 @@ func TestFileRoundTripsAndIsStable(t *testing.T) {
 
 func TestParseFileRefuses(t *testing.T) {
 	for name, tc := range map[string]struct{ data, want string }{
-		"unknown field": {`{"version":1,"on":true,"portz":[]}`, "unknown field"},
-		"other version": {`{"version":2,"on":false}`, "version 2 is not 1"},
-		"empty guard":   {`{"version":1,"on":true,"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports: empty"},
-		"no loopback":   {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"}],"interfaces":["wg0"],"podCIDR":"10.0.0.0/8"}`, "interfaces: lo is missing"},
-		"bad proto":     {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"sctp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports[0]: 6443/sctp"},
-		"not json":      {`ports: [6443]`, "decoding the guard"},
+		"unknown field":       {`{"version":1,"on":true,"portz":[]}`, "unknown field"},
+		"other version":       {`{"version":2,"on":false}`, "version 2 is not 1"},
+		"empty guard":         {`{"version":1,"on":true,"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports: empty"},
+		"no loopback":         {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"}],"interfaces":["wg0"],"podCIDR":"10.0.0.0/8"}`, "interfaces: lo is missing"},
+		"bad proto":           {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"sctp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports[0]: 6443/sctp"},
+		"not json":            {`ports: [6443]`, "decoding the guard"},
+		"duplicate port":      {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"},{"port":6443,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports[1]: duplicates ports[0] (6443/tcp)"},
+		"duplicate interface": {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"}],"interfaces":["lo","lo"],"podCIDR":"10.0.0.0/8"}`, "interfaces[1]: duplicates interfaces[0] (lo)"},
 	} {
 		_, err := ParseFile([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
