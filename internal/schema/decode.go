@@ -18,6 +18,19 @@ import (
 type decoder struct {
 	doc      *Document
 	findings Findings
+	// budget bounds the values decoded, so that aliases of aliases (a
+	// "billion laughs" document) cannot make decoding exponential.
+	budget int
+	spent  bool
+}
+
+// countNodes counts a tree's nodes without following aliases.
+func countNodes(n *yaml.Node) int {
+	c := 1
+	for _, k := range n.Content {
+		c += countNodes(k)
+	}
+	return c
 }
 
 var (
@@ -41,6 +54,13 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 }
 
 func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+	if d.budget--; d.budget < 0 {
+		if !d.spent {
+			d.spent = true
+			d.errorf(n, path, "the document expands too many aliases; write the values out")
+		}
+		return
+	}
 	n = resolveAlias(n)
 	d.doc.pos[path] = position{n.Line, n.Column}
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {

@@ -100,7 +100,7 @@ func Parse(data []byte) (*Document, error) {
 	if block == nil {
 		return doc, nil
 	}
-	d := &decoder{doc: doc}
+	d := &decoder{doc: doc, budget: 4*countNodes(block) + 1000}
 	doc.Config = &Config{}
 	d.decode(block, reflectValue(doc.Config), "")
 	doc.Findings = d.findings

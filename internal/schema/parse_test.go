@@ -2,6 +2,7 @@ package schema
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -167,5 +168,29 @@ firewall: {publicPorts: [22]}
 		if f.Path != want[i] || f.Line == 0 {
 			t.Errorf("error %d = %s at %d:%d, want path %s with a line", i, f, f.Line, f.Col, want[i])
 		}
+	}
+}
+
+// Aliases cannot make decoding blow up: a document that names one large
+// value many times is refused rather than expanded.
+func TestParseAliasExpansionBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("role: single\nwireguard:\n  - name: wg0\n    address: 10.0.0.1/24\n    peers:\n      - &p\n        publicKey: x\n        allowedIPs:\n")
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&b, "          - 10.1.%d.0/24\n", i)
+	}
+	for i := 0; i < 2000; i++ {
+		b.WriteString("      - *p\n")
+	}
+	doc, err := Parse([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range doc.Findings {
+		found = found || strings.Contains(f.Message, "too many aliases")
+	}
+	if !found {
+		t.Errorf("no finding about aliases: %d findings", len(doc.Findings))
 	}
 }
