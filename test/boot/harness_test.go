@@ -1,9 +1,11 @@
 package boot
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -87,9 +89,20 @@ func TestBootHarness(t *testing.T) {
 	if fw["ConditionResult"] != "no" || fw["ActiveState"] != "inactive" || fw["UnitFileState"] != "enabled" {
 		t.Errorf("corium-firewall.service on a node without a guard = %v, want enabled, skipped by its condition", fw)
 	}
-	agent := n.Show("corium-agent.service", "ConditionResult", "UnitFileState", "ExecMainStartTimestampMonotonic")
-	if agent["ConditionResult"] != "yes" || agent["UnitFileState"] != "enabled" || monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
-		t.Errorf("corium-agent.service on an unprovisioned node = %v, want enabled and run", agent)
+	// No configuration anywhere: the agent says so, leaves the node
+	// unconfigured and succeeds, and writes no marker (a config given later
+	// is still applied on the next boot).
+	agent := n.Show("corium-agent.service", "ConditionResult", "UnitFileState", "Result", "ExecMainStartTimestampMonotonic")
+	if agent["ConditionResult"] != "yes" || agent["UnitFileState"] != "enabled" || agent["Result"] != "success" ||
+		monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
+		t.Errorf("corium-agent.service on an unconfigured node = %v, want enabled, run, success", agent)
+	}
+	var st status.Status
+	if raw := n.MustExec("cat", status.Path); json.Unmarshal([]byte(raw), &st) != nil || st.Outcome != status.Unconfigured {
+		t.Errorf("status on an unconfigured node: %s, want outcome %q", raw, status.Unconfigured)
+	}
+	if n.Exists("/var/lib/corium/provisioned") {
+		t.Error("an unconfigured node got the provisioned marker")
 	}
 	for _, dir := range []string{"/var/lib/corium", "/etc/corium"} {
 		if mode := strings.TrimSpace(n.MustExec("stat", "-c", "%a", dir)); mode != "700" {

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 
 // agentBinary builds the agent once per test binary, static as the image
 // carries it.
-func agentBinary(t *testing.T) string {
+func agentBinary(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
 		buildDir, buildErr = os.MkdirTemp("", "corium-boot-agent-")
@@ -57,7 +57,7 @@ func agentBinary(t *testing.T) string {
 
 // rootfs is the cached Debian trixie rootfs (scripts/rootfs.sh builds it once
 // and prints its path), or CORIUM_ROOTFS when set.
-func rootfs(t *testing.T) string {
+func rootfs(t testing.TB) string {
 	t.Helper()
 	rootfsOnce.Do(func() {
 		if p := os.Getenv("CORIUM_ROOTFS"); p != "" {

@@ -26,7 +26,7 @@ const bootTimeout = 3 * time.Minute
 // files, booted with systemd-nspawn inside a network namespace. Its upper
 // layer survives shutdowns, so a second Boot is a reboot of the same disk.
 type Node struct {
-	t     *testing.T
+	t     testing.TB
 	Name  string
 	Root  string // the merged tree the container boots from
 	Netns *testutil.Netns
@@ -44,7 +44,7 @@ type Node struct {
 
 // NewNode makes a node from the cached rootfs with image/ and the agent
 // installed. Everything it makes is removed when the test ends.
-func NewNode(t *testing.T, name string, ns *testutil.Netns) *Node {
+func NewNode(t testing.TB, name string, ns *testutil.Netns) *Node {
 	t.Helper()
 	lower := rootfs(t)
 	agent := agentBinary(t)

@@ -19,7 +19,7 @@ const (
 	wgCredential         = "corium.wg0-key"
 )
 
-func genKey(t *testing.T) wgtypes.Key {
+func genKey(t testing.TB) wgtypes.Key {
 	t.Helper()
 	k, err := wgtypes.GeneratePrivateKey()
 	if err != nil {
