@@ -1,8 +1,16 @@
 // Package schema owns the node configuration contract: the Go types of the
-// corium block, strict parsing from YAML with field positions, the defaults
-// (applied in one place) and offline validation.
+// corium block, strict parsing from YAML with a position for every field
+// path, the defaults (applied only by ApplyDefaults), offline validation, and
+// the JSON Schema and operator reference generated from the same types.
+//
+// Parse walks yaml.Node itself so that unknown keys and wrong types become
+// findings rather than one decode abort; Validate adds the field rules
+// (validator tags on the types) and the rules across fields and over the whole
+// document, every finding with its path, position and severity, in document
+// order. Messages never quote a secret value.
 //
 // It does no I/O beyond the bytes it is handed: no network, no filesystem, no
 // exec, so a workstation validates with exactly the parser a node uses.
-// Machine checks (an interface exists, an address is up) belong to bootstrap.
+// Machine checks (an interface exists, an address is up) and node.name's
+// default (it needs the hostname and machine-id) belong to bootstrap.
 package schema
