@@ -123,3 +123,30 @@ func oneOf(b []byte, versions [][]byte) bool {
 	}
 	return false
 }
+
+// appearedWithoutTemp lists files and links present in cut but not in prev
+// (the tree one write point earlier) whose temp file prev did not show: a
+// write through rootfs is always cut once with its temp file in place,
+// right before the rename, so a file that appears without one was written
+// some other way, with nothing to stop a reader seeing it half-written.
+func appearedWithoutTemp(prev, cut tree) []string {
+	var out []string
+	for p, e := range cut {
+		if _, ok := prev[p]; ok || isTemp(p) || e.mode.IsDir() {
+			continue
+		}
+		prefix := filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".tmp-")
+		found := false
+		for q := range prev {
+			if strings.HasPrefix(q, prefix) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -45,9 +45,14 @@ func walk(t *testing.T, s scenario) int {
 		t.Errorf("a second run changed the tree:\n%s", strings.Join(d, "\n"))
 	}
 
+	var prev tree
 	for n := 1; ; n++ {
 		root := t.TempDir()
-		killed := runCut(t, s.command(root), n)
+		cmd := s.command(root)
+		if n == 1 {
+			prev = snapshot(t, root, s.skip)
+		}
+		killed := runCut(t, cmd, n)
 		if !killed {
 			if n == 1 {
 				t.Fatal("the program finished without reaching a single write point; is the failpoint wired?")
@@ -58,6 +63,10 @@ func walk(t *testing.T, s scenario) int {
 		if bad := checkCut(cut, final, s.also); len(bad) > 0 {
 			t.Errorf("killed at write point %d, the tree shows:\n%s", n, strings.Join(bad, "\n"))
 		}
+		if bad := appearedWithoutTemp(prev, cut); len(bad) > 0 {
+			t.Errorf("between write points %d and %d, files appeared that were not renamed from a temp file (a write around rootfs?):\n%s", n-1, n, strings.Join(bad, "\n"))
+		}
+		prev = cut
 		if s.check != nil {
 			s.check(t, cut, final)
 		}
