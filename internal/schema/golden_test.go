@@ -109,3 +109,22 @@ func TestValidConfigs(t *testing.T) {
 		})
 	}
 }
+
+// Every field rule's message appears in some expected output, so no rule
+// goes without a failing config in testdata.
+func TestEveryFieldRuleHasAFailingConfig(t *testing.T) {
+	var all strings.Builder
+	files, _ := filepath.Glob(filepath.Join(testdata, "invalid", "*.golden"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all.Write(b)
+	}
+	for tag, msg := range fieldMessages {
+		if !strings.Contains(all.String(), msg) {
+			t.Errorf("no invalid config in testdata fails the %s rule (%q)", tag, msg)
+		}
+	}
+}
