@@ -57,6 +57,7 @@ func (d *describer) object(t reflect.Type, path string) map[string]any {
 		parent := typeName(t)
 		f := field{Path: p, Doc: typeDocs[parent+"."+sf.Name], Type: typ, Parent: parent,
 			Default: fieldDefaults[p], Example: fieldExamples[p], Schema: s, Rules: tagRules(tag)}
+		f.Rules = append(f.Rules, crossRules[p]...)
 		if extra, ok := extraRules[p]; ok {
 			for k, v := range extra.schema {
 				s[k] = v

@@ -107,3 +107,37 @@ var fieldExamples = map[string]string{
 	"SecretSource.credential":                 "corium.join-token",
 	"SecretSource.waitFor":                    "5m",
 }
+
+// crossRules are the rules across fields (rules_*.go), as the reference
+// states them; JSON Schema cannot express them.
+var crossRules = map[string][]string{
+	"network.podCIDR":                      {"must not overlap serviceCIDR or any wireguard address prefix"},
+	"network.serviceCIDR":                  {"must not overlap podCIDR or any wireguard address prefix"},
+	"storage.type":                         {"sqlite is refused with ha.enabled"},
+	"join":                                 {"a worker needs token or tokenFrom; single refuses both"},
+	"join.token":                           {"at most one of token and tokenFrom; not empty"},
+	"join.tokenFrom":                       {"at most one of token and tokenFrom"},
+	"node.taints":                          {"no two taints with the same key and effect"},
+	"ha":                                   {"any other ha setting while enabled is false is an error (it would do nothing)"},
+	"ha.enabled":                           {"only on controller and controller+worker; needs virtualIP, cluster.endpoint and one of authPass and authPassFrom"},
+	"ha.interface":                         {"a wireguard interface here is a warning: allowedIPs are static, so the virtual IP cannot follow a failover; it then needs unicastPeers"},
+	"ha.authPass":                          {"exactly one of authPass and authPassFrom when enabled"},
+	"ha.authPassFrom":                      {"exactly one of authPass and authPassFrom when enabled"},
+	"ha.unicastPeers":                      {"required when interface is a wireguard interface (multicast VRRP does not cross a tunnel)"},
+	"cluster.endpoint":                     {"required with ha.enabled"},
+	"wireguard":                            {"a joining node (worker, or a controller with a join token) with interfaces but none marked nodeAddress: warning"},
+	"wireguard[].name":                     {"unique among the interfaces"},
+	"wireguard[].address":                  {"each prefix must not overlap podCIDR, serviceCIDR or another interface's prefix"},
+	"wireguard[].listenPort":               {"without it, at least one peer needs an endpoint, or nobody can open the tunnel"},
+	"wireguard[].mtu":                      {"at least 1280 when the interface has an IPv6 address"},
+	"wireguard[].nodeAddress":              {"at most one interface"},
+	"wireguard[].privateKey":               {"exactly one of privateKey and privateKeyFrom"},
+	"wireguard[].privateKeyFrom":           {"exactly one of privateKey and privateKeyFrom"},
+	"wireguard[].peers[].publicKey":        {"unique within the interface; not the interface's own public key (checked when privateKey is inline)"},
+	"wireguard[].peers[].endpoint":         {"a host name is a warning: it must resolve before the overlay is up"},
+	"wireguard[].peers[].allowedIPs":       {"no overlap between peers of one interface"},
+	"wireguard[].peers[].presharedKey":     {"at most one of presharedKey and presharedKeyFrom"},
+	"wireguard[].peers[].presharedKeyFrom": {"at most one of presharedKey and presharedKeyFrom"},
+	"firewall.clusterPorts":                {"overlay needs a wireguard interface marked nodeAddress"},
+	"firewall.publicPorts":                 {"each must be one of the role's k0s ports (see below); no duplicates; with clusterPorts open they do nothing (warning)"},
+}

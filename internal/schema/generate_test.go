@@ -54,7 +54,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 			t.Errorf("%s: example is not YAML: %v", f.Path, err)
 		}
 	}
-	for name, m := range map[string][]string{"fieldExamples": keys(fieldExamples), "fieldDefaults": keys(fieldDefaults), "extraRules": keys(extraRules), "schemaDefaults": keys(schemaDefaults)} {
+	for name, m := range map[string][]string{"fieldExamples": keys(fieldExamples), "fieldDefaults": keys(fieldDefaults), "extraRules": keys(extraRules), "schemaDefaults": keys(schemaDefaults), "crossRules": keys(crossRules)} {
 		for _, k := range m {
 			if !paths[k] {
 				t.Errorf("%s names %q, which is no field", name, k)

@@ -21,6 +21,7 @@ func Reference() string {
 	}
 	b.WriteString("\n## The block\n")
 	writeFields(&b, block)
+	writeRolePorts(&b)
 	b.WriteString("\n## SecretSource\n\n" + typeDocs["secret.Source"] +
 		" Used by `join.tokenFrom`, `ha.authPassFrom`, `wireguard[].privateKeyFrom` and" +
 		" `wireguard[].peers[].presharedKeyFrom`.\n")
@@ -118,3 +119,25 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   never appear in a message, log, status or plan. Inline secrets are a liability:
   prefer the ` + "`...From`" + ` SecretSource fields.
 `
+
+// writeRolePorts lists each role's k0s ports, from RolePorts itself.
+func writeRolePorts(b *strings.Builder) {
+	b.WriteString("\n## The role's k0s ports\n\nWhat `firewall.clusterPorts: overlay` guards and `firewall.publicPorts` picks from, with the default storage.\n\n| role | cni | ports |\n|---|---|---|\n")
+	for _, r := range []Role{RoleSingle, RoleController, RoleControllerWorker, RoleWorker} {
+		for _, cni := range []CNI{CNIKubeRouter, CNICalico, CNICustom} {
+			if r == RoleController && cni != CNIKubeRouter {
+				continue // no kubelet, no CNI ports
+			}
+			var ports []string
+			for _, p := range RolePorts(&Config{Role: r, Network: Network{CNI: cni}}) {
+				ports = append(ports, fmt.Sprintf("%d/%s", p.Number, p.Proto))
+			}
+			c := string(cni)
+			if r == RoleController {
+				c = "any"
+			}
+			fmt.Fprintf(b, "| %s | %s | %s |\n", r, c, strings.Join(ports, ", "))
+		}
+	}
+	b.WriteString("\nA single node given `storage.type: etcd` adds 2380/tcp (etcd peers); a controller given `sqlite` drops it.\n")
+}

@@ -1,6 +1,8 @@
 // Command gen writes the schema's generated files: the doc comments of the
-// configuration types (docs_gen.go) and the operator reference
-// (docs/reference.md). Run through go generate in internal/schema.
+// configuration types (docs_gen.go), the operator reference
+// (docs/reference.md) and the JSON Schema editors load through the examples'
+// yaml-language-server modeline (docs/corium.schema.json). Run through go
+// generate in internal/schema.
 package main
 
 import (
@@ -20,7 +22,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) != 2 {
-		return fmt.Errorf("usage: gen docs|reference OUTPUT")
+		return fmt.Errorf("usage: gen docs|reference|jsonschema OUTPUT")
 	}
 	var out []byte
 	switch args[0] {
@@ -31,6 +33,8 @@ func run(args []string) error {
 		}
 	case "reference":
 		out = []byte(schema.Reference())
+	case "jsonschema":
+		out = schema.JSONSchema()
 	default:
 		return fmt.Errorf("unknown output %q", args[0])
 	}
