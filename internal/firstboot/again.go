@@ -41,7 +41,7 @@ func refuseDayTwo(root rootfs.Root, cfg *schema.Config, facts *bootstrap.Facts) 
 	diff("network.serviceCIDR", old.Network.ServiceCIDR, cfg.Network.ServiceCIDR)
 	diff("network.cni", old.Network.CNI, cfg.Network.CNI)
 	diff("storage.type", old.Storage.Type, cfg.Storage.Type)
-	diff("join.token", old.Join.Token != nil, cfg.Join.Token != nil)
+	diff("join.token", presence(old.Join.Token != nil), presence(cfg.Join.Token != nil))
 	diff("join.tokenFrom", old.Join.TokenFrom, cfg.Join.TokenFrom)
 	diff("node.name", old.Node.Name, cfg.Node.Name)
 
@@ -60,6 +60,14 @@ func refuseDayTwo(root rootfs.Root, cfg *schema.Config, facts *bootstrap.Facts) 
 		}
 	}
 	return out
+}
+
+// presence stands in for an inline secret, whose value is never shown.
+func presence(set bool) string {
+	if set {
+		return "set (inline)"
+	}
+	return ""
 }
 
 func nodeAddressInterface(cfg *schema.Config) int {
