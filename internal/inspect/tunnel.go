@@ -84,12 +84,19 @@ func (in *inspection) tunnel(wg schema.WireGuard) Interface {
 		}
 	}
 
-	for _, p := range wg.Peers {
-		it.Peers = append(it.Peers, in.peer(p, dev, &it))
+	// By key, once: an interface may carry thousands of peers.
+	live := make(map[string]*wgtypes.Peer, len(dev.Peers))
+	for i := range dev.Peers {
+		live[dev.Peers[i].PublicKey.String()] = &dev.Peers[i]
 	}
-	for _, live := range dev.Peers {
-		if !slices.ContainsFunc(wg.Peers, func(p schema.Peer) bool { return p.PublicKey == live.PublicKey.String() }) {
-			it.Drift = append(it.Drift, Drift{Field: "peers", Want: "absent", Have: live.PublicKey.String() + " on the device, not configured"})
+	configured := make(map[string]bool, len(wg.Peers))
+	for _, p := range wg.Peers {
+		configured[p.PublicKey] = true
+		it.Peers = append(it.Peers, in.peer(p, live[p.PublicKey], &it))
+	}
+	for _, l := range dev.Peers {
+		if k := l.PublicKey.String(); !configured[k] {
+			it.Drift = append(it.Drift, Drift{Field: "peers", Want: "absent", Have: k + " on the device, not configured"})
 		}
 	}
 	return it
@@ -111,16 +118,15 @@ func (in *inspection) deviceDrift(wg schema.WireGuard, dev *wgtypes.Device) []Dr
 	return drift
 }
 
-// peer reports one configured peer and adds its drift to the interface.
-func (in *inspection) peer(p schema.Peer, dev *wgtypes.Device, it *Interface) Peer {
+// peer reports one configured peer (live is nil when the device lacks it)
+// and adds its drift to the interface.
+func (in *inspection) peer(p schema.Peer, live *wgtypes.Peer, it *Interface) Peer {
 	out := Peer{PublicKey: p.PublicKey, Endpoint: p.Endpoint, AllowedIPs: canonical(p.AllowedIPs, true), HandshakeAgeSeconds: -1}
-	i := slices.IndexFunc(dev.Peers, func(l wgtypes.Peer) bool { return l.PublicKey.String() == p.PublicKey })
-	if i < 0 {
+	if live == nil {
 		out.Class = Missing
 		it.Drift = append(it.Drift, Drift{Field: "peers", Want: p.PublicKey, Have: "absent from the device"})
 		return out
 	}
-	live := dev.Peers[i]
 	if live.Endpoint != nil {
 		out.LiveEndpoint = live.Endpoint.String()
 	}
