@@ -106,6 +106,9 @@ func (in *inspection) readFiles() {
 		in.run = st
 		in.r.LastRun = lastRun(st)
 		in.r.Provenance = st.Provenance
+		if st.Provenance == nil {
+			in.unknown("provenance", "the last run ("+string(st.Outcome)+") read no configuration")
+		}
 	case errors.Is(err, fs.ErrNotExist):
 		in.unknown("last run", status.Path+" is absent (it lives in /run and is gone after a reboot)")
 	default:

@@ -117,6 +117,14 @@ func TestVerdicts(t *testing.T) {
 				delete(o.Units.(*systemd.Fake).States, "k0scontroller.service")
 			},
 			line: "degraded: k0s: k0scontroller.service is inactive; see journalctl -u k0scontroller.service"},
+		{name: "k0s installed with another address",
+			break_: func(o *Options, dev *wgtypes.Device) {
+				o.Root = provision(t, n) // a root of its own: this one is edited
+				if _, err := o.Root.WriteFile(bootstrap.NodeAddressPath, []byte("10.77.0.9\n"), 0o644, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			},
+			line: "degraded: k0s: installed with 10.77.0.1 (from the k0s-install action in /run/corium/status.json), but the node address is 10.77.0.9"},
 		{name: "the lowest broken layer wins",
 			break_: func(o *Options, dev *wgtypes.Device) {
 				dev.Peers[0].LastHandshakeTime = time.Time{}

@@ -117,12 +117,18 @@ func firewallProblems(r *Report) []string {
 }
 
 func k0sProblems(r *Report) []string {
-	if k := r.K0s; k != nil {
-		if s, known := activeState(k.UnitState); known && s != "active" {
-			return []string{fmt.Sprintf("%s is %s; see journalctl -u %s", k.Unit, s, k.Unit)}
-		}
+	k := r.K0s
+	if k == nil {
+		return nil
 	}
-	return nil
+	var out []string
+	if s, known := activeState(k.UnitState); known && s != "active" {
+		out = append(out, fmt.Sprintf("%s is %s; see journalctl -u %s", k.Unit, s, k.Unit))
+	}
+	if n := r.NodeAddress; n != nil && n.Address != "" && k.InstalledAddress != "" && k.InstalledAddress != n.Address {
+		out = append(out, fmt.Sprintf("installed with %s (from %s), but the node address is %s", k.InstalledAddress, k.Via, n.Address))
+	}
+	return out
 }
 
 // activeState is the active state of a "load/active/sub" unit state, and
