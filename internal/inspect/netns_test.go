@@ -196,6 +196,16 @@ func TestLiveOverlay(t *testing.T) {
 			t.Errorf("drift %+v", it.Drift)
 		}
 	})
+
+	t.Run("interface down is an absent device, not an unknown one", func(t *testing.T) {
+		if out, err := nsA.Try("wg-quick", "down", a.conf); err != nil {
+			t.Fatalf("wg-quick down: %v\n%s", err, out)
+		}
+		r := inspectLive(t, o, "degraded: tunnel: "+na.iface+": the device is absent; see journalctl -u wg-quick@"+na.iface+".service")
+		if it := r.Interfaces[0]; it.Device != DeviceAbsent || it.Peers[0].Class != Missing {
+			t.Errorf("interface %+v", it)
+		}
+	})
 }
 
 func prefixes(t *testing.T, l []string) []netip.Prefix {
