@@ -22,6 +22,8 @@ type LiveHost struct {
 	Guard func(ctx context.Context) error
 	// Exec runs a command; nil runs it with os/exec.
 	Exec func(ctx context.Context, args []string) error
+	// SetHostname sets the kernel hostname; nil calls sethostname(2).
+	SetHostname func(name string) error
 }
 
 // Do performs one action.
@@ -50,7 +52,11 @@ func (h *LiveHost) Do(ctx context.Context, a Action) error {
 		if len(a.Args) != 1 {
 			return errors.New("setting the hostname: want exactly one name")
 		}
-		if err := unix.Sethostname([]byte(a.Args[0])); err != nil {
+		set := h.SetHostname
+		if set == nil {
+			set = func(name string) error { return unix.Sethostname([]byte(name)) }
+		}
+		if err := set(a.Args[0]); err != nil {
 			return fmt.Errorf("setting the hostname to %s: %w", a.Args[0], err)
 		}
 		return nil
