@@ -1,0 +1,50 @@
+package secret
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/url"
+
+	"github.com/corium/corium-agent/internal/fetch"
+)
+
+// sourceFields is Source without its printing methods.
+type sourceFields Source
+
+// shown is the Source as it may be printed: its URL without what can grant
+// access (RedactURL).
+func (s Source) shown() sourceFields {
+	f := sourceFields(s)
+	if f.URL != "" {
+		f.URL = RedactURL(f.URL)
+	}
+	return f
+}
+
+// MarshalYAML and MarshalJSON print the source with its URL redacted, so a
+// configuration written back out (status, the applied record, plans) never
+// carries a presigned URL's signature or a password in the URL. Decoding is
+// untouched: the source in memory keeps its full URL.
+func (s Source) MarshalYAML() (any, error)    { return s.shown(), nil }
+func (s Source) MarshalJSON() ([]byte, error) { return json.Marshal(s.shown()) }
+
+// String, GoString and LogValue show the source the way marshalling does, so
+// a source passed to a log line or a %v is as safe as one written to a file.
+func (s Source) String() string       { return fmt.Sprintf("%+v", s.shown()) }
+func (s Source) GoString() string     { return "secret.Source" + s.String() }
+func (s Source) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// RedactURL keeps a URL's scheme, host and path and marks what was taken out
+// (userinfo, query, fragment): https://h/p?[redacted]. A URL with none of
+// these is returned as is.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return Redacted
+	}
+	if u.User == nil && u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" {
+		return raw
+	}
+	return fetch.Redact(raw) + "?" + Redacted
+}
