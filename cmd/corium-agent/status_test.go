@@ -36,6 +36,13 @@ type noDevices struct{}
 
 func (noDevices) Device(string) (*wgtypes.Device, error) { return nil, os.ErrNotExist }
 
+// wrongKeyDevices has every device, with a public key nobody configured.
+type wrongKeyDevices struct{}
+
+func (wrongKeyDevices) Device(name string) (*wgtypes.Device, error) {
+	return &wgtypes.Device{Name: name, PublicKey: wgtypes.Key{1}}, nil
+}
+
 func TestStatusCLIUnprovisioned(t *testing.T) {
 	code, out, _ := runCLI(t, "status", "--root", t.TempDir())
 	if code != exitNothing || !strings.HasPrefix(statusFirstLine(out), "unprovisioned") {
@@ -72,6 +79,19 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 		t.Errorf("exit %d, report %+v", code, r)
 	}
 	noDemoSecrets(t, secrets, map[string]string{"text": text, "text stderr": errText, "json": js, "json stderr": errJS})
+
+	// After a reboot the public key is derived from the rendered wg-quick
+	// file, which holds the private key; that key stays out of the output.
+	if err := os.Remove(filepath.Join(root, "run/corium/status.json")); err != nil {
+		t.Fatal(err)
+	}
+	withLive(t, func(o *inspect.Options) { o.Devices = wrongKeyDevices{} })
+	code, text, errText = runCLI(t, "status", "--root", root)
+	_, js, errJS = runCLI(t, "status", "--root", root, "--format", "json")
+	if code != exitFailed || !strings.Contains(text, "drift publicKey: want ") || !strings.Contains(text, "(from /etc/wireguard/wg0.conf)") {
+		t.Errorf("exit %d, no public key drift derived from the wg-quick file:\n%s", code, text)
+	}
+	noDemoSecrets(t, secrets, map[string]string{"text after reboot": text, "stderr after reboot": errText, "json after reboot": js, "json stderr after reboot": errJS})
 
 	// The same root with every device gone is degraded at the tunnel.
 	withLive(t, func(o *inspect.Options) { o.Devices = noDevices{} })
