@@ -78,7 +78,7 @@ func Do(ctx context.Context, p Policy, attempt func(context.Context) error) erro
 	deadline := start.Add(p.Wait)
 	for n := 1; ; n++ {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("stopped before attempt %d: %w", n, err)
+			return &StoppedError{Attempts: n - 1, Err: err}
 		}
 		err := attempt(ctx)
 		if err == nil {
@@ -88,7 +88,7 @@ func Do(ctx context.Context, p Policy, attempt func(context.Context) error) erro
 		a := Attempt{N: n, Err: err, Elapsed: now.Sub(start)}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			report(a)
-			return fmt.Errorf("stopped after %d attempts: %w", n, ctxErr)
+			return &StoppedError{Attempts: n, Err: ctxErr}
 		}
 		transient, after := IsNotYet(err)
 		if !transient {
@@ -108,7 +108,7 @@ func Do(ctx context.Context, p Policy, attempt func(context.Context) error) erro
 		a.Retrying, a.Next = true, min(delay, remaining)
 		report(a)
 		if err := clock.Sleep(ctx, a.Next); err != nil {
-			return fmt.Errorf("stopped after %d attempts: %w", n, err)
+			return &StoppedError{Attempts: n, Err: err}
 		}
 	}
 }
@@ -139,11 +139,36 @@ func (e *GaveUpError) Error() string {
 	case e.Wait == 0:
 		return fmt.Sprintf("not there yet on the only attempt (no wait set): %v", e.Last)
 	case e.RetryAfter > 0:
-		return fmt.Sprintf("server asked to retry after %s, past the wait of %s (%d attempts): %v",
-			e.RetryAfter, e.Wait, e.Attempts, e.Last)
+		return fmt.Sprintf("server asked to retry after %s, past the wait of %s (%s): %v",
+			e.RetryAfter, e.Wait, Count(e.Attempts), e.Last)
 	default:
-		return fmt.Sprintf("still not there after %s (%d attempts): %v", e.Wait, e.Attempts, e.Last)
+		return fmt.Sprintf("still not there after %s (%s): %v", e.Wait, Count(e.Attempts), e.Last)
 	}
 }
 
 func (e *GaveUpError) Unwrap() error { return e.Last }
+
+// StoppedError says the context ended the loop (shutdown). It unwraps to the
+// context's error, so errors.Is(err, context.Canceled) holds.
+type StoppedError struct {
+	// Attempts made before the stop.
+	Attempts int
+	Err      error
+}
+
+func (e *StoppedError) Error() string {
+	if e.Attempts == 0 {
+		return fmt.Sprintf("stopped before the first attempt: %v", e.Err)
+	}
+	return fmt.Sprintf("stopped after %s: %v", Count(e.Attempts), e.Err)
+}
+
+func (e *StoppedError) Unwrap() error { return e.Err }
+
+// Count says "1 attempt", "3 attempts".
+func Count(attempts int) string {
+	if attempts == 1 {
+		return "1 attempt"
+	}
+	return fmt.Sprintf("%d attempts", attempts)
+}

@@ -229,7 +229,17 @@ func TestCancelDuringAttempt(t *testing.T) {
 		<-ctx.Done()
 		return NotYet(ctx.Err())
 	})
-	if !errors.Is(err, context.Canceled) || calls != 1 {
+	var stopped *StoppedError
+	if !errors.Is(err, context.Canceled) || calls != 1 || !errors.As(err, &stopped) || stopped.Attempts != 1 {
+		t.Fatalf("err=%v calls=%d", err, calls)
+	}
+	if err.Error() != "stopped after 1 attempt: context canceled" {
+		t.Fatalf("message %q", err)
+	}
+	// Cancelled before anything was tried: no attempt at all.
+	calls = 0
+	err = Do(ctx, Policy{Wait: time.Hour}, func(context.Context) error { calls++; return nil })
+	if !errors.As(err, &stopped) || stopped.Attempts != 0 || calls != 0 {
 		t.Fatalf("err=%v calls=%d", err, calls)
 	}
 }

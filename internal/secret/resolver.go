@@ -128,10 +128,13 @@ func (r *Resolver) fileKind(p string) kind {
 // failure shapes the error of a failed resolution: the field path, what was
 // waited for and for how long, and the last reason.
 func failure(path string, k kind, err error) error {
-	var gaveUp *retry.GaveUpError
+	var (
+		gaveUp  *retry.GaveUpError
+		stopped *retry.StoppedError
+	)
 	switch {
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return fmt.Errorf("%s: stopped waiting for %s: %w", path, k.what, err)
+	case errors.As(err, &stopped):
+		return fmt.Errorf("%s: stopped waiting for %s after %s: %w", path, k.what, retry.Count(stopped.Attempts), stopped.Err)
 	case !errors.As(err, &gaveUp):
 		return fmt.Errorf("%s: %w", path, err)
 	case gaveUp.RetryAfter > 0:
@@ -139,7 +142,7 @@ func failure(path string, k kind, err error) error {
 	case gaveUp.Wait == 0:
 		return fmt.Errorf("%s: %s %s (tried once; set waitFor to wait for it): %w", path, k.what, k.notThere, gaveUp.Last)
 	}
-	return fmt.Errorf("%s: %s %s within %s (%d attempts; last: %w)", path, k.what, k.neverCame, gaveUp.Wait, gaveUp.Attempts, gaveUp.Last)
+	return fmt.Errorf("%s: %s %s within %s (%s; last: %w)", path, k.what, k.neverCame, gaveUp.Wait, retry.Count(gaveUp.Attempts), gaveUp.Last)
 }
 
 // roundDelay keeps progress lines short: 4.2s, 350ms.
