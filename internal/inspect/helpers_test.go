@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -126,12 +127,23 @@ func (f fakeDevices) Device(name string) (*wgtypes.Device, error) {
 	return nil, os.ErrNotExist
 }
 
+// fakeLinks answers RouteTo from the prefixes each link routes.
 type fakeLinks struct {
-	facts *bootstrap.Facts
-	err   error
+	facts  *bootstrap.Facts
+	err    error
+	routes map[string]netip.Prefix // link name -> prefix it routes
 }
 
 func (f fakeLinks) Facts() (*bootstrap.Facts, error) { return f.facts, f.err }
+
+func (f fakeLinks) RouteTo(dst netip.Addr) (string, error) {
+	for name, p := range f.routes {
+		if p.Contains(dst) {
+			return name, nil
+		}
+	}
+	return "", errors.New("network is unreachable")
+}
 
 type fakeGuard struct {
 	status firewall.Status
@@ -171,7 +183,7 @@ func healthy(t testing.TB, n node, age time.Duration) (Options, *wgtypes.Device)
 	}, DefaultRoute: &bootstrap.RouteFacts{Interface: "eth0", Source: netip.MustParseAddr("192.0.2.1")}}
 	return Options{
 		Devices: fakeDevices{n.iface: dev},
-		Links:   fakeLinks{facts: facts},
+		Links:   fakeLinks{facts: facts, routes: map[string]netip.Prefix{"eth0": netip.MustParsePrefix("192.0.2.0/24")}},
 		Units:   units,
 		Guard:   fakeGuard{status: firewall.Current},
 		Now:     func() time.Time { return t0 },

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net/netip"
 	"strings"
 	"time"
 
@@ -14,9 +15,12 @@ import (
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
-// Links reads the host's links and default route; LinkFacts is the live one.
+// Links reads the host's links and routes; LinkFacts is the live one.
 type Links interface {
 	Facts() (*bootstrap.Facts, error)
+	// RouteTo names the link the route to dst leaves by; an error when
+	// there is none.
+	RouteTo(dst netip.Addr) (string, error)
 }
 
 // Units reads unit states; *systemd.DBus and *systemd.Fake are ones.

@@ -43,7 +43,16 @@ func TestVerdicts(t *testing.T) {
 			if r.K0s.InstalledAddress != "10.77.0.1" || r.Firewall.Status != "current" || r.NodeAddress.Address != "10.77.0.1" {
 				t.Errorf("k0s %+v firewall %+v node address %+v", r.K0s, r.Firewall, r.NodeAddress)
 			}
+			if !r.Route.OK || len(r.Route.Endpoints) != 1 || r.Route.Endpoints[0] != (EndpointRoute{Interface: "wg0", Endpoint: "192.0.2.2:51821", Via: "eth0"}) {
+				t.Errorf("route %+v", r.Route)
+			}
 		}},
+		{name: "no route to a peer endpoint breaks the lowest layer",
+			break_: func(o *Options, dev *wgtypes.Device) {
+				o.Links = fakeLinks{facts: o.Links.(fakeLinks).facts}
+				dev.Peers[0].LastHandshakeTime = time.Time{}
+			},
+			line: "degraded: route: no route to 192.0.2.2:51821, the endpoint of peer " + peer + " of wg0 (network is unreachable)"},
 		{name: "handshake exactly at the threshold is reachable", line: "ok",
 			break_: func(o *Options, dev *wgtypes.Device) { dev.Peers[0].LastHandshakeTime = t0.Add(-HandshakeFresh) }},
 		{name: "stale handshake",

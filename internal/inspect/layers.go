@@ -3,6 +3,8 @@ package inspect
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
@@ -66,3 +68,20 @@ func (n NftGuard) State(g firewall.Guard) (firewall.Report, error) {
 type LinkFacts struct{ Netlink bootstrap.Netlink }
 
 func (l LinkFacts) Facts() (*bootstrap.Facts, error) { return bootstrap.GatherFacts(l.Netlink) }
+
+// RouteTo looks the route to dst up (no packet is sent) and names the link
+// it leaves by.
+func (l LinkFacts) RouteTo(dst netip.Addr) (string, error) {
+	routes, err := l.Netlink.RouteGet(net.IP(dst.AsSlice()))
+	if err != nil {
+		return "", err
+	}
+	if len(routes) == 0 {
+		return "", errors.New("no route")
+	}
+	link, err := l.Netlink.LinkByIndex(routes[0].LinkIndex)
+	if err != nil {
+		return "", fmt.Errorf("finding link %d: %w", routes[0].LinkIndex, err)
+	}
+	return link.Attrs().Name, nil
+}

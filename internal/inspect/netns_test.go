@@ -129,6 +129,9 @@ func TestLiveOverlay(t *testing.T) {
 		if r.Firewall.Status != string(firewall.Current) {
 			t.Errorf("guard %+v", r.Firewall)
 		}
+		if !r.Route.OK || len(r.Route.Endpoints) != 1 || r.Route.Endpoints[0].Via != "ul0" {
+			t.Errorf("route %+v", r.Route)
+		}
 		if !strings.HasPrefix(it.UnitState, "unknown: no system bus") {
 			t.Errorf("unit state %q", it.UnitState)
 		}
@@ -204,6 +207,14 @@ func TestLiveOverlay(t *testing.T) {
 		r := inspectLive(t, o, "degraded: tunnel: "+na.iface+": the device is absent; see journalctl -u wg-quick@"+na.iface+".service")
 		if it := r.Interfaces[0]; it.Device != DeviceAbsent || it.Peers[0].Class != Missing {
 			t.Errorf("interface %+v", it)
+		}
+	})
+
+	t.Run("underlay gone is the route layer, below the tunnel", func(t *testing.T) {
+		nsA.Run(t, "ip", "addr", "flush", "dev", "ul0")
+		r := inspectLive(t, o, "degraded: route: no route to 192.0.2.2:51821, the endpoint of peer "+peerB+" of "+na.iface+" (network is unreachable)")
+		if r.Route.OK || r.Route.Endpoints[0].Via != "" {
+			t.Errorf("route %+v", r.Route)
 		}
 	})
 }

@@ -93,12 +93,25 @@ type NodeAddress struct {
 }
 
 // Route is the underlay: whether the node address is still where it was
-// decided to be.
+// decided to be, and whether every configured peer endpoint has a route.
 type Route struct {
 	OK     bool   `json:"ok"`
 	Reason string `json:"reason"`
 	// DefaultRoute is "IFACE via source ADDR", "" when the host has none.
 	DefaultRoute string `json:"defaultRoute,omitempty"`
+	// Endpoints lists the route to each configured peer endpoint.
+	Endpoints []EndpointRoute `json:"endpoints,omitempty"`
+}
+
+// EndpointRoute is the route to one peer endpoint.
+type EndpointRoute struct {
+	Interface string `json:"interface"`
+	Endpoint  string `json:"endpoint"`
+	// Via is the link the route leaves by; "" when there is none.
+	Via string `json:"via,omitempty"`
+	// Problem says why the endpoint has no route, or why it was not
+	// looked up (a host name is not resolved here).
+	Problem string `json:"problem,omitempty"`
 }
 
 // Interface is one configured WireGuard interface.

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"net/netip"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/status"
@@ -64,6 +65,34 @@ func (in *inspection) route() {
 		r.OK, r.Reason = true, fmt.Sprintf("the node address %s is the default route's source on %s", addr, in.facts.DefaultRoute.Interface)
 	}
 	in.r.Route = r
+	in.endpoints(r)
+}
+
+// endpoints looks up the route to every configured peer endpoint that is an
+// IP; the first one without a route breaks the layer.
+func (in *inspection) endpoints(r *Route) {
+	for _, wg := range in.cfg.WireGuard {
+		for _, p := range wg.Peers {
+			if p.Endpoint == "" {
+				continue // the peer dials in
+			}
+			e := EndpointRoute{Interface: wg.Name, Endpoint: p.Endpoint}
+			ap, err := netip.ParseAddrPort(p.Endpoint)
+			switch {
+			case err != nil:
+				e.Problem = "not looked up: a host name is resolved by wg-quick, not here"
+			default:
+				if e.Via, err = in.o.Links.RouteTo(ap.Addr()); err != nil {
+					e.Problem = "no route: " + err.Error()
+					if r.OK {
+						r.OK = false
+						r.Reason = fmt.Sprintf("no route to %s, the endpoint of peer %s of %s (%v)", p.Endpoint, p.PublicKey, wg.Name, err)
+					}
+				}
+			}
+			r.Endpoints = append(r.Endpoints, e)
+		}
+	}
 }
 
 func onSomeLink(f *bootstrap.Facts, addr string) bool {

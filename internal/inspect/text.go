@@ -70,6 +70,13 @@ func Text(w io.Writer, r *Report) {
 			state = "broken"
 		}
 		p("route", "%s: %s (default route: %s)", state, rt.Reason, orNone(rt.DefaultRoute))
+		for _, e := range rt.Endpoints {
+			if e.Problem != "" {
+				fmt.Fprintf(w, "  %s endpoint %s: %s\n", e.Interface, e.Endpoint, e.Problem)
+			} else {
+				fmt.Fprintf(w, "  %s endpoint %s: via %s\n", e.Interface, e.Endpoint, e.Via)
+			}
+		}
 	}
 	for _, it := range r.Interfaces {
 		p("tunnel "+it.Name, "unit %s %s; device %s", it.Unit, it.UnitState, it.Device)
