@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"net/netip"
-	"strings"
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
@@ -54,6 +53,7 @@ type inspection struct {
 	r       *Report
 	run     *status.Status // nil when the status file is absent
 	cfg     *schema.Config // nil when the applied configuration is absent
+	cfgErr  error          // why cfg is nil on a provisioned node
 	facts   *bootstrap.Facts
 	factErr error
 }
@@ -84,7 +84,7 @@ func Inspect(ctx context.Context, o Options) *Report {
 		in.firewall()
 		in.k0s()
 	}
-	in.r.Verdict = judge(in.r, in.appliedErr())
+	in.r.Verdict = judge(in.r, in.cfgErr)
 	return in.r
 }
 
@@ -123,6 +123,7 @@ func (in *inspection) readFiles() {
 	}
 	cfg, err := readApplied(root)
 	if err != nil {
+		in.cfgErr = err
 		in.unknown("applied configuration", err.Error())
 		return
 	}
@@ -132,20 +133,6 @@ func (in *inspection) readFiles() {
 		a.Interfaces = append(a.Interfaces, wg.Name)
 	}
 	in.r.Applied = a
-}
-
-// appliedErr is why a provisioned node has no applied configuration to
-// compare with ("" when it has one or is not provisioned).
-func (in *inspection) appliedErr() string {
-	if !in.r.Provisioned || in.cfg != nil {
-		return ""
-	}
-	for _, u := range in.r.Unknown {
-		if strings.HasPrefix(u, "applied configuration: ") {
-			return strings.TrimPrefix(u, "applied configuration: ")
-		}
-	}
-	return "absent"
 }
 
 func (in *inspection) readFacts() {

@@ -314,3 +314,16 @@ func TestRouteLayer(t *testing.T) {
 		t.Errorf("no default route: verdict %q", r.Verdict.Line)
 	}
 }
+
+func TestProvisionedWithoutAppliedConfig(t *testing.T) {
+	n := newNode(t, "wg0")
+	o, _ := healthy(t, n, time.Second)
+	o.Root = provision(t, n)
+	if err := os.Remove(o.Root.Path(bootstrap.AppliedPath)); err != nil {
+		t.Fatal(err)
+	}
+	r := Inspect(context.Background(), o)
+	if r.Verdict.State != Failed || r.Verdict.Layer != bootstrap.StepRecord || !strings.Contains(r.Verdict.Line, "reading "+bootstrap.AppliedPath) {
+		t.Errorf("verdict %q", r.Verdict.Line)
+	}
+}

@@ -14,7 +14,7 @@ import (
 // last run outranks everything: the node is not what its configuration says.
 // What could not be checked never makes a node degraded by itself, but an ok
 // verdict says what it could not check.
-func judge(r *Report, appliedErr string) Verdict {
+func judge(r *Report, appliedErr error) Verdict {
 	if l := r.LastRun; l != nil && l.Outcome == status.Failed {
 		return verdict(Failed, l.FailedStep, l.Error)
 	}
@@ -25,8 +25,8 @@ func judge(r *Report, appliedErr string) Verdict {
 		}
 		return verdict(Unprovisioned, "", why)
 	}
-	if appliedErr != "" {
-		return verdict(Failed, bootstrap.StepRecord, "the applied configuration at "+bootstrap.AppliedPath+" is "+appliedErr+"; run corium-agent apply --again")
+	if appliedErr != nil {
+		return verdict(Failed, bootstrap.StepRecord, appliedErr.Error()+"; the marker says provisioned, but what was applied cannot be compared with")
 	}
 	layers := []struct {
 		name     string
