@@ -1,0 +1,134 @@
+package examples
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// docsWithCommands are the pages that tell an operator what to type.
+func docsWithCommands(t *testing.T) []string {
+	t.Helper()
+	pages := []string{"README.md", "docs/troubleshooting.md"}
+	more, err := filepath.Glob(filepath.Join(repo, "examples", "*", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range more {
+		rel, _ := filepath.Rel(repo, p)
+		pages = append(pages, filepath.ToSlash(rel))
+	}
+	return pages
+}
+
+var validateCmd = regexp.MustCompile("corium-agent validate ([^`#\n|]+)")
+
+// TestDocumentedValidateCommandsWork runs every `corium-agent validate` line
+// the README and the example READMEs give for an example, as written, from
+// the top of the checkout: a newcomer who copies one gets "valid".
+func TestDocumentedValidateCommandsWork(t *testing.T) {
+	ran := 0
+	for _, page := range docsWithCommands(t) {
+		data, err := os.ReadFile(filepath.Join(repo, page))
+		if os.IsNotExist(err) {
+			t.Errorf("%s is missing", page)
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range validateCmd.FindAllStringSubmatch(string(data), -1) {
+			args := strings.Fields(m[1])
+			if len(args) == 0 || !strings.HasPrefix(args[len(args)-1], "examples/") {
+				continue // a placeholder (FILE...) or a file of the reader's own
+			}
+			var expanded []string
+			for _, a := range args {
+				if !strings.ContainsAny(a, "*?[") {
+					expanded = append(expanded, a)
+					continue
+				}
+				matches, _ := filepath.Glob(filepath.Join(repo, a))
+				if len(matches) == 0 {
+					t.Errorf("%s: `corium-agent validate %s`: %s matches no file", page, m[1], a)
+				}
+				for _, p := range matches {
+					rel, _ := filepath.Rel(repo, p)
+					expanded = append(expanded, filepath.ToSlash(rel))
+				}
+			}
+			out, code := runAgent(t, append([]string{"validate"}, expanded...)...)
+			if code != 0 {
+				t.Errorf("%s: `corium-agent validate %s`: exit %d\n%s", page, strings.TrimSpace(m[1]), code, out)
+			}
+			ran++
+		}
+	}
+	if ran < 7 {
+		t.Errorf("found only %d documented validate commands for examples; the README's table lists one per example", ran)
+	}
+}
+
+// TestREADMEListsEveryCommand holds the README's command table to the
+// agent's own list, both ways.
+func TestREADMEListsEveryCommand(t *testing.T) {
+	out, _ := runAgent(t, "help")
+	var commands []string
+	inList := false
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "commands:") {
+			inList = true
+			continue
+		}
+		if f := strings.Fields(l); inList && len(f) > 1 && strings.HasPrefix(l, "  ") {
+			commands = append(commands, f[0])
+		}
+	}
+	if len(commands) < 5 {
+		t.Fatalf("corium-agent help lists %d commands:\n%s", len(commands), out)
+	}
+	readme := string(readRepo(t, "README.md"))
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `corium-agent ([a-z]+)").FindAllStringSubmatch(readme, -1) {
+		listed[m[1]] = true
+	}
+	for _, c := range commands {
+		if !listed[c] {
+			t.Errorf("README's command table lacks %s", c)
+		}
+		delete(listed, c)
+	}
+	var extra []string
+	for c := range listed {
+		extra = append(extra, c)
+	}
+	sort.Strings(extra)
+	if len(extra) > 0 {
+		t.Errorf("README's command table lists commands the agent does not have: %v", extra)
+	}
+}
+
+// TestDocumentLinksResolve checks that every relative link in the operator
+// pages points at a file or directory of the checkout.
+func TestDocumentLinksResolve(t *testing.T) {
+	link := regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
+	for _, page := range docsWithCommands(t) {
+		data, err := os.ReadFile(filepath.Join(repo, page))
+		if err != nil {
+			continue // reported by the test above
+		}
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			target := m[1]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			p := filepath.Join(repo, filepath.Dir(page), target)
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("%s links to %s, which does not exist", page, target)
+			}
+		}
+	}
+}
