@@ -81,6 +81,32 @@ func rootfs(t testing.TB) string {
 	return rootfsPath
 }
 
+var (
+	cloudInitOnce  sync.Once
+	cloudInitLayer string
+	cloudInitErr   error
+)
+
+// cloudInitLower is the cached overlayfs layer with cloud-init installed on
+// top of the rootfs (scripts/rootfs.sh cloud-init), as lower layers.
+func cloudInitLower(t testing.TB) string {
+	t.Helper()
+	base := rootfs(t)
+	cloudInitOnce.Do(func() {
+		cmd := exec.Command("bash", filepath.Join(repoRoot, "scripts", "rootfs.sh"), "cloud-init")
+		out, err := cmd.Output()
+		if err != nil {
+			cloudInitErr = &cmdError{args: cmd.Args, err: err, out: out}
+			return
+		}
+		cloudInitLayer = strings.TrimSpace(string(out))
+	})
+	if cloudInitErr != nil {
+		t.Fatalf("preparing the cloud-init layer: %v", cloudInitErr)
+	}
+	return cloudInitLayer + ":" + base
+}
+
 type cmdError struct {
 	args []string
 	err  error

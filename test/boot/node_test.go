@@ -46,7 +46,12 @@ type Node struct {
 // installed. Everything it makes is removed when the test ends.
 func NewNode(t testing.TB, name string, ns *testutil.Netns) *Node {
 	t.Helper()
-	lower := rootfs(t)
+	return newNodeOn(t, name, ns, rootfs(t))
+}
+
+// newNodeOn is NewNode on the given overlayfs lower layers (LAYER:...:ROOTFS).
+func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Node {
+	t.Helper()
 	agent := agentBinary(t)
 	n := &Node{t: t, Name: name + "-" + randHex(3), Netns: ns, dir: t.TempDir(), Credentials: map[string]string{}}
 	n.Root = filepath.Join(n.dir, "merged")
@@ -341,32 +346,41 @@ func (n *Node) makeCgroups() []string {
 }
 
 // removeCgroups kills, by PID, whatever is left in the node's cgroups and
-// removes the directories, deepest first.
+// removes the directories, deepest first. It retries for a while: killed
+// processes leave their cgroups only once they are reaped.
 func (n *Node) removeCgroups() {
+	deadline := time.Now().Add(30 * time.Second)
 	for _, root := range n.cgroups {
-		var dirs []string
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && d.IsDir() {
-				dirs = append(dirs, p)
+		for {
+			var dirs []string
+			_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && d.IsDir() {
+					dirs = append(dirs, p)
+				}
+				return nil
+			})
+			if len(dirs) == 0 {
+				break
 			}
-			return nil
-		})
-		for i := len(dirs) - 1; i >= 0; i-- {
-			for attempt := 0; attempt < 50; attempt++ {
-				procs, _ := os.ReadFile(filepath.Join(dirs[i], "cgroup.procs"))
+			for _, d := range dirs {
+				procs, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
 				for _, f := range strings.Fields(string(procs)) {
 					if pid, err := strconv.Atoi(f); err == nil {
 						_ = syscall.Kill(pid, syscall.SIGKILL)
 					}
 				}
-				if err := os.Remove(dirs[i]); err == nil || errors.Is(err, fs.ErrNotExist) {
-					break
-				}
-				time.Sleep(100 * time.Millisecond)
 			}
-		}
-		if _, err := os.Stat(root); err == nil {
-			n.t.Errorf("cgroup %s is still there", root)
+			for i := len(dirs) - 1; i >= 0; i-- {
+				_ = os.Remove(dirs[i])
+			}
+			if _, err := os.Stat(root); errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+			if time.Now().After(deadline) {
+				n.t.Errorf("cgroup %s is still there", root)
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
 		}
 	}
 	n.cgroups = nil

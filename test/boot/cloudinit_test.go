@@ -1,0 +1,97 @@
+package boot
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// TestBootCloudInit boots a node with the real cloud-init (25, with
+// cloud-init-network.service) and a NoCloud seed whose user-data carries the
+// corium: block, with the image's cloud.cfg.d: the agent takes its config
+// from cloud-init's cloud-config.txt, runs after cloud-init's network stage
+// and before cloud-final without an ordering cycle; cloud-init honours the
+// image's cloud.cfg.d (no default user, preserve_hostname), and the node
+// keeps the name the agent gave it across a reboot, although the metadata
+// names it otherwise.
+func TestBootCloudInit(t *testing.T) {
+	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
+	key, peer := genKey(t), genKey(t)
+	n := newNodeOn(t, "cinit", testutil.NewNetns(t, "cb-ci"), cloudInitLower(t))
+	n.WriteFile("/var/lib/cloud/seed/nocloud/meta-data", []byte("instance-id: corium-boot-test\nlocal-hostname: fedora\n"), 0o644)
+	n.WriteFile("/var/lib/cloud/seed/nocloud/user-data", []byte(fmt.Sprintf(`#cloud-config
+corium:
+  role: single
+  node:
+    name: node-ci
+  wireguard:
+    - name: wg0
+      address: 10.80.0.1/24
+      listenPort: 51820
+      nodeAddress: true
+      privateKey: %s
+      peers:
+        - publicKey: %s
+          endpoint: 192.0.2.9:51820
+          allowedIPs: [10.80.0.2/32]
+`, key, peer.PublicKey())), 0o600)
+
+	n.Boot()
+	journal := n.Journal(n.BootID)
+	if cycles := messages(journal, "ordering cycle"); len(cycles) > 0 {
+		t.Errorf("systemd found an ordering cycle: %q", cycles[0].Message)
+	}
+	ci := n.Show("cloud-init-network.service", "Result", "ActiveEnterTimestampMonotonic")
+	if ci["Result"] != "success" || monotonic(ci, "ActiveEnterTimestampMonotonic") == 0 {
+		t.Fatalf("cloud-init-network.service did not run (%v); cloud-init is not in force in this boot:\n%s", ci, n.JournalText(n.BootID))
+	}
+	assertProvisioned(t, n)
+	agent := n.Show("corium-agent.service", "ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic")
+	if s := monotonic(agent, "ExecMainStartTimestampMonotonic"); s < monotonic(ci, "ActiveEnterTimestampMonotonic") {
+		t.Errorf("corium-agent.service started at %d, before cloud-init's network stage finished (%v)", s, ci)
+	}
+	final := n.Show("cloud-final.service", "ExecMainStartTimestampMonotonic")
+	if s := monotonic(final, "ExecMainStartTimestampMonotonic"); s == 0 || s < monotonic(agent, "ActiveEnterTimestampMonotonic") {
+		t.Errorf("cloud-final.service started at %d, want after corium-agent.service finished (%v)", s, agent)
+	}
+	var st status.Status
+	raw := n.MustExec("cat", status.Path)
+	if err := json.Unmarshal([]byte(raw), &st); err != nil || st.Provenance == nil || st.Provenance.Source != "cloud-init" {
+		t.Errorf("status provenance: %s, want the config from cloud-init", raw)
+	}
+	assertK0sAfter(t, n, "k0scontroller.service", "corium-agent.service", "wg-quick@wg0.service")
+	if h := strings.TrimSpace(n.MustExec("hostname")); h != "node-ci" {
+		t.Errorf("hostname after the first boot = %q, want node-ci", h)
+	}
+	assertNoSecrets(t, n, []string{key.String()})
+	// The image's cloud.cfg.d is in force: cloud-init leaves the name alone
+	// and creates no default login user (Debian's would be "debian").
+	log := n.ReadFile("/var/log/cloud-init.log")
+	if !strings.Contains(log, "Configuration option 'preserve_hostname' is set") {
+		t.Errorf("cloud-init did not honour preserve_hostname from the image's cloud.cfg.d")
+	}
+	if out, err := n.Exec("getent", "passwd", "debian"); err == nil {
+		t.Errorf("cloud-init created the distribution's default user: %s", out)
+	}
+	if strings.Contains(log, "WARNING") {
+		for _, line := range strings.Split(log, "\n") {
+			if strings.Contains(line, "WARNING") {
+				t.Logf("cloud-init: %s", line)
+			}
+		}
+	}
+
+	n.Shutdown()
+	n.Boot()
+	if h := strings.TrimSpace(n.MustExec("hostname")); h != "node-ci" {
+		t.Errorf("hostname after a reboot = %q, want node-ci (cloud-init must preserve it)", h)
+	}
+	if p := n.Show("corium-agent.service", "ConditionResult"); p["ConditionResult"] != "no" {
+		t.Errorf("corium-agent.service on the second boot = %v, want skipped by its condition", p)
+	}
+	n.Shutdown()
+}
