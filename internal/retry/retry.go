@@ -6,11 +6,14 @@ import (
 	"time"
 )
 
-// Defaults of a Policy. The base is a second rather than a few milliseconds
-// because the loop mostly waits on servers under load and on other units
-// writing files at boot, neither of which answers faster for being asked more.
+// Defaults of a Policy. The base is two seconds rather than a few
+// milliseconds because the loop mostly waits on servers under load and on
+// other units writing files at boot, neither of which answers faster for
+// being asked more: in TestFleetSimulation a fleet of 200 against a 20/s
+// limiter stays under 4x the requests it needs with this base, with or
+// without Retry-After, where a 1s base costs about 4.1x without it.
 const (
-	DefaultBase = time.Second
+	DefaultBase = 2 * time.Second
 	DefaultCap  = 30 * time.Second
 )
 
@@ -55,24 +58,8 @@ type Attempt struct {
 // so one final attempt happens there and the loop overruns the wait by at most
 // one attempt.
 func Do(ctx context.Context, p Policy, attempt func(context.Context) error) error {
-	clock, jitter := p.Clock, p.Jitter
-	if clock == nil {
-		clock = RealClock{}
-	}
-	if jitter == nil {
-		jitter = uniform
-	}
-	base, ceiling := p.Base, p.Cap
-	if base <= 0 {
-		base = DefaultBase
-	}
-	if ceiling <= 0 {
-		ceiling = DefaultCap
-	}
-	report := p.Report
-	if report == nil {
-		report = func(Attempt) {}
-	}
+	p = p.withDefaults()
+	clock, report := p.Clock, p.Report
 
 	start := clock.Now()
 	deadline := start.Add(p.Wait)
@@ -104,8 +91,7 @@ func Do(ctx context.Context, p Policy, attempt func(context.Context) error) erro
 			report(a)
 			return &GaveUpError{Attempts: n, Wait: p.Wait, RetryAfter: after, Last: err}
 		}
-		delay := after + jitter(max(step(base, ceiling, n), after))
-		a.Retrying, a.Next = true, min(delay, remaining)
+		a.Retrying, a.Next = true, min(p.delay(n, after), remaining)
 		report(a)
 		if err := clock.Sleep(ctx, a.Next); err != nil {
 			return &StoppedError{Attempts: n, Err: err}
@@ -113,14 +99,38 @@ func Do(ctx context.Context, p Policy, attempt func(context.Context) error) erro
 	}
 }
 
-// step is the backoff window after attempt n: base doubled n-1 times, at
-// most cap.
-func step(base, ceiling time.Duration, n int) time.Duration {
-	s := base
-	for i := 1; i < n && s < ceiling; i++ {
+func (p Policy) withDefaults() Policy {
+	if p.Clock == nil {
+		p.Clock = RealClock{}
+	}
+	if p.Jitter == nil {
+		p.Jitter = uniform
+	}
+	if p.Base <= 0 {
+		p.Base = DefaultBase
+	}
+	if p.Cap <= 0 {
+		p.Cap = DefaultCap
+	}
+	if p.Report == nil {
+		p.Report = func(Attempt) {}
+	}
+	return p
+}
+
+// delay is the sleep after failed attempt n, given the server's delay.
+func (p Policy) delay(n int, after time.Duration) time.Duration {
+	return after + p.Jitter(max(p.step(n), after))
+}
+
+// step is the backoff window after attempt n: Base doubled n-1 times, at
+// most Cap.
+func (p Policy) step(n int) time.Duration {
+	s := p.Base
+	for i := 1; i < n && s < p.Cap; i++ {
 		s *= 2
 	}
-	return min(s, ceiling)
+	return min(s, p.Cap)
 }
 
 // GaveUpError says the wait ran out while the answer was still "not there

@@ -68,8 +68,8 @@ func TestSucceedsAfterNotYet(t *testing.T) {
 			t.Errorf("report %d = %+v", i, r)
 		}
 	}
-	// Windows 1s, 2s, 4s, picked at their far end.
-	want := []time.Duration{time.Second - 1, 2*time.Second - 1, 4*time.Second - 1}
+	// Windows 2s, 4s, 8s from the default base, picked at their far end.
+	want := []time.Duration{2*time.Second - 1, 4*time.Second - 1, 8*time.Second - 1}
 	if fmt.Sprint(clock.sleeps) != fmt.Sprint(want) {
 		t.Fatalf("sleeps = %v, want %v", clock.sleeps, want)
 	}
