@@ -17,12 +17,16 @@ func K0sAgentDropInPath(unitName string) string {
 }
 
 // RenderK0sAgentDropIn orders the k0s unit after the agent, so k0s never
-// starts while the agent is still provisioning, also when a unit left by an
-// earlier unfinished run is already enabled. Only After=: a Requires= on a
-// oneshot that is skipped once provisioned would add nothing.
+// starts while the agent is still provisioning, and makes the marker a
+// condition of its start: After= alone lets k0s start once the agent's unit
+// ended, also when it failed, so a unit left enabled by an earlier
+// unfinished run would start on a half-provisioned node. A Requires= on the
+// agent would not do: the agent is a oneshot skipped by its own condition
+// once the node is provisioned.
 func RenderK0sAgentDropIn() []byte {
 	body, _ := io.ReadAll(unit.Serialize([]*unit.UnitOption{
 		unit.NewUnitOption("Unit", "After", AgentUnit),
+		unit.NewUnitOption("Unit", "ConditionPathExists", MarkerPath),
 	}))
 	return append([]byte(rootfs.Managed("#")), body...)
 }

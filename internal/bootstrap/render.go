@@ -21,6 +21,7 @@ const (
 	StepInstall  = "install"
 	StepRecord   = "record"
 	StepMarker   = "marker"
+	StepStart    = "start"
 )
 
 // Files the first boot leaves behind.
@@ -137,9 +138,6 @@ func RenderNode(in Inputs) (*Plan, error) {
 		steps = append(steps, Step{Name: StepInstall, Actions: []Action{
 			{Kind: ActionK0sInstall, Unit: unit, Args: args},
 			{Kind: ActionDaemonReload},
-			// Queued, not waited for: the k0s unit is ordered after the
-			// agent, so waiting here would wait for ourselves.
-			{Kind: ActionQueueStart, Unit: unit},
 		}})
 	}
 
@@ -153,7 +151,22 @@ func RenderNode(in Inputs) (*Plan, error) {
 	}
 	steps = append(steps, record)
 	if !in.DayTwo {
-		steps = append(steps, Step{Name: StepMarker, Files: []File{{Path: MarkerPath, Mode: 0o644, DirMode: 0o700, Content: []byte(rootfs.Managed("#") + "provisioned\n")}}})
+		// The marker comes before the k0s start, and the start is the very
+		// last thing the run does. A queued start job is only ordered
+		// After= the agent, so it runs when the agent's unit ends, failed
+		// or not: queued before the marker, a run dying in between would
+		// let k0s start on a node that is not provisioned. With the marker
+		// first, a run dying before the start leaves a complete node whose
+		// enabled k0s unit starts at the next boot; a start that cannot be
+		// queued takes the marker back (see firstboot), so the next boot
+		// runs the agent again. The k0s unit's drop-in also makes the
+		// marker a condition of starting k0s at all.
+		steps = append(steps,
+			Step{Name: StepMarker, Files: []File{{Path: MarkerPath, Mode: 0o644, DirMode: 0o700, Content: []byte(rootfs.Managed("#") + "provisioned\n")}}},
+			// Queued, not waited for: the k0s unit is ordered after the
+			// agent, so waiting here would wait for ourselves.
+			Step{Name: StepStart, Actions: []Action{{Kind: ActionQueueStart, Unit: unit}}},
+		)
 	}
 	return &Plan{Steps: steps}, nil
 }

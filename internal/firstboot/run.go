@@ -182,6 +182,9 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	steps, err = exec.Apply(ctx, plan)
 	st.Steps = append(st.Steps, steps...)
 	if err != nil {
+		if startFailed(steps) {
+			return withdrawMarker(o.Root, err)
+		}
 		return err
 	}
 	st.Outcome = status.Provisioned
@@ -232,4 +235,25 @@ func nodeAddress(d bootstrap.Decision) *status.NodeAddress {
 		n.Candidates = append(n.Candidates, status.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
 	}
 	return n
+}
+
+// startFailed says the run failed at queueing the k0s start, the one step
+// after the marker.
+func startFailed(steps []status.Step) bool {
+	for _, s := range steps {
+		if s.Name == bootstrap.StepStart && s.Outcome == status.StepFailed {
+			return true
+		}
+	}
+	return false
+}
+
+// withdrawMarker removes the marker a run wrote just before its k0s start
+// could not be queued: the node is not running k0s, so it must not say
+// provisioned, and the next boot runs the agent again.
+func withdrawMarker(root rootfs.Root, cause error) error {
+	if _, err := root.Remove(bootstrap.MarkerPath); err != nil {
+		return errors.Join(cause, fmt.Errorf("withdrawing the marker after the failed k0s start: %w; remove %s by hand", err, bootstrap.MarkerPath))
+	}
+	return cause
 }
