@@ -114,7 +114,8 @@ func (in *inspection) readFiles() {
 			in.unknown("provenance", "the last run ("+string(st.Outcome)+") read no configuration")
 		}
 	case errors.Is(err, fs.ErrNotExist):
-		in.unknown("last run", status.Path+" is absent (it lives in /run and is gone after a reboot)")
+		// Every reboot clears /run: no record of the last run is the normal
+		// state of a provisioned node, not something left unchecked.
 	default:
 		in.unknown("last run", err.Error())
 	}

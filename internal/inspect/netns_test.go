@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/netip"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -203,6 +205,15 @@ func TestLiveOverlay(t *testing.T) {
 	t.Run("interface down is an absent device, not an unknown one", func(t *testing.T) {
 		if out, err := nsA.Try("wg-quick", "down", a.conf); err != nil {
 			t.Fatalf("wg-quick down: %v\n%s", err, out)
+		}
+		// wireguard-go answers on its socket until it has exited, which
+		// wg-quick does not wait for.
+		for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+			if _, err := wg.Device(na.iface); errors.Is(err, os.ErrNotExist) {
+				break
+			} else if time.Now().After(deadline) {
+				t.Fatalf("wireguard-go still serves %s 10 s after wg-quick down (%v)", na.iface, err)
+			}
 		}
 		r := inspectLive(t, o, "degraded: tunnel: "+na.iface+": the device is absent; see journalctl -u wg-quick@"+na.iface+".service")
 		if it := r.Interfaces[0]; it.Device != DeviceAbsent || it.Peers[0].Class != Missing {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Text writes the report for a person: the verdict line first, then the
@@ -21,6 +23,9 @@ func Text(w io.Writer, r *Report) {
 	}
 	if a := r.Applied; a != nil {
 		p("applied", "%s: role %s, cluster %s, interfaces %s, clusterPorts %s", a.Path, a.Role, orNone(a.Cluster), orNone(strings.Join(a.Interfaces, " ")), orNone(a.Guard))
+	}
+	if r.LastRun == nil {
+		p("last run", "none recorded (%s is gone after a reboot)", status.Path)
 	}
 	if l := r.LastRun; l != nil {
 		line := fmt.Sprintf("%s: %s at %s", l.Command, l.Outcome, l.FinishedAt.Format(time.RFC3339))
