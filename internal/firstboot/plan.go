@@ -147,7 +147,7 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 			ps.Files = append(ps.Files, pf)
 		}
 		for _, a := range s.Actions {
-			ps.Actions = append(ps.Actions, planAction(o.Root, a, changed))
+			ps.Actions = append(ps.Actions, planAction(o.Root, cfg, a, changed))
 		}
 		rep.Steps = append(rep.Steps, ps)
 	}
@@ -201,14 +201,13 @@ func planLink(root rootfs.Root, l bootstrap.Link) PlanFile {
 	return pf
 }
 
-func planAction(root rootfs.Root, a bootstrap.Action, changed map[string]bool) PlanAction {
+func planAction(root rootfs.Root, cfg *schema.Config, a bootstrap.Action, changed map[string]bool) PlanAction {
 	pa := PlanAction{Kind: string(a.Kind), Unit: a.Unit, Args: a.Args}
-	if a.Kind == bootstrap.ActionVerifyDevice {
-		// The plan's placeholder key would show a wrong public key.
+	if a.Kind == bootstrap.ActionVerifyDevice && len(a.Args) > 0 {
 		pa.Args = nil
 		for _, arg := range a.Args {
 			if strings.HasPrefix(arg, "publicKey=") {
-				arg = "publicKey=(derived from the private key at apply)"
+				arg = planPublicKey(cfg, a.Args[0], arg)
 			}
 			pa.Args = append(pa.Args, arg)
 		}
@@ -228,6 +227,20 @@ func planAction(root rootfs.Root, a bootstrap.Action, changed map[string]bool) P
 		pa.When = "yes"
 	}
 	return pa
+}
+
+// planPublicKey is the verify action's public key as a plan shows it. A key
+// from a SecretSource is not resolved when planning, so the key derived from
+// its placeholder would be a wrong key that looks right: the plan names the
+// field instead. An inline key is in the document, and the public key
+// derived from it is the real one.
+func planPublicKey(cfg *schema.Config, iface, arg string) string {
+	for i, wg := range cfg.WireGuard {
+		if wg.Name == iface && wg.PrivateKeyFrom != nil {
+			return "publicKey=(derived at boot from " + bootstrap.PrivateKeyPath(i) + "From)"
+		}
+	}
+	return arg
 }
 
 // planNotes flags combinations an operator should know about before boot.

@@ -3,9 +3,15 @@ package firstboot
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/rootfs"
 )
 
 func TestPlanResolvesNoSecretAndWritesNothing(t *testing.T) {
@@ -42,5 +48,67 @@ func TestPlanResolvesNoSecretAndWritesNothing(t *testing.T) {
 	}
 	if !k0s || !install {
 		t.Errorf("plan lacks the masked k0s.yaml (%v) or the install command (%v)", k0s, install)
+	}
+}
+
+// verifyArgs is the plan's verify-wireguard arguments for iface.
+func verifyArgs(t *testing.T, rep *PlanReport, iface string) string {
+	t.Helper()
+	for _, s := range rep.Steps {
+		for _, a := range s.Actions {
+			if a.Kind == string(bootstrap.ActionVerifyDevice) && len(a.Args) > 0 && a.Args[0] == iface {
+				return strings.Join(a.Args, " ")
+			}
+		}
+	}
+	t.Fatalf("plan has no verify action for %s", iface)
+	return ""
+}
+
+func TestPlanNamesTheSourceOfAnUnresolvedPublicKey(t *testing.T) {
+	o := demoOptions(newDemoRoot(t), nil)
+	o.Resolver = nil
+	rep, err := Plan(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dummy, _ := wgtypes.ParseKey(dummyKey)
+	for i, iface := range []string{"wg0", "wg1"} {
+		args := verifyArgs(t, rep, iface)
+		want := fmt.Sprintf("publicKey=(derived at boot from wireguard[%d].privateKeyFrom)", i)
+		if !strings.Contains(args, want) {
+			t.Errorf("%s: verify args %q lack %q", iface, args, want)
+		}
+		if strings.Contains(args, dummy.PublicKey().String()) {
+			t.Errorf("%s: verify args show the placeholder's public key: %q", iface, args)
+		}
+	}
+	// The live path still verifies the key derived from the resolved one.
+	root := newDemoRoot(t)
+	live := &bootstrap.RecordingLive{}
+	ro := demoOptions(root, nil)
+	ro.Live, ro.LiveUnderRoot = live, true
+	if _, err := Run(context.Background(), ro); err != nil {
+		t.Fatal(err)
+	}
+	keyFile, _ := root.ReadFile("/run/corium/secrets/wg0.key")
+	priv, err := wgtypes.ParseKey(strings.TrimSpace(string(keyFile)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(live.Text(), "verify-wireguard wg-quick@wg0.service wg0 publicKey="+priv.PublicKey().String()) {
+		t.Errorf("apply did not verify the derived public key:\n%s", live.Text())
+	}
+}
+
+func TestPlanShowsTheRealPublicKeyOfAnInlineKey(t *testing.T) {
+	o := Options{Root: rootfs.New(t.TempDir()), ConfigFile: "../../testdata/valid/worker-inline-secrets.yaml"}
+	rep, err := Plan(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	priv, _ := wgtypes.ParseKey("0KN+NwcPsLKOTod2ZB3SSUqhYlVMxMRjAXaz9vmcnHU=")
+	if args := verifyArgs(t, rep, "wg0"); !strings.Contains(args, "publicKey="+priv.PublicKey().String()) {
+		t.Errorf("verify args %q lack the public key derived from the inline key", args)
 	}
 }
