@@ -327,3 +327,24 @@ func TestProvisionedWithoutAppliedConfig(t *testing.T) {
 		t.Errorf("verdict %q", r.Verdict.Line)
 	}
 }
+
+// TestRefusedRunKeepsTheVerdict: a day-two run that refused changed
+// nothing, so the node is judged live, and the refusals are shown.
+func TestRefusedRunKeepsTheVerdict(t *testing.T) {
+	n := newNode(t, "wg0")
+	o, _ := healthy(t, n, time.Second)
+	o.Root = provision(t, n)
+	st, err := status.Read(o.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Command, st.Outcome, st.Refusals = "apply --again", status.Refused, []string{"role: was controller+worker, now worker"}
+	if err := status.Write(o.Root, st); err != nil {
+		t.Fatal(err)
+	}
+	r := Inspect(context.Background(), o)
+	text := textOf(r)
+	if r.Verdict.Line != "ok" || !strings.Contains(text, "last run:     apply --again: refused") || !strings.Contains(text, "  refused: role: was controller+worker, now worker") {
+		t.Errorf("verdict %q\n%s", r.Verdict.Line, text)
+	}
+}

@@ -35,7 +35,7 @@ type liveNode struct {
 
 // up provisions n into a fresh root and brings its rendered wg-quick file up
 // with the real wg-quick and wireguard-go inside ns.
-func up(t *testing.T, n node, ns *testutil.Netns) *liveNode {
+func up(t testing.TB, n node, ns *testutil.Netns) *liveNode {
 	t.Helper()
 	l := &liveNode{node: n, ns: ns, root: provision(t, n)}
 	l.conf = l.root.Path(bootstrap.WireGuardConfPath(n.iface))
@@ -51,7 +51,7 @@ func up(t *testing.T, n node, ns *testutil.Netns) *liveNode {
 // options reads n's namespace live: wgctrl (userspace sockets in
 // /run/wireguard are shared by every namespace, hence distinct names),
 // netlink and nftables inside the namespace, no systemd.
-func (l *liveNode) options(t *testing.T, wg *wgctrl.Client) Options {
+func (l *liveNode) options(t testing.TB, wg *wgctrl.Client) Options {
 	t.Helper()
 	h, err := netns.GetFromName(l.ns.Name)
 	if err != nil {
@@ -70,7 +70,7 @@ func (l *liveNode) options(t *testing.T, wg *wgctrl.Client) Options {
 	return Options{Root: l.root, Devices: wg, Links: LinkFacts{Netlink: nl}, Guard: NftGuard{Conn: conn}, UnitsWhy: "no system bus"}
 }
 
-func suffix(t *testing.T) string {
+func suffix(t testing.TB) string {
 	b := make([]byte, 3)
 	if _, err := rand.Read(b); err != nil {
 		t.Fatal(err)
