@@ -83,12 +83,12 @@ func clashes(spans []span) map[int]int {
 		}
 		return order[i].before(order[j])
 	})
-	best := map[int]*span{}
+	best := make([]*span, len(spans))
 	consider := func(s, other *span) {
 		if other == nil || !other.before(s) {
 			return
 		}
-		if cur, ok := best[s.idx]; !ok || other.before(cur) {
+		if cur := best[s.idx]; cur == nil || other.before(cur) {
 			best[s.idx] = other
 		}
 	}
@@ -121,9 +121,11 @@ func clashes(spans []span) map[int]int {
 	for len(stack) > 0 {
 		finish()
 	}
-	out := make(map[int]int, len(best))
+	out := map[int]int{}
 	for i, s := range best {
-		out[i] = s.idx
+		if s != nil {
+			out[i] = s.idx
+		}
 	}
 	return out
 }

@@ -119,7 +119,11 @@ func (v *crossCheck) peerEndpoints(base string, wg WireGuard) {
 // prefixes are YAML sequences, so (peer, index) is document order; paths are
 // spelled only for what is reported.
 func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
-	var spans []span
+	n := 0
+	for _, p := range wg.Peers {
+		n += len(p.AllowedIPs)
+	}
+	spans := make([]span, 0, n)
 	for j, p := range wg.Peers {
 		for k, a := range p.AllowedIPs {
 			if pre, err := netip.ParsePrefix(a); err == nil {
