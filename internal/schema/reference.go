@@ -109,7 +109,10 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
 - **Paths** are spelled as in messages: ` + "`wireguard[0].peers[1].allowedIPs[0]`" + `;
   here ` + "`[]`" + ` stands for any item.
 - **Check a file:** ` + "`corium-agent validate [--strict] [--format text|json] FILE...`" + `
-  (exit 0 valid, 1 invalid, 2 unreadable or a usage error).
+  (exit 0 valid, 1 invalid, 2 unreadable or a usage error). Text lines are
+  ` + "`FILE:LINE:COL: [warning: ]PATH: message`" + `; ` + "`--format json`" + ` prints
+  ` + "`{\"files\": [{\"file\", \"valid\", \"shape\", \"findings\": [{\"path\", \"line\", \"col\", \"severity\", \"message\"}], \"error\"}]}`" + `
+  (` + "`error`" + ` only for a file that could not be read). Warnings fail only under ` + "`--strict`" + `.
 - **Editors:** ` + "`corium-agent schema > corium.schema.json`" + ` writes the JSON Schema;
   with yaml-language-server, start the file with
   ` + "`# yaml-language-server: $schema=corium.schema.json`" + `. The schema knows
