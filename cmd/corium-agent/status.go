@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/google/nftables"
 	"github.com/vishvananda/netlink"
@@ -17,6 +18,9 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/systemd"
 )
+
+// statusTimeout bounds the live reads of one status.
+const statusTimeout = 30 * time.Second
 
 func init() {
 	register("status", command{summary: "what this node is, why, and whether its overlay, guard and k0s really work", run: runStatus})
@@ -87,6 +91,10 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		return exitUsage
 	}
 
+	// A hung bus or kernel interface must not hang the one command an
+	// operator runs when something is wrong; what times out reads unknown.
+	ctx, cancel := context.WithTimeout(ctx, statusTimeout)
+	defer cancel()
 	o, closeLive := openLive(ctx, rootfs.New(*root))
 	defer closeLive()
 	r := inspect.Inspect(ctx, o)
