@@ -115,6 +115,8 @@ func TestVerdicts(t *testing.T) {
 				o.Units.(*systemd.Fake).States["wg-quick@wg0.service"] = systemd.State{Load: "loaded", Active: "failed", Sub: "failed"}
 			},
 			line: "degraded: tunnel: wg-quick@wg0.service is failed; see journalctl -u wg-quick@wg0.service"},
+		{name: "guard off by configuration", line: "ok",
+			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: firewall.Off} }},
 		{name: "guard stale",
 			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: firewall.Stale} },
 			line:   "degraded: firewall: guard stale: fake stale"},
