@@ -165,7 +165,9 @@ func (n *Node) Boot() string {
 		args = append(args, "--set-credential="+name+":"+value)
 	}
 	n.cmd = n.nspawn(args)
-	logf, err := os.OpenFile(filepath.Join(n.dir, "nspawn.log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	// The console of this boot only: what PID 1 says before journald runs
+	// (the boot transaction, ordering cycles) is only here.
+	logf, err := os.OpenFile(filepath.Join(n.dir, "nspawn.log"), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		n.t.Fatal(err)
 	}
@@ -385,6 +387,10 @@ func (n *Node) removeCgroups() {
 	}
 	n.cgroups = nil
 }
+
+// Console is what the node's PID 1 wrote to its console in the current (or
+// last) boot.
+func (n *Node) Console() string { return n.nspawnLog() }
 
 func (n *Node) nspawnLog() string {
 	data, _ := os.ReadFile(filepath.Join(n.dir, "nspawn.log"))
