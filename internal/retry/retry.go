@@ -168,7 +168,7 @@ type StoppedError struct {
 
 func (e *StoppedError) Error() string {
 	if e.Attempts == 0 {
-		return fmt.Sprintf("stopped before the first attempt: %v", e.Err)
+		return fmt.Sprintf("stopped before attempt 1: %v", e.Err)
 	}
 	return fmt.Sprintf("stopped after %s: %v", Count(e.Attempts), e.Err)
 }
