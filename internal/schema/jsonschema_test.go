@@ -53,6 +53,7 @@ var notInJSONSchema = map[string]string{
 	"firewall-overlay-without-wireguard":     "across fields",
 	"firewall-overlay-without-node-address":  "across fields",
 	"firewall-public-port-not-in-role":       "depends on the role",
+	"firewall-public-ports-cover-every-port": "depends on the role and the whole list",
 	"firewall-etcd-port-with-sqlite":         "depends on the role",
 }
 

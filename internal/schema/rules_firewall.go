@@ -41,6 +41,21 @@ func (v *crossCheck) firewall() {
 			v.errorf(path, "%d is not one of the %s role's k0s ports (%s)", p, v.cfg.Role, strings.Join(names, ", "))
 		}
 	}
+	if f.ClusterPorts == ClusterPortsOverlay && validRole(v.cfg.Role) && len(have) > 0 && coversAll(have, seen) {
+		// A guard that polices nothing would load and read as "on" while every
+		// port stays open; the firewall refuses to render it, so refuse it here,
+		// before the node boots.
+		v.errorf("firewall.publicPorts", "exempts every k0s port of the %s role (%s), so the guard would police nothing: set firewall.clusterPorts to open instead", v.cfg.Role, strings.Join(names, ", "))
+	}
+}
+
+func coversAll(rolePorts map[int]bool, public map[int]int) bool {
+	for p := range rolePorts {
+		if _, ok := public[p]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (v *crossCheck) hasNodeAddress() bool {
