@@ -127,8 +127,26 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step Step) (
 		log.Info("action", "action", a.String(), "outcome", res.Outcome)
 		st.Actions = append(st.Actions, res)
 	}
+	for _, p := range step.Removes {
+		removed, err := e.Root.Remove(p)
+		if err != nil {
+			return st, err
+		}
+		if !removed {
+			continue
+		}
+		st.Files = append(st.Files, status.File{Path: p, Change: Removed})
+		e.changed[p] = true
+		log.Info("file removed", "path", p)
+		if err := e.afterWrite(p); err != nil {
+			return st, err
+		}
+	}
 	return st, nil
 }
+
+// Removed is the change of a file or link a step deleted.
+const Removed = "removed"
 
 func (e *Executor) afterWrite(p string) error {
 	if e.AfterWrite == nil {

@@ -37,6 +37,12 @@ func (h *LiveHost) Do(ctx context.Context, a Action) error {
 		return h.Systemd.StartAndWait(ctx, a.Unit)
 	case ActionRestart:
 		return h.Systemd.RestartAndWait(ctx, a.Unit)
+	case ActionReload:
+		return h.Systemd.ReloadAndWait(ctx, a.Unit)
+	case ActionStop:
+		return h.Systemd.StopAndWait(ctx, a.Unit)
+	case ActionDisable:
+		return h.Systemd.Disable(ctx, a.Unit)
 	case ActionQueueStart:
 		return h.Systemd.QueueStart(ctx, a.Unit)
 	case ActionK0sInstall:

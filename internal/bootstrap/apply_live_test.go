@@ -21,6 +21,9 @@ func TestLiveHostDispatch(t *testing.T) {
 		{Kind: ActionEnable, Unit: "wg-quick@wg0.service"},
 		{Kind: ActionRestart, Unit: "wg-quick@wg0.service"},
 		{Kind: ActionStart, Unit: "wg-quick@wg0.service"},
+		{Kind: ActionReload, Unit: "wg-quick@wg0.service"},
+		{Kind: ActionStop, Unit: "wg-quick@wg1.service"},
+		{Kind: ActionDisable, Unit: "wg-quick@wg1.service"},
 		{Kind: ActionQueueStart, Unit: "k0scontroller.service"},
 		{Kind: ActionFirewall},
 	} {
@@ -28,12 +31,17 @@ func TestLiveHostDispatch(t *testing.T) {
 			t.Fatalf("%s: %v", a, err)
 		}
 	}
-	want := "daemon-reload\nenable wg-quick@wg0.service\nrestart wg-quick@wg0.service\nstart wg-quick@wg0.service\nqueue-start k0scontroller.service"
+	want := "daemon-reload\nenable wg-quick@wg0.service\nrestart wg-quick@wg0.service\nstart wg-quick@wg0.service\n" +
+		"reload wg-quick@wg0.service\nstop wg-quick@wg1.service\ndisable wg-quick@wg1.service\nqueue-start k0scontroller.service"
 	if sd.Text() != want || guards != 1 {
 		t.Errorf("systemd calls:\n%s\nwant:\n%s\nguard applied %d times", sd.Text(), want, guards)
 	}
 	if err := h.Do(ctx, Action{Kind: "reboot"}); err == nil {
 		t.Error("an unknown action was accepted")
+	}
+	// A reload is never a start in disguise: wg1 was stopped above.
+	if err := h.Do(ctx, Action{Kind: ActionReload, Unit: "wg-quick@wg1.service"}); err == nil || !strings.Contains(err.Error(), "not active") {
+		t.Errorf("reload of a stopped unit: %v, want refused as not active", err)
 	}
 	sd.Fail = map[string]error{"start wg-quick@wg1.service": errors.New("job failed")}
 	if err := h.Do(ctx, Action{Kind: ActionStart, Unit: "wg-quick@wg1.service"}); err == nil {

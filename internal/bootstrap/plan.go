@@ -15,6 +15,9 @@ type Step struct {
 	Files   []File   `json:"files,omitempty"`
 	Links   []Link   `json:"links,omitempty"`
 	Actions []Action `json:"actions,omitempty"`
+	// Removes are node paths deleted after the actions (a file a stopped
+	// unit no longer needs); one already gone is not an error.
+	Removes []string `json:"removes,omitempty"`
 }
 
 // File is one file under the root.
@@ -40,8 +43,11 @@ type ActionKind string
 const (
 	ActionDaemonReload ActionKind = "daemon-reload"
 	ActionEnable       ActionKind = "enable"
-	ActionStart        ActionKind = "start"       // started and waited for
-	ActionRestart      ActionKind = "restart"     // restarted and waited for
+	ActionStart        ActionKind = "start"   // started and waited for
+	ActionRestart      ActionKind = "restart" // restarted and waited for
+	ActionReload       ActionKind = "reload"  // reloaded and waited for; never a restart
+	ActionStop         ActionKind = "stop"    // stopped and waited for
+	ActionDisable      ActionKind = "disable"
 	ActionQueueStart   ActionKind = "queue-start" // start job queued, not waited for
 	ActionK0sInstall   ActionKind = "k0s-install" // Args is the full argument list
 	ActionFirewall     ActionKind = "firewall"    // program the guard

@@ -52,12 +52,15 @@ type Inputs struct {
 	K0sUnitExists bool
 	// DayTwo leaves out what only the first boot does (install, start, marker).
 	DayTwo bool
+	// Previous is what the last run applied, on day two (nil on a first
+	// boot): it decides reload or restart, and which interfaces go.
+	Previous *Previous
 }
 
 // Render is the whole first boot as a plan: the overlay, then everything
 // that depends on the node address.
 func Render(in Inputs) (*Plan, error) {
-	wg, err := RenderWireGuard(in.Config, in.Secrets)
+	overlay, err := RenderOverlay(in.Config, in.Secrets, in.Previous)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +68,7 @@ func Render(in Inputs) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Plan{Steps: append([]Step{wg}, rest.Steps...)}, nil
+	return &Plan{Steps: append(overlay, rest.Steps...)}, nil
 }
 
 // RenderNode is the part of the plan after the overlay. On a live host the

@@ -24,8 +24,32 @@ const StepWireGuard = "wireguard"
 // secrets holds the resolved keys by field path (see Secrets). A missing or
 // malformed key is an error naming the field path, never the value.
 func RenderWireGuard(cfg *schema.Config, secrets Secrets) (Step, error) {
+	return renderWireGuard(cfg, secrets, nil)
+}
+
+// RenderOverlay is the overlay on a first boot (prev nil) or on day two,
+// where prev is what the last run applied: an interface whose change a
+// reload carries (see ReloadSuffices) is reloaded instead of restarted, and
+// interfaces the last run made that cfg drops are taken down and removed.
+func RenderOverlay(cfg *schema.Config, secrets Secrets, prev *Previous) ([]Step, error) {
+	step, err := renderWireGuard(cfg, secrets, prev)
+	if err != nil {
+		return nil, err
+	}
+	steps := []Step{step}
+	if rm := renderRemoved(cfg, prev); len(rm.Actions) > 0 || len(rm.Removes) > 0 {
+		steps = append(steps, rm)
+	}
+	return steps, nil
+}
+
+func renderWireGuard(cfg *schema.Config, secrets Secrets, prev *Previous) (Step, error) {
 	step := Step{Name: StepWireGuard}
 	if len(cfg.WireGuard) == 0 {
+		if len(prev.removed(cfg)) > 0 {
+			// The last interface goes: so does the drop-in requiring it.
+			step.Removes = append(step.Removes, WireGuardDropInPath(cfg.Role))
+		}
 		return step, nil
 	}
 	dropIn, err := renderK0sDropIn(cfg.WireGuard)
@@ -47,12 +71,22 @@ func RenderWireGuard(cfg *schema.Config, secrets Secrets) (Step, error) {
 		step.Links = append(step.Links, wgQuickWantsLink(wg.Name))
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
-		step.Actions = append(step.Actions,
-			Action{Kind: ActionEnable, Unit: unitName},
-			Action{Kind: ActionRestart, Unit: unitName, OnChange: []string{confPath}},
-			Action{Kind: ActionStart, Unit: unitName},
-			Action{Kind: ActionVerifyDevice, Unit: unitName, Args: expect.Args()},
-		)
+		// On day two a change a reload carries is reloaded after the start,
+		// so an interface found down comes up from the new file and the
+		// reload is a plain one, never a start in disguise.
+		step.Actions = append(step.Actions, Action{Kind: ActionEnable, Unit: unitName})
+		if old := prev.iface(wg.Name); old != nil && ReloadSuffices(*old, wg) {
+			step.Actions = append(step.Actions,
+				Action{Kind: ActionStart, Unit: unitName},
+				Action{Kind: ActionReload, Unit: unitName, OnChange: []string{confPath}},
+			)
+		} else {
+			step.Actions = append(step.Actions,
+				Action{Kind: ActionRestart, Unit: unitName, OnChange: []string{confPath}},
+				Action{Kind: ActionStart, Unit: unitName},
+			)
+		}
+		step.Actions = append(step.Actions, Action{Kind: ActionVerifyDevice, Unit: unitName, Args: expect.Args()})
 	}
 	return step, nil
 }

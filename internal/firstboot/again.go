@@ -18,15 +18,7 @@ import (
 // peers and the API advertise it; changing it after the join breaks the
 // cluster). Each entry is "field: was X, now Y"; secrets are compared only
 // by reference, never printed.
-func refuseDayTwo(root rootfs.Root, cfg *schema.Config, facts *bootstrap.Facts) []string {
-	data, err := root.ReadFile(bootstrap.AppliedPath)
-	if err != nil {
-		return []string{fmt.Sprintf("%s: cannot read the applied configuration (%v); day two compares against it", bootstrap.AppliedPath, err)}
-	}
-	var old schema.Config
-	if err := yaml.Unmarshal(data, &old); err != nil {
-		return []string{fmt.Sprintf("%s: cannot decode the applied configuration (%v)", bootstrap.AppliedPath, err)}
-	}
+func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, facts *bootstrap.Facts) []string {
 	var out []string
 	diff := func(path string, was, now any) {
 		if a, b := show(was), show(now); a != b {
@@ -45,11 +37,11 @@ func refuseDayTwo(root rootfs.Root, cfg *schema.Config, facts *bootstrap.Facts) 
 	diff("join.tokenFrom", old.Join.TokenFrom, cfg.Join.TokenFrom)
 	diff("node.name", old.Node.Name, cfg.Node.Name)
 
-	oldIdx, newIdx := nodeAddressInterface(&old), nodeAddressInterface(cfg)
+	oldIdx, newIdx := nodeAddressInterface(old), nodeAddressInterface(cfg)
 	switch {
 	case oldIdx < 0 && newIdx < 0:
 	case oldIdx < 0 || newIdx < 0 || old.WireGuard[oldIdx].Name != cfg.WireGuard[newIdx].Name:
-		out = append(out, fmt.Sprintf("wireguard[].nodeAddress: was on %s, now on %s", ifaceName(&old, oldIdx), ifaceName(cfg, newIdx)))
+		out = append(out, fmt.Sprintf("wireguard[].nodeAddress: was on %s, now on %s", ifaceName(old, oldIdx), ifaceName(cfg, newIdx)))
 	default:
 		diff(fmt.Sprintf("wireguard[%d].address[0]", newIdx), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
 	}
@@ -60,6 +52,20 @@ func refuseDayTwo(root rootfs.Root, cfg *schema.Config, facts *bootstrap.Facts) 
 		}
 	}
 	return out
+}
+
+// readApplied reads the configuration the last run applied; day two
+// compares against it. The error is a refusal line.
+func readApplied(root rootfs.Root) (*schema.Config, string) {
+	data, err := root.ReadFile(bootstrap.AppliedPath)
+	if err != nil {
+		return nil, fmt.Sprintf("%s: cannot read the applied configuration (%v); day two compares against it", bootstrap.AppliedPath, err)
+	}
+	var old schema.Config
+	if err := yaml.Unmarshal(data, &old); err != nil {
+		return nil, fmt.Sprintf("%s: cannot decode the applied configuration (%v)", bootstrap.AppliedPath, err)
+	}
+	return &old, ""
 }
 
 // presence stands in for an inline secret, whose value is never shown.

@@ -118,12 +118,22 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		}
 	}
 
+	var prev *bootstrap.Previous
 	if o.Again {
 		checkFacts := facts
 		if o.GatherFacts != nil {
 			checkFacts, _ = o.GatherFacts() // the default route, before the overlay changes
 		}
-		if refusals := refuseDayTwo(o.Root, cfg, checkFacts); len(refusals) > 0 {
+		applied, refusal := readApplied(o.Root)
+		refusals := []string{refusal}
+		if applied != nil {
+			refusals = refuseDayTwo(o.Root, applied, cfg, checkFacts)
+			prev = bootstrap.ReadPrevious(o.Root, applied)
+			for _, name := range prev.Foreign(cfg) {
+				o.Log.Warn("interface dropped from the configuration left alone: its file is not managed by corium-agent", "file", bootstrap.WireGuardConfPath(name))
+			}
+		}
+		if len(refusals) > 0 {
 			st.Outcome = status.Refused
 			st.Refusals = refusals
 			return fmt.Errorf("refusing day-two changes a joined node cannot take (%s); nothing was changed", joinFields(refusals))
@@ -140,11 +150,11 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 
 	exec := &bootstrap.Executor{Root: o.Root, Live: o.Live, LiveUnderRoot: o.LiveUnderRoot, Log: o.Log, AfterWrite: o.AfterWrite}
 	o.Notify("bringing the overlay up")
-	wg, err := bootstrap.RenderWireGuard(cfg, secrets)
+	overlay, err := bootstrap.RenderOverlay(cfg, secrets, prev)
 	if err != nil {
 		return fmt.Errorf("rendering the overlay: %w", err)
 	}
-	steps, err := exec.Apply(ctx, &bootstrap.Plan{Steps: []bootstrap.Step{wg}})
+	steps, err := exec.Apply(ctx, &bootstrap.Plan{Steps: overlay})
 	st.Steps = append(st.Steps, steps...)
 	if err != nil {
 		return err

@@ -120,7 +120,7 @@ type File struct {
 	Path   string `json:"path"`
 	Mode   string `json:"mode,omitempty"`
 	Target string `json:"target,omitempty"`
-	Change string `json:"change"` // created, changed, unchanged
+	Change string `json:"change"` // created, changed, unchanged, removed
 }
 
 // Action is one live action and what came of it.

@@ -89,6 +89,21 @@ func (d *DBus) RestartAndWait(ctx context.Context, unit string) error {
 	return d.waitJob(ctx, "restarting", unit, d.conn.RestartUnitContext)
 }
 
+func (d *DBus) ReloadAndWait(ctx context.Context, unit string) error {
+	return d.waitJob(ctx, "reloading", unit, d.conn.ReloadUnitContext)
+}
+
+func (d *DBus) StopAndWait(ctx context.Context, unit string) error {
+	return d.waitJob(ctx, "stopping", unit, d.conn.StopUnitContext)
+}
+
+func (d *DBus) Disable(ctx context.Context, units ...string) error {
+	if _, err := d.conn.DisableUnitFilesContext(ctx, units, false); err != nil {
+		return fmt.Errorf("disabling %v: %w", units, err)
+	}
+	return nil
+}
+
 func (d *DBus) QueueStart(ctx context.Context, unit string) error {
 	if _, err := d.conn.StartUnitContext(ctx, unit, "replace", nil); err != nil {
 		return fmt.Errorf("queueing the start of %s: %w", unit, err)

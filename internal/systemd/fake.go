@@ -2,6 +2,7 @@ package systemd
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 )
@@ -57,6 +58,36 @@ func (f *Fake) RestartAndWait(_ context.Context, unit string) error {
 	}
 	f.setActive(unit)
 	return nil
+}
+
+// ReloadAndWait fails, as systemd does, when the unit is not active.
+func (f *Fake) ReloadAndWait(_ context.Context, unit string) error {
+	if err := f.record("reload " + unit); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.States[unit].Active != "active" {
+		return fmt.Errorf("reloading %s: unit is not active, cannot reload", unit)
+	}
+	return nil
+}
+
+func (f *Fake) StopAndWait(_ context.Context, unit string) error {
+	if err := f.record("stop " + unit); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.States == nil {
+		f.States = map[string]State{}
+	}
+	f.States[unit] = State{Load: "loaded", Active: "inactive", Sub: "dead"}
+	return nil
+}
+
+func (f *Fake) Disable(_ context.Context, units ...string) error {
+	return f.record("disable " + strings.Join(units, " "))
 }
 
 func (f *Fake) QueueStart(_ context.Context, unit string) error {

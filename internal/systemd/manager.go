@@ -18,6 +18,14 @@ type Manager interface {
 	StartAndWait(ctx context.Context, unit string) error
 	// RestartAndWait restarts (or starts) a unit and waits for its job.
 	RestartAndWait(ctx context.Context, unit string) error
+	// ReloadAndWait reloads a running unit (its ExecReload=) and waits for
+	// the job. It is a plain reload: a unit that is not active is an error,
+	// never started or restarted in its place.
+	ReloadAndWait(ctx context.Context, unit string) error
+	// StopAndWait stops a unit and waits for its job.
+	StopAndWait(ctx context.Context, unit string) error
+	// Disable removes the links Enable made, as `systemctl disable` does.
+	Disable(ctx context.Context, units ...string) error
 	// QueueStart queues a start job and returns without waiting: for units
 	// ordered after the agent itself, whose start would wait for the agent.
 	QueueStart(ctx context.Context, unit string) error
@@ -39,7 +47,7 @@ var ErrJob = errors.New("systemd job did not succeed")
 
 // JobError is a job that ended with a result other than "done".
 type JobError struct {
-	Verb   string // starting, restarting
+	Verb   string // starting, restarting, reloading, stopping
 	Unit   string
 	Result string // failed, timeout, canceled, dependency, skipped
 }

@@ -50,3 +50,28 @@ func TestFakeRecordsAndFails(t *testing.T) {
 		t.Errorf("calls:\n%s\nwant:\n%s", f.Text(), want)
 	}
 }
+
+func TestFakeReloadIsPlain(t *testing.T) {
+	ctx := context.Background()
+	f := &Fake{}
+	if err := f.ReloadAndWait(ctx, "wg-quick@wg0.service"); err == nil || !strings.Contains(err.Error(), "not active") {
+		t.Errorf("reload of an inactive unit: %v, want refused", err)
+	}
+	if s, _ := f.UnitState(ctx, "wg-quick@wg0.service"); s.Active == "active" {
+		t.Error("a refused reload started the unit")
+	}
+	_ = f.StartAndWait(ctx, "wg-quick@wg0.service")
+	if err := f.ReloadAndWait(ctx, "wg-quick@wg0.service"); err != nil {
+		t.Errorf("reload of an active unit: %v", err)
+	}
+	_ = f.StopAndWait(ctx, "wg-quick@wg0.service")
+	_ = f.Disable(ctx, "wg-quick@wg0.service")
+	if s, _ := f.UnitState(ctx, "wg-quick@wg0.service"); s.Active != "inactive" {
+		t.Errorf("state after stop: %s", s)
+	}
+	want := "reload wg-quick@wg0.service\nstate wg-quick@wg0.service\nstart wg-quick@wg0.service\nreload wg-quick@wg0.service\n" +
+		"stop wg-quick@wg0.service\ndisable wg-quick@wg0.service\nstate wg-quick@wg0.service"
+	if f.Text() != want {
+		t.Errorf("calls:\n%s\nwant:\n%s", f.Text(), want)
+	}
+}
