@@ -43,7 +43,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t testing.TB) *rig {
 	return &rig{root: rootfs.New(t.TempDir()), logs: &syncBuffer{}}
 }
 
