@@ -10,9 +10,11 @@
 // secret written by another unit can be seen half-made, and an empty secret
 // is never the intended one.
 //
+// A Source prints and marshals itself with its URL redacted (RedactURL), so a
+// configuration written back out never carries a presigned signature.
+//
 // It does not validate the shape of a Source (schema does), and it never puts
 // a value, an authFile's content or a URL's query string into a log line, an
-// error or a status line. Resolving every secret of a Config is package
-// resolveall's job (schema imports this package, so this one cannot import
-// schema).
+// error or a status line. It does not walk a Config for its sources: schema
+// imports this package, so the caller that has the Config (firstboot) does.
 package secret
