@@ -14,6 +14,12 @@ stamp=$rootfs/.corium-rootfs-v1
 layer=$cache/layer-cloud-init
 layer_stamp=$layer/.corium-layer-v1
 
+# Test packages run in parallel and more than one asks for the layers: one
+# builds, the others wait for it instead of building over it.
+mkdir -p "$cache"
+exec 9>"$cache/.lock"
+flock 9
+
 build_cloud_init_layer() {
 	[ -f "$layer_stamp" ] && return 0
 	tmp=$(mktemp -d)
