@@ -77,11 +77,12 @@ wireguard:
 //     each other across the overlay, and the k0s stand-in starts only after
 //     the agent finished and wg-quick@wg0 is active, with --node-ip= the
 //     overlay address;
-//   - second boot: the agent is skipped by its condition, wg-quick@wg0 and
-//     corium-firewall come up again, and k0s starts after both;
+//   - second boot (with the kernel's ruleset emptied as a reboot does): the
+//     agent is skipped by its condition, wg-quick@wg0 and corium-firewall
+//     come up again, the guard is back, and k0s starts after both;
 //   - an overlay that fails on boot keeps k0s from starting.
 func TestBootOverlayCluster(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
+	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
 	keyA, keyB := genKey(t), genKey(t)
 	nsA, nsB := testutil.NewNetns(t, "cb-a"), testutil.NewNetns(t, "cb-b")
 	testutil.Veth(t, nsA, "eth0", underlayA+"/24", nsB, "eth0", underlayB+"/24")
@@ -111,7 +112,16 @@ func TestBootOverlayCluster(t *testing.T) {
 
 	t.Run("second boot", func(t *testing.T) {
 		a.Shutdown()
+		// The test's namespace outlives the node; a real reboot starts with
+		// an empty ruleset, so remove the guard the first boot programmed.
+		if _, err := nsA.Try("nft", "list", "table", "inet", "corium"); err != nil {
+			t.Errorf("no inet corium table after the first boot with the guard on: %v", err)
+		}
+		nsA.Run(t, "nft", "delete", "table", "inet", "corium")
 		a.Boot()
+		if out, err := a.Exec("nft", "list", "table", "inet", "corium"); err != nil {
+			t.Errorf("the guard was not re-applied on the second boot: %v\n%s", err, out)
+		}
 		agent := a.Show("corium-agent.service", "ConditionResult", "ExecMainStartTimestampMonotonic")
 		if agent["ConditionResult"] != "no" || monotonic(agent, "ExecMainStartTimestampMonotonic") != 0 {
 			t.Errorf("corium-agent.service on a provisioned node = %v, want skipped by its condition", agent)
