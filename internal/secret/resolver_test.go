@@ -172,7 +172,7 @@ func TestStatusGoesToNotifySocket(t *testing.T) {
 		t.Fatal("want an error")
 	}
 	got := sock.first(t)
-	if !regexp.MustCompile(`^STATUS=ha\.authPassFrom: waiting for /run/pass \(attempt 1, next in \d+ms\)$`).MatchString(got) {
+	if !regexp.MustCompile(`^STATUS=ha\.authPassFrom: waiting for /run/pass \(attempt 1, next in [0-9.]+m?s\)$`).MatchString(got) {
 		t.Fatalf("datagram %q", got)
 	}
 }
