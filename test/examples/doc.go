@@ -10,7 +10,7 @@
 // schema accepts the file; the nodes of the overlay examples describe one
 // overlay (keys, endpoints and ports agree across their documents); and the
 // commands the README and the example READMEs tell an operator to run work
-// as written.
+// as written, printing what the README says they print.
 //
 // It checks documents and what cloud-init makes of them, not nodes: what a
 // node does with its configuration is tested in internal/firstboot and
