@@ -70,7 +70,9 @@ func (c *Client) Once(ctx context.Context, req Request) ([]byte, error) {
 	}
 	ctx, cancel := context.WithTimeout(withAllowHTTP(ctx, req.AllowHTTP), attemptTimeout)
 	defer cancel()
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	// The URL goes out exactly as written: a presigned signature covers its
+	// encoding.
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, req.URL, nil)
 	if err != nil {
 		return nil, errors.New("building the request failed")
 	}
