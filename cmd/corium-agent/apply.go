@@ -161,9 +161,12 @@ func printRun(w io.Writer, st *status.Status) {
 	for _, s := range st.Steps {
 		fmt.Fprintf(w, "step %s: %s (%d ms)\n", s.Name, s.Outcome, s.DurationMS)
 		for _, f := range s.Files {
-			if f.Target != "" {
+			switch {
+			case f.Target != "":
 				fmt.Fprintf(w, "  %-9s %s -> %s\n", f.Change, f.Path, f.Target)
-			} else {
+			case f.Mode == "":
+				fmt.Fprintf(w, "  %-9s %s\n", f.Change, f.Path)
+			default:
 				fmt.Fprintf(w, "  %-9s %s (%s)\n", f.Change, f.Path, f.Mode)
 			}
 		}

@@ -23,6 +23,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	nf := addNodeFlags(fs)
 	format := fs.String("format", "text", "output format: text or json")
+	again := fs.Bool("again", false, "show what apply --again would do on a provisioned node")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return exitOK
@@ -30,7 +31,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	if fs.NArg() > 0 || (*format != "text" && *format != "json") {
-		fmt.Fprintln(stderr, "usage: corium-agent plan [--root DIR] [--config FILE] [--facts FILE] [--format text|json]")
+		fmt.Fprintln(stderr, "usage: corium-agent plan [--root DIR] [--config FILE] [--facts FILE] [--again] [--format text|json]")
 		return exitUsage
 	}
 	if !nf.check(stderr, "plan") {
@@ -42,6 +43,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Root:       rootfs.New(*nf.root),
 		ConfigFile: *nf.config,
 		FactsFile:  *nf.facts,
+		Again:      *again,
 		Log:        log,
 	})
 	if *format == "json" {
@@ -100,6 +102,8 @@ func printPlan(w io.Writer, rep *firstboot.PlanReport) {
 			switch {
 			case f.Target != "":
 				fmt.Fprintf(w, "  %-9s %s -> %s\n", f.Change, f.Path, f.Target)
+			case f.Mode == "":
+				fmt.Fprintf(w, "  %-9s %s\n", f.Change, f.Path)
 			case f.Secret:
 				fmt.Fprintf(w, "  %-9s %s (%s, holds secrets: their lines are masked)\n", f.Change, f.Path, f.Mode)
 			default:
@@ -115,6 +119,9 @@ func printPlan(w io.Writer, rep *firstboot.PlanReport) {
 			line := strings.Join(strings.Fields(strings.Join(append([]string{a.Kind, a.Unit}, a.Args...), " ")), " ")
 			fmt.Fprintf(w, "  action    %s (%s)\n", line, a.When)
 		}
+	}
+	for _, r := range rep.Refusals {
+		fmt.Fprintf(w, "refused: %s\n", r)
 	}
 	if rep.Error != "" {
 		fmt.Fprintf(w, "error: %s\n", rep.Error)

@@ -30,7 +30,9 @@ type PlanReport struct {
 	Steps       []PlanStep          `json:"steps"`
 	// Notes are combinations that need attention (HA, addresses decided at boot).
 	Notes []string `json:"notes,omitempty"`
-	Error string   `json:"error,omitempty"`
+	// Refusals are the day-two changes apply --again would refuse.
+	Refusals []string `json:"refusals,omitempty"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // PlanStep is one step of the run.
@@ -105,8 +107,25 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 			return err
 		}
 	}
-	if rep.Provisioned {
-		rep.Notes = append(rep.Notes, "the node is provisioned ("+bootstrap.MarkerPath+"): apply would do nothing; below is what a first boot would do")
+	var prev *bootstrap.Previous
+	switch {
+	case o.Again && !rep.Provisioned:
+		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", bootstrap.MarkerPath)
+	case o.Again:
+		applied, refusal := readApplied(o.Root)
+		if applied == nil {
+			return errors.New(refusal)
+		}
+		if refusals := refuseDayTwo(o.Root, applied, cfg, facts); len(refusals) > 0 {
+			rep.Refusals = refusals
+			return fmt.Errorf("apply --again would refuse changes a joined node cannot take (%s); it would change nothing", joinFields(refusals))
+		}
+		prev = bootstrap.ReadPrevious(o.Root, applied)
+		for _, name := range prev.Foreign(cfg) {
+			rep.Notes = append(rep.Notes, "wireguard "+name+": dropped from the configuration, but "+bootstrap.WireGuardConfPath(name)+" is not managed by corium-agent; it is left alone")
+		}
+	case rep.Provisioned:
+		rep.Notes = append(rep.Notes, "the node is provisioned ("+bootstrap.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
 	}
 	decision := bootstrap.SelectNodeAddress(cfg, facts)
 	rep.NodeAddress = nodeAddress(decision)
@@ -122,6 +141,8 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 		Facts:         facts,
 		Hostname:      host,
 		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
+		DayTwo:        o.Again,
+		Previous:      prev,
 	})
 	if err != nil {
 		return fmt.Errorf("rendering: %w", err)
@@ -148,6 +169,12 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 		}
 		for _, a := range s.Actions {
 			ps.Actions = append(ps.Actions, planAction(o.Root, cfg, a, changed))
+		}
+		for _, r := range s.Removes {
+			if o.Root.Exists(r) {
+				changed[r] = true
+				ps.Files = append(ps.Files, PlanFile{Path: r, Change: bootstrap.Removed})
+			}
 		}
 		rep.Steps = append(rep.Steps, ps)
 	}
