@@ -10,7 +10,10 @@
 //
 // "Not there yet" answers (connection errors, HTTP 404, 408, 425, 429, 502,
 // 503, 504) are retried through package retry until the request's wait runs
-// out, honouring Retry-After; anything else fails at once. Bodies are capped.
+// out, honouring Retry-After; anything else fails at once. An attempt still in
+// flight at the deadline may finish, within its own bounds (10s to connect,
+// 10s for TLS, 30s for the response headers, 2 minutes in all). Bodies are
+// capped.
 // URLs appear in errors and reports without their query string and
 // credentials (Redact), and the request's headers never appear at all.
 //
