@@ -31,14 +31,21 @@ func (r Root) Dir() string { return r.dir }
 func (r Root) IsHost() bool { return r.dir == "/" }
 
 // Path maps an absolute path of the node to the host path under the root.
-// The path is cleaned first, so "../" cannot climb out of the root.
+// The path is cleaned first, so "../" cannot climb out of the root, and
+// symlinks in its directories are followed inside the root.
 func (r Root) Path(p string) string {
-	return filepath.Join(r.dir, filepath.Clean("/"+p))
+	return r.resolve(p, false)
+}
+
+// Resolve is Path with a final symlink followed inside the root too: the
+// host path to read the node path's content from.
+func (r Root) Resolve(p string) string {
+	return r.resolve(p, true)
 }
 
 // ReadFile reads a node path under the root.
 func (r Root) ReadFile(p string) ([]byte, error) {
-	return os.ReadFile(r.Path(p))
+	return os.ReadFile(r.Resolve(p))
 }
 
 // Change says what a write did.

@@ -100,7 +100,7 @@ func findUnit(root rootfs.Root, name string) (string, error) {
 	for _, c := range candidates {
 		for _, dir := range unitSearchPath {
 			p := path.Join(dir, c)
-			info, err := os.Stat(root.Path(p))
+			info, err := os.Stat(root.Resolve(p))
 			if err == nil && info.Mode().IsRegular() {
 				return p, nil
 			}
