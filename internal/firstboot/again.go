@@ -55,17 +55,17 @@ func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, fact
 }
 
 // readApplied reads the configuration the last run applied; day two
-// compares against it. The error is a refusal line.
-func readApplied(root rootfs.Root) (*schema.Config, string) {
+// compares against it. The error reads as a refusal ("PATH: why").
+func readApplied(root rootfs.Root) (*schema.Config, error) {
 	data, err := root.ReadFile(bootstrap.AppliedPath)
 	if err != nil {
-		return nil, fmt.Sprintf("%s: cannot read the applied configuration (%v); day two compares against it", bootstrap.AppliedPath, err)
+		return nil, fmt.Errorf("%s: cannot read the applied configuration (%w); day two compares against it", bootstrap.AppliedPath, err)
 	}
 	var old schema.Config
 	if err := yaml.Unmarshal(data, &old); err != nil {
-		return nil, fmt.Sprintf("%s: cannot decode the applied configuration (%v)", bootstrap.AppliedPath, err)
+		return nil, fmt.Errorf("%s: cannot decode the applied configuration (%w)", bootstrap.AppliedPath, err)
 	}
-	return &old, ""
+	return &old, nil
 }
 
 // presence stands in for an inline secret, whose value is never shown.

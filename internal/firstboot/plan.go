@@ -112,9 +112,9 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	case o.Again && !rep.Provisioned:
 		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", bootstrap.MarkerPath)
 	case o.Again:
-		applied, refusal := readApplied(o.Root)
-		if applied == nil {
-			return errors.New(refusal)
+		applied, err := readApplied(o.Root)
+		if err != nil {
+			return err
 		}
 		if refusals := refuseDayTwo(o.Root, applied, cfg, facts); len(refusals) > 0 {
 			rep.Refusals = refusals

@@ -112,3 +112,20 @@ func TestPlanShowsTheRealPublicKeyOfAnInlineKey(t *testing.T) {
 		t.Errorf("verify args %q lack the public key derived from the inline key", args)
 	}
 }
+
+func TestPlanAgainShowsTheRefusals(t *testing.T) {
+	root := provisionedDemo(t)
+	o := demoOptions(root, nil)
+	o.Again, o.Resolver = true, nil
+	o.ConfigFile = editedDemoConfig(t, "role: controller+worker", "role: controller")
+	rep, err := Plan(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "role") {
+		t.Fatalf("plan --again with a changed role: %v, want the refusal named", err)
+	}
+	if len(rep.Refusals) != 1 || !strings.HasPrefix(rep.Refusals[0], "role: was controller+worker, now controller") {
+		t.Errorf("refusals %q", rep.Refusals)
+	}
+	if len(rep.Steps) != 0 {
+		t.Errorf("a refused day two shows steps: %+v", rep.Steps)
+	}
+}

@@ -124,9 +124,10 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		if o.GatherFacts != nil {
 			checkFacts, _ = o.GatherFacts() // the default route, before the overlay changes
 		}
-		applied, refusal := readApplied(o.Root)
-		refusals := []string{refusal}
-		if applied != nil {
+		var refusals []string
+		if applied, err := readApplied(o.Root); err != nil {
+			refusals = []string{err.Error()}
+		} else {
 			refusals = refuseDayTwo(o.Root, applied, cfg, checkFacts)
 			prev = bootstrap.ReadPrevious(o.Root, applied)
 			for _, name := range prev.Foreign(cfg) {
