@@ -1,6 +1,7 @@
 package firstboot
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,6 +88,13 @@ func TestAgainRemovesADroppedInterface(t *testing.T) {
 	}
 	if strings.Join(removed, ",") != bootstrap.StepWireGuardRemoved+" /etc/wireguard/wg1.conf,"+bootstrap.StepWireGuardRemoved+" "+wants {
 		t.Errorf("status reports removed %v", removed)
+	}
+
+	js, _ := json.Marshal(st)
+	for _, v := range demoSecrets(t) {
+		if strings.Contains(string(js)+text, v) {
+			t.Errorf("day-two status or actions hold a secret value (%s...)", v[:4])
+		}
 	}
 
 	// Converged: the same document again changes and stops nothing.
