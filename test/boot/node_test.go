@@ -67,6 +67,11 @@ func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Nod
 	n.CopyTree(filepath.Join(repoRoot, "image"), "/")
 	n.CopyFile(agent, "/usr/bin/corium-agent", 0o755)
 	n.WriteFile("/etc/machine-id", []byte(randHex(32)+"\n"), 0o444)
+	// debootstrap copies the build host's name into the rootfs; a fresh
+	// image has no static hostname.
+	if err := os.Remove(n.Path("/etc/hostname")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		t.Fatal(err)
+	}
 	// The journal persists across reboots of the node, for the assertions.
 	n.MkdirAll("/var/log/journal", 0o755)
 	// Test-only: there is no WireGuard kernel module here.
