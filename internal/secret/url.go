@@ -36,7 +36,7 @@ func (r *Resolver) urlKind(rawURL, authFile string) kind {
 				if transient, _ := retry.IsNotYet(err); transient {
 					return Value{}, err
 				}
-				return Value{}, fmt.Errorf("fetching %s: %w", shown, err)
+				return Value{}, fmt.Errorf("fetching %s: %w%s", shown, err, authHint(err, authFile))
 			}
 			s := strings.TrimSpace(string(body))
 			clear(body)
@@ -46,4 +46,16 @@ func (r *Resolver) urlKind(rawURL, authFile string) kind {
 			return NewValue(s), nil
 		},
 	}
+}
+
+// authHint says where the credentials of a refused request came from.
+func authHint(err error, authFile string) string {
+	var se *fetch.StatusError
+	if !errors.As(err, &se) || (se.Code != http.StatusUnauthorized && se.Code != http.StatusForbidden) {
+		return ""
+	}
+	if authFile == "" {
+		return " (no authFile is set, so no bearer token was sent)"
+	}
+	return " (the bearer token is read from authFile " + authFile + ")"
 }

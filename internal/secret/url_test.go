@@ -48,6 +48,9 @@ func TestURLUnauthorizedFailsAfterOneRequest(t *testing.T) {
 	if want := "join.tokenFrom: fetching " + srv.URL + "/t: server answered 401 Unauthorized"; !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("err = %q, want prefix %q", err, want)
 	}
+	if !strings.HasSuffix(err.Error(), "(the bearer token is read from authFile /etc/corium/token)") {
+		t.Fatalf("err = %q does not say where the token came from", err)
+	}
 	if srv.requests() != 1 {
 		t.Fatalf("%d requests, want exactly 1", srv.requests())
 	}
