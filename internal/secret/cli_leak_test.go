@@ -178,7 +178,6 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 			if t.Failed() {
 				t.Logf("outputs:\n%s", all)
 			}
-			_ = hits
 		})
 	}
 }
