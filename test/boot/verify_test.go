@@ -39,6 +39,38 @@ func TestBootVerifyUnits(t *testing.T) {
 	}
 }
 
+// TestBootPreset checks image/'s preset enables both units under Fedora's
+// "disable *" policy, as `systemctl preset-all` does when /etc is reset to the
+// image's defaults.
+func TestBootPreset(t *testing.T) {
+	testutil.RequireRoot(t, "systemctl")
+	n := NewNode(t, "preset", nil)
+	// Fedora's policy (Debian's default would enable everything), and a
+	// unit the policy should leave off: the control.
+	n.WriteFile("/usr/lib/systemd/system-preset/99-default-disable.preset", []byte("disable *\n"), 0o644)
+	n.WriteFile("/etc/systemd/system/probe-control.service",
+		[]byte("[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target\n"), 0o644)
+	units := []string{"corium-agent.service", "corium-firewall.service"}
+	root := "--root=" + n.Root
+	testutil.Run(t, "systemctl", root, "preset", "probe-control.service")
+	if out, _ := exec.Command("systemctl", root, "is-enabled", "probe-control.service").Output(); strings.TrimSpace(string(out)) != "disabled" {
+		t.Fatalf("control: a unit without a preset entry is %s, want disabled; the check below would prove nothing", out)
+	}
+	testutil.Run(t, append([]string{"systemctl", root, "disable"}, units...)...)
+	for _, u := range units {
+		if out, _ := exec.Command("systemctl", root, "is-enabled", u).Output(); strings.TrimSpace(string(out)) != "disabled" {
+			t.Fatalf("%s after disable: %s", u, out)
+		}
+	}
+	testutil.Run(t, append([]string{"systemctl", root, "preset"}, units...)...)
+	for _, u := range units {
+		out, _ := exec.Command("systemctl", root, "is-enabled", u).Output()
+		if got := strings.TrimSpace(string(out)); got != "enabled" {
+			t.Errorf("%s after preset = %s, want enabled", u, got)
+		}
+	}
+}
+
 // verify returns what systemd-analyze verify wrote on its stderr, apart from
 // nspawn's own messages.
 func verify(n *Node, path string) (string, error) {
