@@ -75,7 +75,6 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed
 			break
 		}
-		redactSourceURLs(cfg)
 		out.Config = cfg
 	}
 

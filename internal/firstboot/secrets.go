@@ -2,7 +2,6 @@ package firstboot
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/schema"
@@ -51,7 +50,7 @@ func resolveSecrets(ctx context.Context, r SecretResolver, cfg *schema.Config) (
 	for _, f := range secretFields(cfg) {
 		v, err := r.Resolve(ctx, f.Path, f.Source)
 		if err != nil {
-			return nil, fmt.Errorf("resolving %s: %w", f.Path, err)
+			return nil, err // Resolve's errors already start with the field path
 		}
 		out[f.Path] = v
 	}
