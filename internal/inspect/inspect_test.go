@@ -266,6 +266,27 @@ func TestFailedRunNamesTheStep(t *testing.T) {
 	}
 }
 
+// A failed validation carries every finding, one per line; the verdict stays
+// one line and the detail keeps them all.
+func TestFailedRunVerdictIsOneLine(t *testing.T) {
+	root := rootfs.New(t.TempDir())
+	st := &status.Status{Command: "apply", Outcome: status.Failed,
+		Error:      "role: is required\nwireguard[0].name: is required\nnetwork.podCIDR: is not a CIDR",
+		Validation: &status.Validation{Valid: false}}
+	if err := status.Write(root, st); err != nil {
+		t.Fatal(err)
+	}
+	r := Inspect(context.Background(), Options{Root: root})
+	text := textOf(r)
+	want := "failed: validate: role: is required (and 2 more)"
+	if r.Verdict.Line != want || firstLine(text) != want {
+		t.Errorf("verdict %q, want %q", r.Verdict.Line, want)
+	}
+	if !strings.Contains(text, "network.podCIDR: is not a CIDR") {
+		t.Errorf("the detail lost a finding:\n%s", text)
+	}
+}
+
 // TestAfterReboot: /run is gone, so the status file is absent; the public key
 // comes from the rendered wg-quick file and the node-address decision is
 // made again from the live links.

@@ -19,6 +19,8 @@ func (in *inspection) nodeAddress() {
 	case in.facts != nil:
 		n.Decision = decisionOf(bootstrap.SelectNodeAddress(in.cfg, in.facts))
 		n.Recomputed = true
+	case in.run != nil:
+		in.unknown("node-address decision", "the last run recorded none (it decided nothing) and there are no live links to decide from")
 	default:
 		in.unknown("node-address decision", "no status file and no live links to decide from")
 	}

@@ -64,11 +64,22 @@ func verdict(s State, layer, why string) Verdict {
 	v := Verdict{State: s, Layer: layer, Reason: why, Line: string(s)}
 	switch s {
 	case Degraded, Failed:
-		v.Line = fmt.Sprintf("%s: %s: %s", s, layer, why)
+		v.Line = fmt.Sprintf("%s: %s: %s", s, layer, oneLine(why))
 	case Unprovisioned:
-		v.Line = string(s) + " (" + why + ")"
+		v.Line = string(s) + " (" + oneLine(why) + ")"
 	}
 	return v
+}
+
+// oneLine keeps the verdict one line when the reason is several joined errors
+// (every finding of a failed validation): the first, and how many follow; the
+// detail below the verdict has them all.
+func oneLine(why string) string {
+	lines := strings.Split(strings.TrimSpace(why), "\n")
+	if len(lines) == 1 {
+		return lines[0]
+	}
+	return fmt.Sprintf("%s (and %d more)", lines[0], len(lines)-1)
 }
 
 func routeProblems(r *Report) []string {
