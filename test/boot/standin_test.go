@@ -10,9 +10,10 @@ const standInDir = "/var/lib/k0s-standin"
 // k0sStandIn is a STAND-IN for the k0s binary, not k0s: k0s cannot run here.
 // `k0s install controller|worker ...` records its argv (install.argv, one
 // argument a line; install.count, a line per call) and, like k0s, writes and
-// enables the unit k0scontroller.service or k0sworker.service. That unit runs
-// `k0s controller|worker ...`, which records its start (boot id, uptime and
-// args, in started) and then sleeps like a server. Anything else is logged.
+// enables the unit k0scontroller.service or k0sworker.service. That unit
+// records its start (boot id, uptime and args, in started) before systemd
+// counts it as started, then runs `k0s controller|worker ...`, which sleeps
+// like a server. Anything else is logged.
 const k0sStandIn = `#!/bin/sh
 # k0s STAND-IN for the boot test: records how it is called; it is not k0s.
 set -eu
@@ -36,6 +37,9 @@ Wants=network-online.target
 After=network-online.target
 
 [Service]
+# Recorded before the unit counts as started, so a test that sees it active
+# also sees the record.
+ExecStartPre=/usr/local/bin/k0s stand-in-record $role$args
 ExecStart=/usr/local/bin/k0s $role$args
 
 [Install]
@@ -46,12 +50,15 @@ UNIT
 	systemctl daemon-reload || true
 	echo "k0s stand-in: installed $unit"
 	;;
-controller | worker)
+stand-in-record)
+	shift
 	{
 		echo "boot $(cat /proc/sys/kernel/random/boot_id)"
 		echo "uptime $(cut -d' ' -f1 /proc/uptime)"
 		printf 'arg %s\n' "$@"
 	} >>"$rec/started"
+	;;
+controller | worker)
 	echo "k0s stand-in: $1 started"
 	exec sleep infinity
 	;;
