@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Decision is the address the node registers with k0s, with every address
@@ -37,6 +38,18 @@ const (
 	SourceDecidedAtBoot = "decided at boot"
 	SourceNone          = "none"
 )
+
+// Status is the decision as plans, the status file and status report it.
+func (d Decision) Status() *status.NodeAddress {
+	n := &status.NodeAddress{How: d.Source + ": " + d.Reason}
+	if d.Address.IsValid() {
+		n.Address = d.Address.String()
+	}
+	for _, c := range d.Candidates {
+		n.Candidates = append(n.Candidates, status.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
+	}
+	return n
+}
 
 // containerPrefixes name links that CNIs and container runtimes create; an
 // address on them is never the node's.

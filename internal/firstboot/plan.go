@@ -128,7 +128,7 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 		rep.Notes = append(rep.Notes, "the node is provisioned ("+bootstrap.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
 	}
 	decision := bootstrap.SelectNodeAddress(cfg, facts)
-	rep.NodeAddress = nodeAddress(decision)
+	rep.NodeAddress = decision.Status()
 	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
 	rep.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
 	rep.Notes = append(rep.Notes, planNotes(cfg, facts, decision, host)...)

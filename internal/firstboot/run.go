@@ -168,7 +168,7 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		}
 	}
 	decision := bootstrap.SelectNodeAddress(cfg, facts)
-	st.NodeAddress = nodeAddress(decision)
+	st.NodeAddress = decision.Status()
 	o.Log.Info("node address", "address", st.NodeAddress.Address, "how", decision.Source, "reason", decision.Reason)
 	if decision.Source == bootstrap.SourceNone && bootstrap.OverlayOfNodeAddress(cfg) != nil {
 		return fmt.Errorf("deciding the node address: %s", decision.Reason)
@@ -235,17 +235,6 @@ func validation(fs schema.Findings, err error) *status.Validation {
 		v.Errors = append(v.Errors, status.Finding{Line: syn.Line, Message: syn.Error()})
 	}
 	return v
-}
-
-func nodeAddress(d bootstrap.Decision) *status.NodeAddress {
-	n := &status.NodeAddress{How: d.Source + ": " + d.Reason}
-	if d.Address.IsValid() {
-		n.Address = d.Address.String()
-	}
-	for _, c := range d.Candidates {
-		n.Candidates = append(n.Candidates, status.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
-	}
-	return n
 }
 
 // startFailed says the run failed at queueing the k0s start, the one step

@@ -5,7 +5,6 @@ import (
 	"net/netip"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // nodeAddress reports the recorded node address and its decision: the one
@@ -17,7 +16,7 @@ func (in *inspection) nodeAddress() {
 	case in.run != nil && in.run.NodeAddress != nil:
 		n.Decision = in.run.NodeAddress
 	case in.facts != nil:
-		n.Decision = decisionOf(bootstrap.SelectNodeAddress(in.cfg, in.facts))
+		n.Decision = bootstrap.SelectNodeAddress(in.cfg, in.facts).Status()
 		n.Recomputed = true
 	case in.run != nil:
 		in.unknown("node-address decision", "the last run recorded none (it decided nothing) and there are no live links to decide from")
@@ -25,17 +24,6 @@ func (in *inspection) nodeAddress() {
 		in.unknown("node-address decision", "no status file and no live links to decide from")
 	}
 	in.r.NodeAddress = n
-}
-
-func decisionOf(d bootstrap.Decision) *status.NodeAddress {
-	n := &status.NodeAddress{How: d.Source + ": " + d.Reason}
-	if d.Address.IsValid() {
-		n.Address = d.Address.String()
-	}
-	for _, c := range d.Candidates {
-		n.Candidates = append(n.Candidates, status.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
-	}
-	return n
 }
 
 // route checks the underlay. A node address on an overlay interface is
