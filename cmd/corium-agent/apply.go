@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,30 +36,18 @@ func addNodeFlags(fs *flag.FlagSet) nodeFlags {
 	}
 }
 
-func (n nodeFlags) check(stderr io.Writer, cmd string) bool {
-	if info, err := os.Stat(*n.root); err != nil || !info.IsDir() {
-		fmt.Fprintf(stderr, "corium-agent %s: --root %s is not a directory\n", cmd, *n.root)
-		return false
-	}
-	return true
-}
-
 func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("apply", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("apply", stderr)
 	nf := addNodeFlags(fs)
 	again := fs.Bool("again", false, "day two: converge peers, endpoints, keepalives, MTUs and publicPorts on a provisioned node")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: corium-agent apply [--root DIR] [--config FILE] [--facts FILE] [--again]")
 		return exitUsage
 	}
-	if !nf.check(stderr, "apply") {
+	if !checkRoot(stderr, "apply", *nf.root) {
 		return exitUsage
 	}
 	root := rootfs.New(*nf.root)

@@ -41,8 +41,7 @@ network namespace the command runs in; --root only says where the file is.
 }
 
 func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("firewall", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := newFlags("firewall", stderr)
 	root := flags.String("root", "/", "the node's root directory")
 	config := flags.String("config", "", "derive the guard from this config instead of the rendered file")
 	flags.Usage = func() { firewallUsage(stderr, flags) }
@@ -56,10 +55,7 @@ func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	verb := args[0]
 	if err := flags.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	if flags.NArg() > 0 {
 		fmt.Fprintf(stderr, "corium-agent firewall %s: unexpected argument %q\n", verb, flags.Arg(0))

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -19,22 +16,18 @@ func init() {
 }
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("plan", stderr)
 	nf := addNodeFlags(fs)
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	again := fs.Bool("again", false, "show what apply --again would do on a provisioned node")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
-	if fs.NArg() > 0 || (*format != "text" && *format != "json") {
+	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: corium-agent plan [--root DIR] [--config FILE] [--facts FILE] [--again] [--format text|json]")
 		return exitUsage
 	}
-	if !nf.check(stderr, "plan") {
+	if !checkFormat(stderr, "plan", *format) || !checkRoot(stderr, "plan", *nf.root) {
 		return exitUsage
 	}
 	// Only what needs attention is logged: the plan itself goes to stdout.
@@ -47,9 +40,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		Log:        log,
 	})
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
+		if err := writeJSON(stdout, rep); err != nil {
 			fmt.Fprintf(stderr, "corium-agent plan: writing json: %v\n", err)
 			return exitFailed
 		}

@@ -3,14 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"log/slog"
-	"os"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -35,24 +32,18 @@ type resolved struct {
 }
 
 func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	flags := flag.NewFlagSet("resolve", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags := newFlags("resolve", stderr)
 	root := flags.String("root", "/", "the tree every source path is read under")
 	configFile := flags.String("config", "", "read this `file` instead of running the chain")
-	format := flags.String("format", "text", "output format: text or json")
+	format := formatFlag(flags)
 	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
-	if flags.NArg() > 0 || (*format != "text" && *format != "json") {
+	if flags.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: corium-agent resolve [--root DIR] [--config FILE] [--format text|json]")
 		return exitUsage
 	}
-
-	if info, err := os.Stat(*root); err != nil || !info.IsDir() {
-		fmt.Fprintf(stderr, "corium-agent resolve: --root %s is not a directory\n", *root)
+	if !checkFormat(stderr, "resolve", *format) || !checkRoot(stderr, "resolve", *root) {
 		return exitUsage
 	}
 
@@ -79,9 +70,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(out); err != nil {
+		if err := writeJSON(stdout, out); err != nil {
 			fmt.Fprintf(stderr, "corium-agent resolve: encoding the output: %v\n", err)
 			return exitFailed
 		}

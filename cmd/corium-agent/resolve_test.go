@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
@@ -85,13 +84,6 @@ func resolveRoot(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func runResolveCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
-
 // resolvedJSON decodes resolve's JSON output into plain values, so the test
 // checks the shape the contract names and not the Go types.
 type resolvedJSON struct {
@@ -169,7 +161,7 @@ func TestResolve(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := resolveRoot(t, tc.files)
-			code, out, errOut := runResolveCLI(t, "resolve", "--root", root, "--format", "json")
+			code, out, errOut := runCLI(t, "resolve", "--root", root, "--format", "json")
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", code, tc.code, out, errOut)
 			}
@@ -195,7 +187,7 @@ func TestResolve(t *testing.T) {
 				t.Errorf("stderr %q, want %q", errOut, tc.stderr)
 			}
 
-			tcode, text, terr := runResolveCLI(t, "resolve", "--root", root)
+			tcode, text, terr := runCLI(t, "resolve", "--root", root)
 			if tcode != tc.code || !strings.Contains(text, tc.text) {
 				t.Errorf("text: exit %d, want %d and %q in\n%s", tcode, tc.code, tc.text, text)
 			}
@@ -215,14 +207,14 @@ func TestResolveConfigFlag(t *testing.T) {
 	}
 	// The chain's own file must not be read when --config is given.
 	root := resolveRoot(t, map[string]string{"/etc/corium/config.yaml": "<dir>"})
-	code, out, errOut := runResolveCLI(t, "resolve", "--root", root, "--config", file, "--format", "json")
+	code, out, errOut := runCLI(t, "resolve", "--root", root, "--config", file, "--format", "json")
 	r := decodeResolved(t, out)
 	if code != 0 || r.Source != file || len(r.Tried) != 1 || r.Config["cluster"].(map[string]any)["name"] != "from-flag" {
 		t.Errorf("exit %d, %+v\n%s", code, r, errOut)
 	}
 	resolveNoSecrets(t, out, errOut)
 
-	code, _, errOut = runResolveCLI(t, "resolve", "--config", filepath.Join(dir, "missing.yaml"))
+	code, _, errOut = runCLI(t, "resolve", "--config", filepath.Join(dir, "missing.yaml"))
 	if code != exitUsage || !strings.Contains(errOut, "missing.yaml") {
 		t.Errorf("a missing --config file: exit %d, stderr %q", code, errOut)
 	}
@@ -235,7 +227,7 @@ func TestResolveUsage(t *testing.T) {
 		{"resolve", "--root", "/nonexistent-root-dir"},
 		{"resolve", "--bogus"},
 	} {
-		if code, _, _ := runResolveCLI(t, args...); code != exitUsage {
+		if code, _, _ := runCLI(t, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}

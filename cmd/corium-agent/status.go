@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/google/nftables"
@@ -68,26 +64,17 @@ var openLive = func(ctx context.Context, root rootfs.Root) (inspect.Options, fun
 }
 
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("status", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("status", stderr)
 	root := fs.String("root", "/", "the node's root directory; live state is read only for /")
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+		return parseExit(err)
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintln(stderr, "usage: corium-agent status [--root DIR] [--format text|json]")
 		return exitUsage
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "corium-agent status: --format %q: use text or json\n", *format)
-		return exitUsage
-	}
-	if info, err := os.Stat(*root); err != nil || !info.IsDir() {
-		fmt.Fprintf(stderr, "corium-agent status: --root %s is not a directory\n", *root)
+	if !checkFormat(stderr, "status", *format) || !checkRoot(stderr, "status", *root) {
 		return exitUsage
 	}
 
@@ -99,12 +86,10 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer closeLive()
 	r := inspect.Inspect(ctx, o)
 	if *format == "json" {
-		b, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
+		if err := writeJSON(stdout, r); err != nil {
 			fmt.Fprintf(stderr, "corium-agent status: encoding the report: %v\n", err)
 			return exitFailed
 		}
-		fmt.Fprintln(stdout, string(b))
 	} else {
 		inspect.Text(stdout, r)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -34,20 +33,18 @@ type validateReport struct {
 }
 
 func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlags("validate", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
-	format := fs.String("format", "text", "output format: text or json")
+	format := formatFlag(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--format text|json] FILE...")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
-		return exitUsage
+		return parseExit(err)
 	}
-	if *format != "text" && *format != "json" {
-		fmt.Fprintf(stderr, "corium-agent validate: --format must be text or json, not %q\n", *format)
+	if !checkFormat(stderr, "validate", *format) {
 		return exitUsage
 	}
 	if len(files) == 0 {
@@ -70,9 +67,7 @@ func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(struct {
+		if err := writeJSON(stdout, struct {
 			Files []validateReport `json:"files"`
 		}{reports}); err != nil {
 			fmt.Fprintf(stderr, "corium-agent validate: writing json: %v\n", err)
