@@ -98,12 +98,8 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 		if facts, err = o.GatherFacts(); err != nil {
 			return fmt.Errorf("reading the host's addresses: %w", err)
 		}
-	case o.FactsFile != "":
-		data, err := os.ReadFile(o.FactsFile)
-		if err != nil {
-			return fmt.Errorf("reading facts: %w", err)
-		}
-		if facts, err = bootstrap.ParseFacts(data); err != nil {
+	default:
+		if facts, err = readFactsFile(o.FactsFile); err != nil {
 			return err
 		}
 	}

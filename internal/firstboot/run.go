@@ -108,12 +108,8 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	}
 
 	var facts *bootstrap.Facts
-	if o.FactsFile != "" && o.GatherFacts == nil {
-		data, err := os.ReadFile(o.FactsFile)
-		if err != nil {
-			return fmt.Errorf("reading facts: %w", err)
-		}
-		if facts, err = bootstrap.ParseFacts(data); err != nil {
+	if o.GatherFacts == nil {
+		if facts, err = readFactsFile(o.FactsFile); err != nil {
 			return err
 		}
 	}
@@ -235,6 +231,18 @@ func validation(fs schema.Findings, err error) *status.Validation {
 		v.Errors = append(v.Errors, status.Finding{Line: syn.Line, Message: syn.Error()})
 	}
 	return v
+}
+
+// readFactsFile reads the --facts file; without one there are no facts.
+func readFactsFile(path string) (*bootstrap.Facts, error) {
+	if path == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading facts: %w", err)
+	}
+	return bootstrap.ParseFacts(data)
 }
 
 // startFailed says the run failed at queueing the k0s start, the one step
