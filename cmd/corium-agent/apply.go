@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/coreos/go-systemd/v22/daemon"
@@ -124,43 +123,16 @@ func summary(st *status.Status) string {
 // printRun writes the run's outcome for a person: each step with what it
 // did to each file and action.
 func printRun(w io.Writer, st *status.Status) {
-	if st.Provenance != nil {
-		src := st.Provenance.Source
-		if src == "" {
-			src = "none"
-		}
-		fmt.Fprintf(w, "source: %s\n", src)
-	}
-	if st.NodeAddress != nil {
-		addr := st.NodeAddress.Address
-		if addr == "" {
-			addr = "(not set here)"
-		}
-		fmt.Fprintf(w, "node address: %s (%s)\n", addr, st.NodeAddress.How)
-	}
-	if st.Hostname != nil {
-		name := st.Hostname.Name
-		if name == "" {
-			name = "(none)"
-		}
-		fmt.Fprintf(w, "hostname: %s (%s)\n", name, st.Hostname.Source)
-	}
+	printSource(w, st.Provenance)
+	printNodeAddress(w, st.NodeAddress)
+	printHostname(w, st.Hostname)
 	for _, s := range st.Steps {
 		fmt.Fprintf(w, "step %s: %s (%d ms)\n", s.Name, s.Outcome, s.DurationMS)
 		for _, f := range s.Files {
-			switch {
-			case f.Target != "":
-				fmt.Fprintf(w, "  %-9s %s -> %s\n", f.Change, f.Path, f.Target)
-			case f.Mode == "":
-				fmt.Fprintf(w, "  %-9s %s\n", f.Change, f.Path)
-			default:
-				fmt.Fprintf(w, "  %-9s %s (%s)\n", f.Change, f.Path, f.Mode)
-			}
+			printFile(w, f.Change, f.Path, f.Target, f.Mode)
 		}
 		for _, a := range s.Actions {
-			line := strings.Join(append([]string{a.Kind, a.Unit}, a.Args...), " ")
-			line = strings.Join(strings.Fields(line), " ")
-			fmt.Fprintf(w, "  action    %s: %s\n", line, a.Outcome)
+			fmt.Fprintf(w, "  action    %s: %s\n", actionLine(a.Kind, a.Unit, a.Args), a.Outcome)
 		}
 		if s.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", s.Error)

@@ -55,13 +55,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func printPlan(w io.Writer, rep *firstboot.PlanReport) {
-	if rep.Provenance != nil {
-		src := rep.Provenance.Source
-		if src == "" {
-			src = "none"
-		}
-		fmt.Fprintf(w, "source: %s\n", src)
-	}
+	printSource(w, rep.Provenance)
 	if v := rep.Validation; v != nil {
 		for _, f := range v.Errors {
 			fmt.Fprintf(w, "error: %s: %s\n", f.Path, f.Message)
@@ -70,36 +64,19 @@ func printPlan(w io.Writer, rep *firstboot.PlanReport) {
 			fmt.Fprintf(w, "warning: %s: %s\n", f.Path, f.Message)
 		}
 	}
-	if n := rep.NodeAddress; n != nil {
-		addr := n.Address
-		if addr == "" {
-			addr = "(decided at boot)"
-		}
-		fmt.Fprintf(w, "node address: %s (%s)\n", addr, n.How)
-	}
-	if h := rep.Hostname; h != nil {
-		name := h.Name
-		if name == "" {
-			name = "(decided at boot)"
-		}
-		fmt.Fprintf(w, "hostname: %s (%s)\n", name, h.Source)
-	}
+	printNodeAddress(w, rep.NodeAddress)
+	printHostname(w, rep.Hostname)
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	for _, s := range rep.Steps {
 		fmt.Fprintf(w, "step %s\n", s.Name)
 		for _, f := range s.Files {
-			switch {
-			case f.Target != "":
-				fmt.Fprintf(w, "  %-9s %s -> %s\n", f.Change, f.Path, f.Target)
-			case f.Mode == "":
-				fmt.Fprintf(w, "  %-9s %s\n", f.Change, f.Path)
-			case f.Secret:
-				fmt.Fprintf(w, "  %-9s %s (%s, holds secrets: their lines are masked)\n", f.Change, f.Path, f.Mode)
-			default:
-				fmt.Fprintf(w, "  %-9s %s (%s)\n", f.Change, f.Path, f.Mode)
+			mode := f.Mode
+			if f.Secret && mode != "" {
+				mode += ", holds secrets: their lines are masked"
 			}
+			printFile(w, f.Change, f.Path, f.Target, mode)
 			for _, l := range strings.SplitAfter(strings.TrimSuffix(f.Diff, "\n"), "\n") {
 				if l != "" {
 					fmt.Fprintf(w, "      %s", strings.TrimSuffix(l, "\n")+"\n")
@@ -107,8 +84,7 @@ func printPlan(w io.Writer, rep *firstboot.PlanReport) {
 			}
 		}
 		for _, a := range s.Actions {
-			line := strings.Join(strings.Fields(strings.Join(append([]string{a.Kind, a.Unit}, a.Args...), " ")), " ")
-			fmt.Fprintf(w, "  action    %s (%s)\n", line, a.When)
+			fmt.Fprintf(w, "  action    %s (%s)\n", actionLine(a.Kind, a.Unit, a.Args), a.When)
 		}
 	}
 	for _, r := range rep.Refusals {

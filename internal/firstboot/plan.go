@@ -28,7 +28,8 @@ type PlanReport struct {
 	NodeAddress *status.NodeAddress `json:"nodeAddress,omitempty"`
 	Hostname    *status.Hostname    `json:"hostname,omitempty"`
 	Steps       []PlanStep          `json:"steps"`
-	// Notes are combinations that need attention (HA, addresses decided at boot).
+	// Notes are combinations that need attention (HA, a hostname decided at
+	// boot); why a node address is decided at boot is in NodeAddress.
 	Notes []string `json:"notes,omitempty"`
 	// Refusals are the day-two changes apply --again would refuse.
 	Refusals []string `json:"refusals,omitempty"`
@@ -269,11 +270,8 @@ func planPublicKey(cfg *schema.Config, iface, arg string) string {
 // planNotes flags combinations an operator should know about before boot.
 func planNotes(cfg *schema.Config, facts *bootstrap.Facts, d bootstrap.Decision, host bootstrap.Hostname) []string {
 	var notes []string
-	if !d.Address.IsValid() {
-		notes = append(notes, "node address: "+d.Reason)
-	}
 	if host.Name == "" {
-		notes = append(notes, "hostname: decided at boot (no node.name, and neither a hostname nor a machine-id under the root)")
+		notes = append(notes, "hostname: no node.name, and neither a hostname nor a machine-id under the root")
 	}
 	if cfg.HA.On() {
 		vip := strings.SplitN(cfg.HA.VirtualIP, "/", 2)[0]
