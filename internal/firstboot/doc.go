@@ -2,9 +2,14 @@
 // (source), validate it (schema) before anything is touched, resolve its
 // secrets (secret), bring the overlay up, decide the node address, render and
 // apply the rest of the node (bootstrap), and record the run in the status
-// file, success or failure. The marker is written last; a run that finds it
-// does nothing. Day two (Again) converges the overlay and the guard on a
-// provisioned node and refuses changes a joined node cannot take.
+// file, success or failure. The marker is written last, before the k0s start
+// is queued; a run that finds it does nothing. Day two (Options.Again)
+// converges the overlay and the guard on a provisioned node and refuses, with
+// each field named, changes a joined node cannot take.
+//
+// Plan is the same run without effects: it resolves no secret (placeholders
+// stand in, and lines holding secrets are masked in its diffs), writes
+// nothing, and reports each file's change and each action apply would take.
 //
 // It renders nothing itself and performs no live action except through the
 // bootstrap.Live it is given.

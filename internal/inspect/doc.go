@@ -4,10 +4,13 @@
 // tunnel, firewall, k0s — ending in one verdict.
 //
 // Files come from under the root (the marker, the applied configuration, the
-// status file of the last run, the rendered guard). Live state comes through
-// small interfaces — WireGuard devices, links, unit states, the guard in the
-// kernel — each of which may be absent; what could not be checked is reported
-// as unknown with the reason, never guessed. A peer is reachable only with a
+// status file of the last run, the recorded node address, the wg-quick files
+// for the public keys expected after a reboot, the rendered guard). Live
+// state comes through small interfaces — WireGuard devices, links and
+// routes, unit states, the guard in the kernel — each of which may be absent;
+// what could not be checked is reported as unknown with the reason, never
+// guessed. With the status file gone (it lives under /run), the node-address
+// decision is made again from the live links and marked as recomputed. A peer is reachable only with a
 // handshake younger than HandshakeFresh by the injected clock.
 //
 // It changes nothing, resolves no secret, and its report types have no field

@@ -1,6 +1,7 @@
 // Package secret holds secret values that cannot print themselves (Value) and
 // resolves SecretSources (Source) at boot with a Resolver: a file under the
-// root, an https URL through package fetch, or a systemd credential from
+// root (its links followed inside the root, as a chroot would), an https URL
+// through package fetch, or a systemd credential from
 // $CREDENTIALS_DIRECTORY. A "not there yet" answer is retried through package
 // retry until the source's waitFor runs out; each retry is reported per field
 // path to the log and, under systemd, to the unit's status line.
