@@ -2,6 +2,7 @@ package bootstrap
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"gopkg.in/yaml.v3"
@@ -93,7 +94,7 @@ func RenderNode(in Inputs) (*Plan, error) {
 	if cfg.Role.IsController() {
 		authPass := configuredSecret(in.Secrets, "ha.authPass", cfg.HA.AuthPass, cfg.HA.AuthPassFrom != nil)
 		if cfg.HA.On() && authPass.IsZero() {
-			return nil, fmt.Errorf("ha.authPassFrom: no resolved password; resolve secrets before rendering")
+			return nil, errors.New("ha.authPassFrom: no resolved password; resolve secrets before rendering")
 		}
 		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, in.Facts, in.Decision)})
 		if err != nil {
@@ -104,7 +105,7 @@ func RenderNode(in Inputs) (*Plan, error) {
 	token := configuredSecret(in.Secrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil)
 	hasToken := !token.IsZero()
 	if cfg.Join.TokenFrom != nil && !hasToken {
-		return nil, fmt.Errorf("join.tokenFrom: no resolved token; resolve secrets before rendering")
+		return nil, errors.New("join.tokenFrom: no resolved token; resolve secrets before rendering")
 	}
 	if hasToken {
 		k0s.Files = append(k0s.Files, File{Path: JoinTokenPath, Mode: 0o600, DirMode: 0o700, Content: tokenFile(token), Secret: true})

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -22,7 +23,7 @@ func main() {
 
 func run(args []string) error {
 	if len(args) != 2 {
-		return fmt.Errorf("usage: gen docs|reference|jsonschema OUTPUT")
+		return errors.New("usage: gen docs|reference|jsonschema OUTPUT")
 	}
 	var out []byte
 	switch args[0] {
