@@ -34,10 +34,6 @@ type Executor struct {
 	changed map[string]bool
 }
 
-// Changed reports whether the executor created or changed the node path p
-// in any plan it applied so far.
-func (e *Executor) Changed(p string) bool { return e.changed[p] }
-
 // Apply runs the plan's steps in order and reports each. It stops at the
 // first failure; the steps after it are reported as not run.
 func (e *Executor) Apply(ctx context.Context, plan *Plan) ([]status.Step, error) {

@@ -66,10 +66,6 @@ func New(opts ...Option) *Client {
 	return c
 }
 
-// Backoff is the client's retry policy without a wait, for callers that run
-// their own loop around Once.
-func (c *Client) Backoff() retry.Policy { return c.backoff }
-
 type allowHTTPKey struct{}
 
 // ErrInsecureRedirect is returned when a redirect leaves https.

@@ -99,10 +99,9 @@ type Hostname struct {
 type StepOutcome string
 
 const (
-	StepDone    StepOutcome = "done"
-	StepFailed  StepOutcome = "failed"
-	StepNotRun  StepOutcome = "not-run"
-	StepSkipped StepOutcome = "skipped"
+	StepDone   StepOutcome = "done"
+	StepFailed StepOutcome = "failed"
+	StepNotRun StepOutcome = "not-run"
 )
 
 // Step is one stage of the run.
