@@ -11,11 +11,13 @@ FUZZTIME=${FUZZTIME:-10m}
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
 	targets=(
+		./internal/schema:FuzzValidate
 		./internal/schema:FuzzParseValidate
 		./internal/schema:FuzzSecretSource
 		./internal/schema:FuzzInlineSecret
 		./internal/schema:FuzzPeerPublicKey
 		./internal/source:FuzzCmdline
+		./internal/source:FuzzInspect
 		./internal/source:FuzzCmdlineRoundTrip
 		./internal/source:FuzzDataURL
 		./internal/source:FuzzDataURLRoundTrip
