@@ -3,7 +3,6 @@ package bootstrap
 import (
 	"encoding/base64"
 	"encoding/json"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // messageAlphabet is text an error may hold whatever the key: a fuzzed value
@@ -60,13 +60,8 @@ func FuzzWireGuardKey(f *testing.F) {
 // TestNonCanonicalKeyIsWhatWgRefuses checks the fuzz oracle against the real
 // tool: wg itself refuses the key Go's lenient base64 would take.
 func TestNonCanonicalKeyIsWhatWgRefuses(t *testing.T) {
-	wg, err := exec.LookPath("wg")
-	if err != nil {
-		if os.Getenv("CORIUM_REQUIRE_PRIVILEGED") == "1" {
-			t.Fatal("wg (wireguard-tools) is not installed; scripts/deps.sh installs it")
-		}
-		t.Skip("wg (wireguard-tools) is not installed")
-	}
+	testutil.RequireCommands(t, "wg")
+	wg, _ := exec.LookPath("wg")
 	for key, wantOK := range map[string]bool{
 		"yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=": true,
 		nonCanonicalKey: false,

@@ -93,9 +93,7 @@ func TestContainerfileBuildStage(t *testing.T) {
 			t.Errorf("ARG K0S_SHA256_%s = %q, want a SHA-256 in hex", arch, cf.args["K0S_SHA256_"+arch])
 		}
 	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go on PATH")
-	}
+	testutil.RequireCommands(t, "go")
 	script := cf.run(t, "go build")
 	out := t.TempDir()
 	// The stage writes to /out; point it at a temporary directory.
