@@ -191,10 +191,7 @@ func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {
 }
 
 func TestVerifyWaitsForAddresses(t *testing.T) {
-	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
-	if err != nil {
-		t.Fatal(err)
-	}
+	step := workerStep(t)
 	devs, links := liveDevicesFor(t, step)
 	e := expectationOf(t, step)
 	links.after = 2 // the addresses appear on the third read
@@ -202,29 +199,23 @@ func TestVerifyWaitsForAddresses(t *testing.T) {
 		t.Fatalf("addresses that appear within the wait: %v", err)
 	}
 	links.addrs[e.Name] = nil
-	err = Verifier{Devices: devs, Links: links, AddressWait: 200 * time.Millisecond}.Verify(context.Background(), e)
+	err := Verifier{Devices: devs, Links: links, AddressWait: 200 * time.Millisecond}.Verify(context.Background(), e)
 	if err == nil || !strings.Contains(err.Error(), "10.10.0.1/24") {
 		t.Fatalf("got %v, want the missing address named", err)
 	}
 }
 
 func TestVerifyMissingDevice(t *testing.T) {
-	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
-	if err != nil {
-		t.Fatal(err)
-	}
+	step := workerStep(t)
 	_, links := liveDevicesFor(t, step)
-	err = Verifier{Devices: fakeDevices{}, Links: links}.Verify(context.Background(), expectationOf(t, step))
+	err := Verifier{Devices: fakeDevices{}, Links: links}.Verify(context.Background(), expectationOf(t, step))
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "journalctl -u wg-quick@wg0.service") {
 		t.Fatalf("got %v, want a not-exist error that says where to look", err)
 	}
 }
 
 func TestDeviceExpectationArgsRoundTrip(t *testing.T) {
-	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
-	if err != nil {
-		t.Fatal(err)
-	}
+	step := workerStep(t)
 	for _, a := range step.Actions {
 		if a.Kind != ActionVerifyDevice {
 			continue

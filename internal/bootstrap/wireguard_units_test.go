@@ -100,10 +100,7 @@ func TestWantsLinkMatchesSystemctl(t *testing.T) {
 	if err := os.WriteFile(p, template, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
-	if err != nil {
-		t.Fatal(err)
-	}
+	step := workerStep(t)
 	for _, l := range step.Links {
 		unit := filepath.Base(l.Path)
 		if out, err := exec.Command("systemctl", "--root="+root, "enable", unit).CombinedOutput(); err != nil {
@@ -120,4 +117,14 @@ func TestWantsLinkMatchesSystemctl(t *testing.T) {
 	if len(step.Links) != 2 {
 		t.Fatalf("rendered %d links for two interfaces", len(step.Links))
 	}
+}
+
+// workerStep renders the two-interface worker the verification tests use.
+func workerStep(t *testing.T) Step {
+	t.Helper()
+	step, err := RenderWireGuard(twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return step
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/google/nftables/userdata"
 	"github.com/vishvananda/netns"
 
+	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -190,12 +191,7 @@ func TestGuardWithPackets(t *testing.T) {
 	}
 	before := foreign()
 
-	cfg := overlayConfig()
-	cfg.WireGuard = cfg.WireGuard[:1] // wg0, the link the overlay client is on
-	g, err := Render(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := labGuard(t, func(*schema.Config) {})
 
 	t.Run("open before the guard", func(t *testing.T) {
 		mustState(t, conn, g, Missing)
@@ -343,13 +339,7 @@ func TestGuardIPv6PodNetwork(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newLab(t)
 	conn := nftConn(t, l.srv)
-	cfg := overlayConfig()
-	cfg.WireGuard = cfg.WireGuard[:1]
-	cfg.Network.PodCIDR = "fd00:10:244::/56"
-	g, err := Render(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := labGuard(t, func(cfg *schema.Config) { cfg.Network.PodCIDR = "fd00:10:244::/56" })
 	if err := Apply(context.Background(), conn, g); err != nil {
 		t.Fatal(err)
 	}
@@ -398,13 +388,7 @@ func TestGuardUDP(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newLab(t)
 	conn := nftConn(t, l.srv)
-	cfg := overlayConfig()
-	cfg.WireGuard = cfg.WireGuard[:1]
-	cfg.Network.CNI = "calico"
-	g, err := Render(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := labGuard(t, func(cfg *schema.Config) { cfg.Network.CNI = "calico" })
 	var pc net.PacketConn
 	if err := l.srv.Do(func() (err error) { pc, err = net.ListenPacket("udp", "[::]:4789"); return err }); err != nil {
 		t.Fatal(err)
@@ -469,4 +453,18 @@ func TestGuardUDP(t *testing.T) {
 	if !received("overlay-v6") {
 		t.Error("an IPv6 datagram over the overlay-named link did not arrive")
 	}
+}
+
+// labGuard renders the overlay config with only wg0, the link the lab's
+// overlay client is on, after change.
+func labGuard(t *testing.T, change func(*schema.Config)) Guard {
+	t.Helper()
+	cfg := overlayConfig()
+	cfg.WireGuard = cfg.WireGuard[:1]
+	change(cfg)
+	g, err := Render(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
