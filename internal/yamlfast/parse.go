@@ -1,6 +1,8 @@
 package yamlfast
 
 import (
+	"bytes"
+
 	"gopkg.in/yaml.v3"
 )
 
@@ -52,23 +54,26 @@ func precheck(data []byte) (nodes int, ok bool) {
 	if len(data) == 0 {
 		return 0, false
 	}
-	nodes = 4
+	var bad byte
 	for _, c := range data {
-		if c >= 0x20 && c < 0x7f {
-			switch c {
-			case ':':
-				nodes += 2
-			case '-', ',', '[', '{':
-				nodes++
-			}
-			continue
-		}
-		if c != '\n' && c != '\t' {
-			return 0, false
-		}
+		bad |= badByte[c]
 	}
+	if bad != 0 {
+		return 0, false
+	}
+	nodes = 4 + 2*bytes.Count(data, []byte{':'}) + bytes.Count(data, []byte{'-'}) +
+		bytes.Count(data, []byte{','}) + 2*bytes.Count(data, []byte{'['}) + 2*bytes.Count(data, []byte{'{'})
 	return nodes, true
 }
+
+var badByte = func() (t [256]byte) {
+	for c := range t {
+		if (c < 0x20 || c >= 0x7f) && c != '\n' && c != '\t' {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // parser walks the source once. pos is a byte offset; because the input
 // is ASCII, the column of pos is pos-lineStart.

@@ -42,48 +42,55 @@ func (p *parser) plain(flow bool) *yaml.Node {
 	case ',', '[', ']', '{', '}', '#', '&', '*', '!', '|', '>', '\'', '"', '%', '@', '`', ' ', '\n', '\t':
 		bail()
 	}
-	i := start
-	end := start
+	stop := &blockStop
+	if flow {
+		stop = &flowStop
+	}
+	i, end := start, start
 scan:
 	for {
-		for i < len(src) {
-			c := src[i]
-			if c == ' ' || c == '\n' {
-				break
-			}
-			switch c {
-			case '\t':
-				bail()
-			case ':':
-				n := p.at(i + 1)
-				if n == 0 || n == ' ' || n == '\n' || n == '\t' {
-					break scan
-				}
-				if flow && !isWord(n) {
-					bail()
-				}
-			case ',', '[', ']', '{', '}':
-				if flow {
-					break scan
-				}
-			case '?':
-				if flow {
-					bail()
-				}
-			}
-			i++
-			end = i
-		}
-		for i < len(src) && src[i] == ' ' {
+		for i < len(src) && stop[src[i]] == 0 {
 			i++
 		}
 		if i >= len(src) {
+			end = i
 			break
 		}
 		switch src[i] {
-		case '\n', '#':
+		case ':':
+			switch n := p.at(i + 1); n {
+			case 0, ' ', '\n', '\t':
+				if i == start || src[i-1] != ' ' {
+					end = i
+				}
+				break scan
+			case ',', '[', ']', '{', '}':
+				if flow {
+					bail()
+				}
+			}
+			i++
+		case ' ':
+			end = i
+			for i < len(src) && src[i] == ' ' {
+				i++
+			}
+			if i >= len(src) {
+				break scan
+			}
+			switch src[i] {
+			case '\n', '#':
+				break scan
+			}
+		case '\n':
+			end = i
 			break scan
-		case '\t':
+		case ',', '[', ']', '{', '}':
+			if i == start || src[i-1] != ' ' {
+				end = i
+			}
+			break scan
+		default: // '\t', and '?' in flow context
 			bail()
 		}
 	}
@@ -101,6 +108,18 @@ scan:
 	p.pos = end
 	return n
 }
+
+// blockStop and flowStop mark the bytes a plain scalar's scan must look
+// at; all others are copied as they are.
+var blockStop, flowStop = func() (b, f [256]byte) {
+	for _, c := range " \n\t:" {
+		b[c], f[c] = 1, 1
+	}
+	for _, c := range ",[]{}?" {
+		f[c] = 1
+	}
+	return b, f
+}()
 
 // isWord is the conservative set of bytes after which '-' or ':' in flow
 // context cannot be read as an indicator.

@@ -110,6 +110,14 @@ func TestTrickyCases(t *testing.T) {
 		{"a: [-1, -b, .5, 'x', \"y\", z]\n", true},
 		{"a: [a:b]\n", true},
 		{"a:\n    - b\n  c: 1\n", false},
+		{"a  : b\nc :d\n'e'  : f\n", false},
+		{"a  : b\n'e'  : f\n", true},
+		{"a: [x  , y  ]\nb: {k  : v  }\n", true},
+		{"a: [fd10::2/64, 'x:y', a:b:c]\n", true},
+		{"a: [a:, b]\n", false},
+		{"a: [?x]\n", false},
+		{"a: [x?]\n", false},
+		{"a: x?\n", true},
 	}
 	for _, c := range cases {
 		got := check(t, "case", []byte(c.in))
