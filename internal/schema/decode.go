@@ -16,12 +16,57 @@ import (
 // yaml.Unmarshal, so that every mistake becomes a finding with its path and
 // position rather than one abort at the first wrong type.
 type decoder struct {
-	doc      *Document
 	findings Findings
 	// budget bounds the values decoded, so that aliases of aliases (a
 	// "billion laughs" document) cannot make decoding exponential.
 	budget int
 	spent  bool
+	// at is the path to the value being decoded, spelled out only when a
+	// finding needs it: a valid document never builds a path string.
+	at []segment
+}
+
+// segment is one step of a field path: a field name, a list index, or a
+// free-form map key.
+type segment struct {
+	name  string
+	index int
+	kind  segmentKind
+}
+
+type segmentKind uint8
+
+const (
+	fieldSegment segmentKind = iota
+	indexSegment
+	keySegment
+)
+
+func (d *decoder) enter(s segment) { d.at = append(d.at, s) }
+func (d *decoder) leave()          { d.at = d.at[:len(d.at)-1] }
+
+// path spells the current path as findings and Position write it:
+// wireguard[0].peers[3].publicKey, node.labels["app"].
+func (d *decoder) path() string {
+	var b strings.Builder
+	for _, s := range d.at {
+		switch s.kind {
+		case indexSegment:
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(s.index))
+			b.WriteByte(']')
+		case keySegment:
+			b.WriteByte('[')
+			b.WriteString(strconv.Quote(s.name))
+			b.WriteByte(']')
+		default:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(s.name)
+		}
+	}
+	return b.String()
 }
 
 // countNodes counts a tree's nodes without following aliases.
@@ -48,38 +93,37 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
-	d.findings = append(d.findings, Finding{Path: path, Line: n.Line, Col: n.Column,
+func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
+	d.findings = append(d.findings, Finding{Path: d.path(), Line: n.Line, Col: n.Column,
 		Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
 }
 
-func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
+func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 	if d.budget--; d.budget < 0 {
 		if !d.spent {
 			d.spent = true
-			d.errorf(n, path, "the document expands too many aliases; write the values out")
+			d.errorf(n, "the document expands too many aliases; write the values out")
 		}
 		return
 	}
 	n = resolveAlias(n)
-	d.doc.pos[path] = position{n.Line, n.Column}
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
 		return // unset, as if the key were absent
 	}
 	switch t := v.Type(); {
 	case t == valueType:
-		if d.expect(n, path, yaml.ScalarNode) {
+		if d.expect(n, yaml.ScalarNode) {
 			v.Set(reflect.ValueOf(secret.NewValue(n.Value)))
 		}
 		return
 	case t == addressType:
-		d.decodeAddress(n, v, path)
+		d.decodeAddress(n, v)
 		return
 	case t == anyMapType:
-		if d.expect(n, path, yaml.MappingNode) {
+		if d.expect(n, yaml.MappingNode) {
 			m := map[string]any{}
 			if err := n.Decode(&m); err != nil {
-				d.errorf(n, path, "must be a mapping with string keys")
+				d.errorf(n, "must be a mapping with string keys")
 				return
 			}
 			v.Set(reflect.ValueOf(m))
@@ -89,41 +133,43 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 	switch v.Kind() {
 	case reflect.Pointer:
 		elem := reflect.New(v.Type().Elem())
-		d.decode(n, elem.Elem(), path)
+		d.decode(n, elem.Elem())
 		v.Set(elem)
 	case reflect.Struct:
-		d.decodeStruct(n, v, path)
+		d.decodeStruct(n, v)
 	case reflect.Slice:
-		if !d.expect(n, path, yaml.SequenceNode) {
+		if !d.expect(n, yaml.SequenceNode) {
 			return
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, item := range n.Content {
-			d.decode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			d.enter(segment{index: i, kind: indexSegment})
+			d.decode(item, s.Index(i))
+			d.leave()
 		}
 		v.Set(s)
 	case reflect.Map:
-		d.decodeMap(n, v, path)
+		d.decodeMap(n, v)
 	case reflect.String:
-		if d.expect(n, path, yaml.ScalarNode) {
+		if d.expect(n, yaml.ScalarNode) {
 			v.SetString(n.Value)
 		}
 	case reflect.Int:
-		if !d.expect(n, path, yaml.ScalarNode) {
+		if !d.expect(n, yaml.ScalarNode) {
 			return
 		}
 		i, err := strconv.Atoi(n.Value)
 		if n.ShortTag() != "!!int" || err != nil {
-			d.errorf(n, path, "must be a whole number")
+			d.errorf(n, "must be a whole number")
 			return
 		}
 		v.SetInt(int64(i))
 	case reflect.Bool:
-		if !d.expect(n, path, yaml.ScalarNode) {
+		if !d.expect(n, yaml.ScalarNode) {
 			return
 		}
 		if n.ShortTag() != "!!bool" {
-			d.errorf(n, path, "must be true or false")
+			d.errorf(n, "must be true or false")
 			return
 		}
 		var b bool
@@ -142,48 +188,48 @@ var kindNames = map[yaml.Kind]string{
 
 // expect reports a kind mismatch without quoting the value (it may be a
 // secret).
-func (d *decoder) expect(n *yaml.Node, path string, k yaml.Kind) bool {
+func (d *decoder) expect(n *yaml.Node, k yaml.Kind) bool {
 	if n.Kind == k {
 		return true
 	}
-	d.errorf(n, path, "must be %s, not %s", kindNames[k], kindNames[n.Kind])
+	d.errorf(n, "must be %s, not %s", kindNames[k], kindNames[n.Kind])
 	return false
 }
 
-func (d *decoder) decodeAddress(n *yaml.Node, v reflect.Value, path string) {
+func (d *decoder) decodeAddress(n *yaml.Node, v reflect.Value) {
 	if n.Kind == yaml.ScalarNode {
-		d.doc.pos[path+"[0]"] = position{n.Line, n.Column}
 		v.Set(reflect.ValueOf(AddressList{n.Value}))
 		return
 	}
-	if !d.expect(n, path, yaml.SequenceNode) {
+	if !d.expect(n, yaml.SequenceNode) {
 		return
 	}
 	list := make(AddressList, len(n.Content))
 	for i, item := range n.Content {
-		d.decode(item, reflect.ValueOf(&list[i]).Elem(), fmt.Sprintf("%s[%d]", path, i))
+		d.enter(segment{index: i, kind: indexSegment})
+		d.decode(item, reflect.ValueOf(&list[i]).Elem())
+		d.leave()
 	}
 	v.Set(reflect.ValueOf(list))
 }
 
-func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value, path string) {
-	if !d.expect(n, path, yaml.MappingNode) {
+func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value) {
+	if !d.expect(n, yaml.MappingNode) {
 		return
 	}
 	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
-	seen := map[string]int{}
+	dups := newDuplicates(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
-		p := mapKeyPath(path, k.Value)
-		if first, dup := seen[k.Value]; dup {
-			d.errorf(k, p, "duplicate key; first given on line %d", first)
-			continue
+		d.enter(segment{name: k.Value, kind: keySegment})
+		if first := dups.firstLine(i); first > 0 {
+			d.errorf(k, "duplicate key; first given on line %d", first)
+		} else {
+			elem := reflect.New(v.Type().Elem()).Elem()
+			d.decode(val, elem)
+			m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
 		}
-		seen[k.Value] = k.Line
-		d.doc.pos[p+keySuffix] = position{k.Line, k.Column}
-		elem := reflect.New(v.Type().Elem()).Elem()
-		d.decode(val, elem, p)
-		m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
+		d.leave()
 	}
 	v.Set(m)
 }
@@ -194,29 +240,28 @@ const keySuffix = "#key"
 // mapKeyPath spells a free-form key so that dots and slashes in it (label
 // keys have both) cannot be mistaken for nesting.
 func mapKeyPath(path, key string) string {
-	return fmt.Sprintf("%s[%s]", path, strconv.Quote(key))
+	return path + "[" + strconv.Quote(key) + "]"
 }
 
-func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string) {
-	if !d.expect(n, path, yaml.MappingNode) {
+func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
+	if !d.expect(n, yaml.MappingNode) {
 		return
 	}
 	fields := structFields(v.Type())
-	seen := map[string]int{}
+	dups := newDuplicates(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
-		p := joinPath(path, k.Value)
-		if first, dup := seen[k.Value]; dup {
-			d.errorf(k, p, "duplicate key; first given on line %d", first)
-			continue
+		d.enter(segment{name: k.Value})
+		idx, known := fields.byName[k.Value]
+		switch first := dups.firstLine(i); {
+		case first > 0:
+			d.errorf(k, "duplicate key; first given on line %d", first)
+		case !known:
+			d.errorf(k, "%s", unknownKey(len(d.at) == 1, k.Value, fields.names))
+		default:
+			d.decode(val, v.Field(idx))
 		}
-		seen[k.Value] = k.Line
-		idx, ok := fields.byName[k.Value]
-		if !ok {
-			d.errorf(k, p, "%s", unknownKey(path, k.Value, fields.names))
-			continue
-		}
-		d.decode(val, v.Field(idx), p)
+		d.leave()
 	}
 }
 
@@ -227,8 +272,8 @@ func joinPath(path, name string) string {
 	return path + "." + name
 }
 
-func unknownKey(path, key string, names []string) string {
-	if path == "" && key == BlockKey {
+func unknownKey(atTop bool, key string, names []string) string {
+	if atTop && key == BlockKey {
 		return "unknown key; a standalone document is either the block itself or a single corium: key, and a cloud-config starts with #cloud-config"
 	}
 	if s := suggest(key, names); s != "" {

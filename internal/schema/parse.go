@@ -48,10 +48,9 @@ type Document struct {
 	// Findings are unknown keys and type mismatches, in document order.
 	Findings Findings
 
-	pos map[string]position
+	// block is the parsed block, where Position looks fields up.
+	block *yaml.Node
 }
-
-type position struct{ line, col int }
 
 // SyntaxError is a document that is not YAML. Line is 1-based, 0 if unknown.
 type SyntaxError struct {
@@ -72,8 +71,7 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 // block and values of the wrong type become findings with their positions.
 // The error is only for YAML syntax (a *SyntaxError).
 func Parse(data []byte) (*Document, error) {
-	// About two positions per line (a key and its value's items).
-	doc := &Document{pos: make(map[string]position, 2*bytes.Count(data, []byte("\n")))}
+	doc := &Document{}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	if err := dec.Decode(&root); err != nil {
@@ -100,9 +98,10 @@ func Parse(data []byte) (*Document, error) {
 	if block == nil {
 		return doc, nil
 	}
-	d := &decoder{doc: doc, budget: 4*countNodes(block) + 1000}
+	doc.block = block
+	d := &decoder{budget: 4*countNodes(block) + 1000}
 	doc.Config = &Config{}
-	d.decode(block, reflectValue(doc.Config), "")
+	d.decode(block, reflectValue(doc.Config))
 	doc.Findings = d.findings
 	doc.Findings.sortByPosition()
 	return doc, nil
@@ -152,33 +151,4 @@ func (doc *Document) locateBlock(data []byte, top *yaml.Node) *yaml.Node {
 	}
 	doc.Shape = ShapeStandalone
 	return top
-}
-
-// Position returns the line and column of path, or of its nearest enclosing
-// field that has one (a missing field is placed at its parent).
-func (doc *Document) Position(path string) (line, col int) {
-	if doc == nil {
-		return 0, 0
-	}
-	for p := path; ; p = parentPath(p) {
-		if pos, ok := doc.pos[p]; ok {
-			return pos.line, pos.col
-		}
-		if p == "" {
-			return 0, 0
-		}
-	}
-}
-
-// parentPath drops the last segment: a.b[0] -> a.b -> a -> "".
-func parentPath(p string) string {
-	if strings.HasSuffix(p, "]") {
-		if i := strings.LastIndex(p, "["); i >= 0 {
-			return p[:i]
-		}
-	}
-	if i := strings.LastIndex(p, "."); i >= 0 {
-		return p[:i]
-	}
-	return ""
 }

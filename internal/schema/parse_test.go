@@ -194,3 +194,44 @@ func TestParseAliasExpansionBounded(t *testing.T) {
 		t.Errorf("no finding about aliases: %d findings", len(doc.Findings))
 	}
 }
+
+// Both ways of finding a repeated key (scanning a small mapping, indexing a
+// large one) report the repeat at the second key with the first one's line.
+func TestParseDuplicateLabelKeys(t *testing.T) {
+	for _, labels := range []int{2, linearScanKeys + 5} {
+		var b strings.Builder
+		b.WriteString("role: single\nnode:\n  labels:\n")
+		for i := range labels {
+			fmt.Fprintf(&b, "    example.com/k%d: v\n", i)
+		}
+		b.WriteString("    example.com/k1: again\n")
+		doc, err := Parse([]byte(b.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf(`%d:5: node.labels["example.com/k1"]: duplicate key; first given on line 5`, labels+4)
+		var got []string
+		for _, f := range doc.Findings {
+			got = append(got, fmt.Sprintf("%d:%d: %s", f.Line, f.Col, f))
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%d labels: findings %q, want one %q", labels, got, want)
+		}
+	}
+}
+
+// A label key holding dots and brackets is looked up whole, and #key places
+// a finding at the key rather than its value.
+func TestPositionOfLabelKey(t *testing.T) {
+	doc, err := Parse([]byte("role: single\nnode:\n  labels:\n    a.b/c[0]: value\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := mapKeyPath("node.labels", "a.b/c[0]")
+	if line, col := doc.Position(path); line != 4 || col != 15 {
+		t.Errorf("position of %s = %d:%d, want 4:15", path, line, col)
+	}
+	if line, col := doc.Position(path + keySuffix); line != 4 || col != 5 {
+		t.Errorf("position of %s%s = %d:%d, want 4:5", path, keySuffix, line, col)
+	}
+}

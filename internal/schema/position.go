@@ -1,0 +1,111 @@
+package schema
+
+import (
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Position returns the line and column of path, or of its nearest enclosing
+// field that has one (a missing field is placed at its parent).
+//
+// Positions are looked up in the parsed tree only when a finding needs one,
+// so a valid document never pays for indexing every field.
+func (doc *Document) Position(path string) (line, col int) {
+	if doc == nil || doc.block == nil {
+		return 0, 0
+	}
+	for p := path; ; p = parentPath(p) {
+		if n := lookup(doc.block, p); n != nil {
+			return n.Line, n.Column
+		}
+		if p == "" {
+			return 0, 0
+		}
+	}
+}
+
+// lookup finds the node a field path names: name and .name step into a
+// mapping, [i] into a list (a single value stands for a one-item list, as
+// AddressList decodes it), ["key"] to a free-form key's value, and a final
+// #key to the key itself. The first of duplicate keys wins, as in decoding.
+func lookup(n *yaml.Node, path string) *yaml.Node {
+	wantKey := strings.HasSuffix(path, keySuffix)
+	path = strings.TrimSuffix(path, keySuffix)
+	for path != "" {
+		n = resolveAlias(n)
+		var key *yaml.Node
+		switch {
+		case strings.HasPrefix(path, `["`):
+			quoted, err := strconv.QuotedPrefix(path[1:])
+			if err != nil || !strings.HasPrefix(path[1+len(quoted):], "]") {
+				return nil
+			}
+			name, _ := strconv.Unquote(quoted)
+			key, n = mappingEntry(n, name)
+			path = path[len(quoted)+2:]
+		case path[0] == '[':
+			end := strings.IndexByte(path, ']')
+			i, err := strconv.Atoi(path[1:max(end, 1)])
+			if end < 0 || err != nil {
+				return nil
+			}
+			n = listItem(n, i)
+			path = path[end+1:]
+		default:
+			path = strings.TrimPrefix(path, ".")
+			end := strings.IndexAny(path, ".[")
+			if end < 0 {
+				end = len(path)
+			}
+			key, n = mappingEntry(n, path[:end])
+			path = path[end:]
+		}
+		if n == nil {
+			return nil
+		}
+		if path == "" && wantKey {
+			return key
+		}
+	}
+	return resolveAlias(n)
+}
+
+func mappingEntry(n *yaml.Node, name string) (key, value *yaml.Node) {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := resolveAlias(n.Content[i]); k.Value == name {
+			return k, n.Content[i+1]
+		}
+	}
+	return nil, nil
+}
+
+func listItem(n *yaml.Node, i int) *yaml.Node {
+	switch {
+	case n == nil:
+		return nil
+	case n.Kind == yaml.SequenceNode && i >= 0 && i < len(n.Content):
+		return n.Content[i]
+	case n.Kind == yaml.ScalarNode && i == 0:
+		return n
+	}
+	return nil
+}
+
+// parentPath drops the last segment: a.b[0] -> a.b -> a -> "".
+func parentPath(p string) string {
+	p = strings.TrimSuffix(p, keySuffix)
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndex(p, "["); i >= 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndex(p, "."); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
