@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"errors"
 	"fmt"
 	"net"
 	"net/netip"
@@ -9,17 +8,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/go-playground/validator/v10"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
-
-	"github.com/corium/corium-agent/internal/secret"
 )
 
-// Field rules are validator/v10 tags on the types; this file registers the
-// project's own tags and turns validator's errors into findings at the
-// document's paths.
+// Field rules are validator/v10 tags on the types (see tagrules.go); this
+// file holds the project's own named rules and turns failed tags into
+// findings at the document's paths.
 
 var (
 	dnsLabelRe  = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
@@ -27,43 +22,6 @@ var (
 	labelNameRe = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
 	subdomainRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 )
-
-var (
-	validateOnce sync.Once
-	validate     *validator.Validate
-)
-
-func fieldValidator() *validator.Validate {
-	validateOnce.Do(func() {
-		v := validator.New(validator.WithRequiredStructEnabled())
-		v.RegisterTagNameFunc(yamlName)
-		// Tags see a secret's text; messages for them never quote it.
-		v.RegisterCustomTypeFunc(func(f reflect.Value) any {
-			return f.Interface().(secret.Value).Reveal()
-		}, secret.Value{})
-		for tag, fn := range map[string]func(string) bool{
-			"dnslabel":      isDNSLabel,
-			"hostorip":      isHostOrIP,
-			"ifname":        isIfname,
-			"netprefix":     isNetPrefix,
-			"prefix":        isPrefix,
-			"hostprefix":    isHostPrefix,
-			"ipaddr":        isIPAddr,
-			"wgkey":         isWGKey,
-			"hostport":      isHostPort,
-			"qualifiedname": isQualifiedName,
-			"labelvalue":    isLabelValue,
-		} {
-			if err := v.RegisterValidation(tag, func(fl validator.FieldLevel) bool {
-				return fn(fl.Field().String())
-			}); err != nil {
-				panic(err)
-			}
-		}
-		validate = v
-	})
-	return validate
-}
 
 func isDNSLabel(s string) bool { return len(s) <= 63 && dnsLabelRe.MatchString(s) }
 
@@ -151,57 +109,39 @@ var fieldMessages = map[string]string{
 	"labelvalue":    "must be a Kubernetes label value: empty or " + labelNameRule,
 }
 
-func fieldMessage(fe validator.FieldError) string {
-	if fe.Field() == "peers" && (fe.Tag() == "required" || fe.Tag() == "min") {
+func fieldMessage(fe fieldError) string {
+	if fe.field == "peers" && (fe.tag == "required" || fe.tag == "min") {
 		return "is required: WireGuard answers only the peers it knows, so nobody can open this tunnel"
 	}
-	if m, ok := fieldMessages[fe.Tag()]; ok {
+	if m, ok := fieldMessages[fe.tag]; ok {
 		return m
 	}
-	kind := fe.Kind()
-	switch fe.Tag() {
+	switch fe.tag {
 	case "oneof":
-		return fmt.Sprintf("must be one of %s (got %q)", strings.ReplaceAll(fe.Param(), " ", ", "), fmt.Sprint(fe.Value()))
+		return fmt.Sprintf("must be one of %s (got %q)", strings.ReplaceAll(fe.param, " ", ", "), fmt.Sprint(fe.value))
 	case "eq":
-		return "must be " + fe.Param()
+		return "must be " + fe.param
 	case "min":
-		if kind == reflect.Slice {
+		if fe.kind == reflect.Slice {
 			return "must not be empty"
 		}
-		return "must be at least " + fe.Param()
+		return "must be at least " + fe.param
 	case "max":
-		if kind == reflect.String {
-			return "must be at most " + fe.Param() + " characters"
+		if fe.kind == reflect.String {
+			return "must be at most " + fe.param + " characters"
 		}
-		return "must be at most " + fe.Param()
+		return "must be at most " + fe.param
 	}
-	return "fails the " + fe.Tag() + " rule"
+	return "fails the " + fe.tag + " rule"
 }
 
 // checkFields runs the tag rules.
 func checkFields(c *collector, cfg *Config) {
-	err := fieldValidator().Struct(cfg)
-	var errs validator.ValidationErrors
-	if !errors.As(err, &errs) {
-		return
-	}
-	for _, fe := range errs {
-		path := documentPath(fe.Namespace())
-		at := path
-		if fe.Tag() == "qualifiedname" && strings.HasPrefix(path, "node.labels[") {
+	for _, fe := range checkTags(cfg) {
+		at := fe.path
+		if fe.tag == "qualifiedname" && strings.HasPrefix(fe.path, "node.labels[") {
 			at += keySuffix // a bad label key is placed at the key
 		}
-		c.errorAt(at, path, "%s", fieldMessage(fe))
+		c.errorAt(at, fe.path, "%s", fieldMessage(fe))
 	}
-}
-
-// documentPath turns validator's namespace (Config.node.labels[app]) into the
-// document's spelling (node.labels["app"]).
-func documentPath(ns string) string {
-	_, path, _ := strings.Cut(ns, ".")
-	const labels = "node.labels["
-	if strings.HasPrefix(path, labels) && strings.HasSuffix(path, "]") {
-		return mapKeyPath("node.labels", path[len(labels):len(path)-1])
-	}
-	return path
 }
