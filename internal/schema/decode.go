@@ -21,52 +21,8 @@ type decoder struct {
 	// "billion laughs" document) cannot make decoding exponential.
 	budget int
 	spent  bool
-	// at is the path to the value being decoded, spelled out only when a
-	// finding needs it: a valid document never builds a path string.
-	at []segment
-}
-
-// segment is one step of a field path: a field name, a list index, or a
-// free-form map key.
-type segment struct {
-	name  string
-	index int
-	kind  segmentKind
-}
-
-type segmentKind uint8
-
-const (
-	fieldSegment segmentKind = iota
-	indexSegment
-	keySegment
-)
-
-func (d *decoder) enter(s segment) { d.at = append(d.at, s) }
-func (d *decoder) leave()          { d.at = d.at[:len(d.at)-1] }
-
-// path spells the current path as findings and Position write it:
-// wireguard[0].peers[3].publicKey, node.labels["app"].
-func (d *decoder) path() string {
-	var b strings.Builder
-	for _, s := range d.at {
-		switch s.kind {
-		case indexSegment:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s.index))
-			b.WriteByte(']')
-		case keySegment:
-			b.WriteByte('[')
-			b.WriteString(strconv.Quote(s.name))
-			b.WriteByte(']')
-		default:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.name)
-		}
-	}
-	return b.String()
+	// at is the path to the value being decoded.
+	at pathStack
 }
 
 // countNodes counts a tree's nodes without following aliases.
@@ -94,7 +50,7 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	d.findings = append(d.findings, Finding{Path: d.path(), Line: n.Line, Col: n.Column,
+	d.findings = append(d.findings, Finding{Path: d.at.String(), Line: n.Line, Col: n.Column,
 		Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -143,9 +99,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 		}
 		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, item := range n.Content {
-			d.enter(segment{index: i, kind: indexSegment})
+			d.at.enter(segment{index: i, kind: indexSegment})
 			d.decode(item, s.Index(i))
-			d.leave()
+			d.at.leave()
 		}
 		v.Set(s)
 	case reflect.Map:
@@ -206,9 +162,9 @@ func (d *decoder) decodeAddress(n *yaml.Node, v reflect.Value) {
 	}
 	list := make(AddressList, len(n.Content))
 	for i, item := range n.Content {
-		d.enter(segment{index: i, kind: indexSegment})
+		d.at.enter(segment{index: i, kind: indexSegment})
 		d.decode(item, reflect.ValueOf(&list[i]).Elem())
-		d.leave()
+		d.at.leave()
 	}
 	v.Set(reflect.ValueOf(list))
 }
@@ -221,7 +177,7 @@ func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value) {
 	dups := newDuplicates(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
-		d.enter(segment{name: k.Value, kind: keySegment})
+		d.at.enter(segment{name: k.Value, kind: keySegment})
 		if first := dups.firstLine(i); first > 0 {
 			d.errorf(k, "duplicate key; first given on line %d", first)
 		} else {
@@ -229,7 +185,7 @@ func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value) {
 			d.decode(val, elem)
 			m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
 		}
-		d.leave()
+		d.at.leave()
 	}
 	v.Set(m)
 }
@@ -251,17 +207,17 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 	dups := newDuplicates(n)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
-		d.enter(segment{name: k.Value})
+		d.at.enter(segment{name: k.Value})
 		idx, known := fields.byName[k.Value]
 		switch first := dups.firstLine(i); {
 		case first > 0:
 			d.errorf(k, "duplicate key; first given on line %d", first)
 		case !known:
-			d.errorf(k, "%s", unknownKey(len(d.at) == 1, k.Value, fields.names))
+			d.errorf(k, "%s", unknownKey(d.at.depth() == 1, k.Value, fields.names))
 		default:
 			d.decode(val, v.Field(idx))
 		}
-		d.leave()
+		d.at.leave()
 	}
 }
 

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net"
 	"net/netip"
@@ -58,11 +59,29 @@ func isIPAddr(s string) bool {
 	return err == nil && a.Zone() == ""
 }
 
-// isWGKey accepts only the canonical spelling: Go's base64 ignores stray
-// bits after the last byte, wg refuses them, and wg-quick would fail at boot.
 func isWGKey(s string) bool {
-	k, err := wgtypes.ParseKey(s)
-	return err == nil && k.String() == s
+	_, ok := parseKey(s)
+	return ok
+}
+
+// parseKey reads a WireGuard key in its canonical spelling only: Go's
+// base64 ignores line breaks and stray bits after the last byte, wg refuses
+// them, and wg-quick would fail at boot. It allocates nothing, which matters
+// with thousands of peers.
+func parseKey(s string) (wgtypes.Key, bool) {
+	var key wgtypes.Key
+	var text [44]byte // base64 of 32 bytes
+	if len(s) != len(text) {
+		return key, false
+	}
+	copy(text[:], s)
+	var raw [wgtypes.KeyLen + 1]byte // DecodedLen(44): room for the padding
+	n, err := base64.StdEncoding.Strict().Decode(raw[:], text[:])
+	if err != nil || n != wgtypes.KeyLen {
+		return key, false
+	}
+	copy(key[:], raw[:n])
+	return key, true
 }
 
 func isHostPort(s string) bool {

@@ -50,7 +50,7 @@ func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
 	}
 	var own *wgtypes.Key
 	if wg.PrivateKey != nil {
-		if k, err := wgtypes.ParseKey(wg.PrivateKey.Reveal()); err == nil {
+		if k, ok := parseKey(wg.PrivateKey.Reveal()); ok {
 			pub := k.PublicKey()
 			own = &pub
 		}
@@ -61,8 +61,8 @@ func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
 		if p.PresharedKey != nil && p.PresharedKeyFrom != nil {
 			v.errorf(path(j)+".presharedKeyFrom", "give only one of presharedKey and presharedKeyFrom")
 		}
-		k, err := wgtypes.ParseKey(p.PublicKey)
-		if err != nil {
+		k, ok := parseKey(p.PublicKey)
+		if !ok {
 			continue // the field rule reports it
 		}
 		if own != nil && k == *own {

@@ -132,30 +132,33 @@ func fieldsOf(t reflect.Type) []taggedField {
 // failing tag of a chain ends that value's checks.
 type tagWalker struct {
 	errs []fieldError
+	at   pathStack
 }
 
 func checkTags(cfg *Config) []fieldError {
 	r := &tagWalker{}
-	r.walkStruct(reflect.ValueOf(cfg).Elem(), "")
+	r.walkStruct(reflect.ValueOf(cfg).Elem())
 	return r.errs
 }
 
 var secretValueType = reflect.TypeFor[secret.Value]()
 
-func (r *tagWalker) walkStruct(v reflect.Value, path string) {
+func (r *tagWalker) walkStruct(v reflect.Value) {
 	for _, f := range fieldsOf(v.Type()) {
-		r.check(v.Field(f.index), joinPath(path, f.name), f.name, f.chain)
+		r.at.enter(segment{name: f.name})
+		r.check(v.Field(f.index), f.name, f.chain)
+		r.at.leave()
 	}
 }
 
-func (r *tagWalker) check(v reflect.Value, path, field string, chain []tagCheck) {
+func (r *tagWalker) check(v reflect.Value, field string, chain []tagCheck) {
 	// A set pointer counts as a value even when what it points to is zero:
 	// listenPort: 0 is given, and wrong, not absent.
 	pointer := false
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			if len(chain) > 0 && chain[0].tag == "required" {
-				r.fail(path, field, chain[0], v)
+				r.fail(field, chain[0], v)
 			}
 			return
 		}
@@ -172,39 +175,41 @@ func (r *tagWalker) check(v reflect.Value, path, field string, chain []tagCheck)
 			}
 		case "required":
 			if !pointer && !hasValue(v) {
-				r.fail(path, field, c, v)
+				r.fail(field, c, v)
 				return
 			}
 		case "dive":
-			r.dive(v, path, field, c, chain[i+1:])
+			r.dive(v, field, c, chain[i+1:])
 			return
 		default:
 			if !c.holds(v) {
-				r.fail(path, field, c, v)
+				r.fail(field, c, v)
 				return
 			}
 		}
 	}
 	if v.Kind() == reflect.Struct {
-		r.walkStruct(v, path)
+		r.walkStruct(v)
 	}
 }
 
-func (r *tagWalker) dive(v reflect.Value, path, field string, c tagCheck, rest []tagCheck) {
+func (r *tagWalker) dive(v reflect.Value, field string, c tagCheck, rest []tagCheck) {
 	switch v.Kind() {
 	case reflect.Slice, reflect.Array:
 		for i := range v.Len() {
-			r.check(v.Index(i), path+"["+strconv.Itoa(i)+"]", field, rest)
+			r.at.enter(segment{index: i, kind: indexSegment})
+			r.check(v.Index(i), field, rest)
+			r.at.leave()
 		}
 	case reflect.Map:
 		iter := v.MapRange()
 		for iter.Next() {
-			key := iter.Key().String()
-			at := mapKeyPath(path, key)
+			r.at.enter(segment{name: iter.Key().String(), kind: keySegment})
 			if len(c.keys) > 0 {
-				r.check(iter.Key(), at, field, c.keys)
+				r.check(iter.Key(), field, c.keys)
 			}
-			r.check(iter.Value(), at, field, rest)
+			r.check(iter.Value(), field, rest)
+			r.at.leave()
 		}
 	default:
 		panic("schema: dive on " + v.Type().String())
@@ -257,8 +262,8 @@ func (c tagCheck) holds(v reflect.Value) bool {
 	panic("schema: tag " + c.tag + " on " + v.Type().String())
 }
 
-func (r *tagWalker) fail(path, field string, c tagCheck, v reflect.Value) {
-	e := fieldError{path: path, field: field, tag: c.tag, param: c.param, kind: v.Kind()}
+func (r *tagWalker) fail(field string, c tagCheck, v reflect.Value) {
+	e := fieldError{path: r.at.String(), field: field, tag: c.tag, param: c.param, kind: v.Kind()}
 	if v.IsValid() && v.CanInterface() {
 		e.value = v.Interface()
 	}
