@@ -18,9 +18,13 @@ import (
 type decoder struct {
 	findings Findings
 	// budget bounds the values decoded, so that aliases of aliases (a
-	// "billion laughs" document) cannot make decoding exponential.
-	budget int
-	spent  bool
+	// "billion laughs" document) cannot make decoding exponential. Only a
+	// document with an alias can decode more values than it has nodes, so
+	// the nodes are counted when the first alias is met.
+	block   *yaml.Node
+	decoded int
+	budget  int
+	spent   bool
 	// at is the path to the value being decoded.
 	at pathStack
 }
@@ -55,7 +59,10 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 }
 
 func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
-	if d.budget--; d.budget < 0 {
+	if d.decoded++; n.Kind == yaml.AliasNode && d.budget == 0 {
+		d.budget = 4*countNodes(d.block) + 1000
+	}
+	if d.budget > 0 && d.decoded > d.budget {
 		if !d.spent {
 			d.spent = true
 			d.errorf(n, "the document expands too many aliases; write the values out")
