@@ -2,7 +2,6 @@ package schema
 
 import (
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/secret"
@@ -53,7 +52,7 @@ func (d *describer) object(t reflect.Type, path string) map[string]any {
 		tag := sf.Tag.Get("validate")
 		at := len(d.fields) // a field comes before the fields inside it
 		d.fields = append(d.fields, field{})
-		s, typ := d.value(sf.Type, tag, p)
+		s, typ := d.value(sf.Type, parseChain(tag), p)
 		parent := typeName(t)
 		f := field{Path: p, Doc: typeDocs[parent+"."+sf.Name], Type: typ, Parent: parent,
 			Default: fieldDefaults[p], Example: fieldExamples[p], Schema: s, Rules: tagRules(tag)}
@@ -99,8 +98,8 @@ func typeName(t reflect.Type) string {
 }
 
 // value is the schema and the human type of one value with its tag rules.
-func (d *describer) value(t reflect.Type, tag, path string) (map[string]any, string) {
-	own, items := splitDive(tag)
+func (d *describer) value(t reflect.Type, chain []tagCheck, path string) (map[string]any, string) {
+	own, keys, items := splitDive(chain)
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -131,11 +130,10 @@ func (d *describer) value(t reflect.Type, tag, path string) (map[string]any, str
 		applyRules(s, own, reflect.Slice)
 		return s, "list of " + typ
 	case reflect.Map:
-		keys, vals := splitKeys(items)
 		names := map[string]any{"type": "string"}
 		applyRules(names, keys, reflect.String)
 		val := map[string]any{"type": "string"}
-		applyRules(val, vals, reflect.String)
+		applyRules(val, items, reflect.String)
 		return map[string]any{"type": "object", "propertyNames": names, "additionalProperties": val}, "mapping of string to string"
 	case reflect.Int:
 		s := map[string]any{"type": "integer"}
@@ -149,34 +147,6 @@ func (d *describer) value(t reflect.Type, tag, path string) (map[string]any, str
 		return s, "string"
 	}
 	panic("schema: cannot describe " + t.String())
-}
-
-// splitDive separates a tag's rules for the value from those for its items.
-func splitDive(tag string) (own, items string) {
-	if i := strings.Index(tag, "dive"); i >= 0 {
-		return strings.TrimSuffix(tag[:i], ","), strings.TrimPrefix(tag[i+len("dive"):], ",")
-	}
-	return tag, ""
-}
-
-// splitKeys separates keys,...,endkeys from the value rules after a dive.
-func splitKeys(tag string) (keys, vals string) {
-	rest, ok := strings.CutPrefix(tag, "keys,")
-	if !ok {
-		return "", tag
-	}
-	keys, vals, _ = strings.Cut(rest, ",endkeys")
-	return keys, strings.TrimPrefix(vals, ",")
-}
-
-func rulesOf(tag string) []string {
-	var out []string
-	for _, r := range strings.Split(tag, ",") {
-		if r != "" && r != "omitempty" {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // tagPatterns are the JSON Schema spelling of the project's tags: close to
@@ -199,18 +169,18 @@ var tagPatterns = map[string]struct {
 	"labelvalue":    {`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`, 63},
 }
 
-func applyRules(s map[string]any, tag string, kind reflect.Kind) {
-	for _, r := range rulesOf(tag) {
-		name, param, _ := strings.Cut(r, "=")
-		n, _ := strconv.Atoi(param)
+func applyRules(s map[string]any, chain []tagCheck, kind reflect.Kind) {
+	for _, c := range chain {
+		name, n := c.tag, c.num
 		switch name {
+		case "omitempty":
 		case "required":
 			if kind == reflect.String {
 				s["minLength"] = 1
 			}
 		case "oneof":
 			var enum []any
-			for _, v := range strings.Fields(param) {
+			for _, v := range c.oneof {
 				enum = append(enum, v)
 			}
 			s["enum"] = enum
@@ -234,34 +204,33 @@ func applyRules(s map[string]any, tag string, kind reflect.Kind) {
 
 // tagRules are a field's tag rules as the validator says them.
 func tagRules(tag string) []string {
-	own, items := splitDive(tag)
+	own, keys, items := splitDive(parseChain(tag))
 	var out []string
-	say := func(r, prefix string) {
-		name, param, _ := strings.Cut(r, "=")
-		switch name {
+	say := func(c tagCheck, prefix string) {
+		switch c.tag {
+		case "omitempty":
 		case "required":
 			out = append(out, "required")
 		case "oneof":
-			out = append(out, prefix+"one of "+strings.ReplaceAll(param, " ", ", "))
+			out = append(out, prefix+"one of "+strings.Join(c.oneof, ", "))
 		case "eq":
-			out = append(out, prefix+"must be "+param)
+			out = append(out, prefix+"must be "+c.param)
 		case "min":
-			out = append(out, prefix+"at least "+param)
+			out = append(out, prefix+"at least "+c.param)
 		case "max":
-			out = append(out, prefix+"at most "+param)
+			out = append(out, prefix+"at most "+c.param)
 		default:
-			out = append(out, prefix+fieldMessages[name])
+			out = append(out, prefix+fieldMessages[c.tag])
 		}
 	}
-	for _, r := range rulesOf(own) {
-		say(r, "")
+	for _, c := range own {
+		say(c, "")
 	}
-	keys, vals := splitKeys(items)
-	for _, r := range rulesOf(keys) {
-		say(r, "each key ")
+	for _, c := range keys {
+		say(c, "each key ")
 	}
-	for _, r := range rulesOf(vals) {
-		say(r, "each ")
+	for _, c := range items {
+		say(c, "each ")
 	}
 	return out
 }

@@ -103,6 +103,17 @@ func parseChain(tag string) []tagCheck {
 	return chain
 }
 
+// splitDive separates a chain's checks on the value from those on a map's
+// keys and on the items, after a dive.
+func splitDive(chain []tagCheck) (own, keys, items []tagCheck) {
+	for i, c := range chain {
+		if c.tag == "dive" {
+			return chain[:i], c.keys, chain[i+1:]
+		}
+	}
+	return chain, nil, nil
+}
+
 // taggedField is a struct field and its chain.
 type taggedField struct {
 	index int
