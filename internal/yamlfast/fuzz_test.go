@@ -3,6 +3,7 @@ package yamlfast
 import (
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 // FuzzParseMatchesYAMLv3: whatever Parse accepts, yaml.v3 reads as exactly
@@ -20,6 +21,9 @@ func FuzzParseMatchesYAMLv3(f *testing.F) {
 		f.Add([]byte(subsetDoc(r)))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// A hang would only stall the fuzzer; a crash makes it keep the input.
+		watchdog := time.AfterFunc(20*time.Second, func() { panic("one input took over 20s") })
+		defer watchdog.Stop()
 		check(t, "fuzz", data)
 	})
 }
