@@ -61,8 +61,11 @@ func precheck(data []byte) (nodes int, ok bool) {
 	if bad != 0 {
 		return 0, false
 	}
-	nodes = 4 + 2*bytes.Count(data, []byte{':'}) + bytes.Count(data, []byte{'-'}) +
-		bytes.Count(data, []byte{','}) + 2*bytes.Count(data, []byte{'['}) + 2*bytes.Count(data, []byte{'{'})
+	// A pair is two nodes, an entry may open a compact collection, a flow
+	// collection is one node and holds at least one more.
+	nodes = 4 + 2*(bytes.Count(data, []byte(": "))+bytes.Count(data, []byte(":\n"))) +
+		bytes.Count(data, []byte("- ")) + bytes.Count(data, []byte(",")) +
+		2*(bytes.Count(data, []byte("["))+bytes.Count(data, []byte("{")))
 	return nodes, true
 }
 

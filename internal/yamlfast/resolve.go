@@ -53,7 +53,9 @@ func numberish(v string) (string, bool) {
 	if len(v) > 4 && v[4] == '-' && isDigits(v[:4]) {
 		return "", false
 	}
-	for i := 0; i < len(v); i++ {
+	// Scanned from the end: keys end in '=', prefixes in "/32", endpoints
+	// in ":port", so the deciding byte is found early.
+	for i := len(v) - 1; i >= 0; i-- {
 		c := v[i]
 		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '+' || c == '-' || c == '.' || c == '_') {
 			return "!!str", true
