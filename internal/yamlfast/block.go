@@ -56,6 +56,8 @@ func (p *parser) isColon() bool {
 // indented between two open collections is left to yaml.v3.
 func (p *parser) mapping(key *yaml.Node) *yaml.Node {
 	col := key.Column - 1
+	p.enter()
+	defer p.leave()
 	n := p.slab.node()
 	n.Kind, n.Tag, n.Line, n.Column = yaml.MappingNode, "!!map", key.Line, key.Column
 	base := len(p.stack)
@@ -112,6 +114,8 @@ func (p *parser) mapping(key *yaml.Node) *yaml.Node {
 // indentless is the "key:\n- a" form, which ends at the first line of
 // that column that is not an entry.
 func (p *parser) sequence(col int, indentless bool) *yaml.Node {
+	p.enter()
+	defer p.leave()
 	n := p.slab.node()
 	n.Kind, n.Tag, n.Line, n.Column = yaml.SequenceNode, "!!seq", p.line, col+1
 	base := len(p.stack)
@@ -162,3 +166,16 @@ func (p *parser) null(line, col int) *yaml.Node {
 	n.Kind, n.Tag, n.Line, n.Column = yaml.ScalarNode, "!!null", line, col+1
 	return n
 }
+
+// maxDepth keeps far below yaml.v3's limit of 10,000 nested collections,
+// past which it reports an error instead of a tree.
+const maxDepth = 1000
+
+func (p *parser) enter() {
+	p.depth++
+	if p.depth > maxDepth {
+		bail()
+	}
+}
+
+func (p *parser) leave() { p.depth-- }

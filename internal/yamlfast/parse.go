@@ -86,6 +86,7 @@ type parser struct {
 	line      int // 1-based line of pos
 	lineStart int
 	eof       bool // no content line is left
+	depth     int  // collections open
 	slab      slab
 	stack     []*yaml.Node // children of the collections being built
 }

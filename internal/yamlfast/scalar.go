@@ -173,6 +173,8 @@ func (p *parser) quoted() *yaml.Node {
 // entries are scalars or nested flow collections; flow mappings need
 // "key: value" pairs, and a sequence entry that is itself a pair bails.
 func (p *parser) flow() *yaml.Node {
+	p.enter()
+	defer p.leave()
 	n := p.slab.node()
 	n.Line, n.Column, n.Style = p.line, p.col()+1, yaml.FlowStyle
 	closer := byte(']')
@@ -194,7 +196,9 @@ func (p *parser) flow() *yaml.Node {
 		p.stack = append(p.stack, k)
 		p.flowSpaces()
 		if closer == '}' {
-			if k.Kind != yaml.ScalarNode || p.src[p.pos] != ':' || p.at(p.pos+1) != ' ' {
+			// A key, like a block one, must reach its ':' within 1024 characters.
+			if k.Kind != yaml.ScalarNode || p.src[p.pos] != ':' || p.at(p.pos+1) != ' ' ||
+				p.pos-(p.lineStart+k.Column-1) > 1000 {
 				bail()
 			}
 			p.pos++

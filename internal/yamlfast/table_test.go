@@ -1,6 +1,9 @@
 package yamlfast
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Each case is compared with yaml.v3's own tree; accept says whether the
 // fast path must take it (true), must leave it to yaml.v3 (false).
@@ -117,6 +120,17 @@ var trickyCases = []struct {
 	{"a: [?x]\n", false},
 	{"a: [x?]\n", false},
 	{"a: x?\n", true},
+	{"'': a\n", true},
+	{"a: {" + strings.Repeat("k", 1030) + ": v}\n", false},
+	{strings.Repeat("k", 1030) + ": v\n", false},
+	{"- " + strings.Repeat("k", 990) + ": v\n", true},
+	{"a: " + strings.Repeat("[", 1100) + strings.Repeat("]", 1100) + "\n", false},
+	{"a: " + strings.Repeat("[", 500) + strings.Repeat("]", 500) + "\n", true},
+	{strings.Repeat("- ", 1100) + "a\n", false},
+	{strings.Repeat("- ", 500) + "a\n", true},
+	{"a:\n# c\n- b\n", true},
+	{"a:\n  - b\n    # c\nc: d\n", true},
+	{"- # c\n  a: 1\n", true},
 }
 
 func TestTrickyCases(t *testing.T) {
