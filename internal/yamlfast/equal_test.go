@@ -10,6 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
+func init() { panicOnBug = true }
+
 // equalTrees returns the first difference between two trees, with its
 // path, or "" when they are equal. Comments are not compared.
 func equalTrees(a, b *yaml.Node) string {
