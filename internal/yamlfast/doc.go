@@ -1,7 +1,10 @@
 // Package yamlfast is an accelerator for reading node configurations: for
 // the block-style YAML subset those configurations use, Parse builds the
-// very yaml.Node tree gopkg.in/yaml.v3 would build, several times faster
-// and with a handful of allocations instead of one per node.
+// very yaml.Node tree gopkg.in/yaml.v3 would build, about ten times
+// faster and with a handful of allocations instead of several per node
+// (BenchmarkParse against BenchmarkYAMLv3: a 2,000-peer config of 342 KB
+// in about 4 ms and 16 allocations, where yaml.v3 takes about 44 ms and
+// 101,000 allocations).
 //
 // It is not a YAML parser of its own. yaml.v3 stays the authority: Parse
 // answers ok=false at the first thing outside the subset or in doubt, and
