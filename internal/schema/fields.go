@@ -64,6 +64,9 @@ func isWGKey(s string) bool {
 	return ok
 }
 
+// strictBase64 refuses stray bits after the last byte.
+var strictBase64 = base64.StdEncoding.Strict()
+
 // parseKey reads a WireGuard key in its canonical spelling only: Go's
 // base64 ignores line breaks and stray bits after the last byte, wg refuses
 // them, and wg-quick would fail at boot. It allocates nothing, which matters
@@ -76,7 +79,7 @@ func parseKey(s string) (wgtypes.Key, bool) {
 	}
 	copy(text[:], s)
 	var raw [wgtypes.KeyLen + 1]byte // DecodedLen(44): room for the padding
-	n, err := base64.StdEncoding.Strict().Decode(raw[:], text[:])
+	n, err := strictBase64.Decode(raw[:], text[:])
 	if err != nil || n != wgtypes.KeyLen {
 		return key, false
 	}

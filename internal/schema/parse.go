@@ -73,10 +73,13 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 // block and values of the wrong type become findings with their positions.
 // The error is only for YAML syntax (a *SyntaxError).
 func Parse(data []byte) (*Document, error) {
-	doc := &Document{}
 	root, err := parseYAML(data)
-	if err != nil || root == nil {
-		return doc, err
+	if err != nil {
+		return nil, err
+	}
+	doc := &Document{}
+	if root == nil {
+		return doc, nil
 	}
 	top := root
 	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
