@@ -26,6 +26,7 @@ type fieldError struct {
 	tag   string
 	param string
 	kind  reflect.Kind
+	// value is what oneof quotes; never a secret's text.
 	value any
 }
 
@@ -152,8 +153,6 @@ func checkTags(cfg *Config) []fieldError {
 	return r.errs
 }
 
-var secretValueType = reflect.TypeFor[secret.Value]()
-
 func (r *tagWalker) walkStruct(v reflect.Value) {
 	for _, f := range fieldsOf(v.Type()) {
 		r.at.enter(segment{name: f.name})
@@ -169,13 +168,15 @@ func (r *tagWalker) check(v reflect.Value, field string, chain []tagCheck) {
 	for v.Kind() == reflect.Pointer {
 		if v.IsNil() {
 			if len(chain) > 0 && chain[0].tag == "required" {
-				r.fail(field, chain[0], v)
+				r.fail(field, chain[0], v, false)
 			}
 			return
 		}
 		v, pointer = v.Elem(), true
 	}
-	if v.Type() == secretValueType {
+	// A secret's text is checked but never kept for a message.
+	quotable := v.Type() != valueType
+	if !quotable {
 		v = reflect.ValueOf(v.Interface().(secret.Value).Reveal())
 	}
 	for i, c := range chain {
@@ -186,7 +187,7 @@ func (r *tagWalker) check(v reflect.Value, field string, chain []tagCheck) {
 			}
 		case "required":
 			if !pointer && !hasValue(v) {
-				r.fail(field, c, v)
+				r.fail(field, c, v, quotable)
 				return
 			}
 		case "dive":
@@ -194,7 +195,7 @@ func (r *tagWalker) check(v reflect.Value, field string, chain []tagCheck) {
 			return
 		default:
 			if !c.holds(v) {
-				r.fail(field, c, v)
+				r.fail(field, c, v, quotable)
 				return
 			}
 		}
@@ -273,9 +274,9 @@ func (c tagCheck) holds(v reflect.Value) bool {
 	panic("schema: tag " + c.tag + " on " + v.Type().String())
 }
 
-func (r *tagWalker) fail(field string, c tagCheck, v reflect.Value) {
+func (r *tagWalker) fail(field string, c tagCheck, v reflect.Value, quotable bool) {
 	e := fieldError{path: r.at.String(), field: field, tag: c.tag, param: c.param, kind: v.Kind()}
-	if v.IsValid() && v.CanInterface() {
+	if quotable && c.tag == "oneof" {
 		e.value = v.Interface()
 	}
 	r.errs = append(r.errs, e)

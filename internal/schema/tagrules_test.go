@@ -160,7 +160,7 @@ var oddInts = []int{-1, 0, 1, 2, 8, 255, 256, 575, 576, 65535, 65536}
 func perturb(rng *rand.Rand, v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
-		if v.Type() == secretValueType {
+		if v.Type() == valueType {
 			v.Set(reflect.ValueOf(secret.NewValue(oddStrings[rng.IntN(len(oddStrings))])))
 			return
 		}
