@@ -10,7 +10,7 @@ func (p *parser) block() *yaml.Node {
 	if p.isEntry() {
 		return p.sequence(p.col(), false)
 	}
-	key := p.token()
+	key := p.token(false)
 	if !p.isColon() {
 		bail()
 	}
@@ -88,20 +88,14 @@ func (p *parser) mapping(key *yaml.Node) *yaml.Node {
 			if p.isEntry() {
 				bail()
 			}
-			val = p.token()
-			p.endLine()
-			if !p.eof && p.col() > col {
-				bail()
-			}
+			val = p.token(false)
+			p.endValue(col)
 		}
 		p.stack = append(p.stack, val)
-		if p.eof || p.col() < col {
+		if !p.more(col) {
 			break
 		}
-		if p.col() > col {
-			bail()
-		}
-		key = p.token()
+		key = p.token(false)
 		if !p.isColon() {
 			bail()
 		}
@@ -137,26 +131,43 @@ func (p *parser) sequence(col int, indentless bool) *yaml.Node {
 		} else if p.isEntry() {
 			item = p.sequence(p.col(), false)
 		} else {
-			item = p.token()
+			item = p.token(false)
 			if p.isColon() {
 				item = p.mapping(item)
 			} else {
-				p.endLine()
-				if !p.eof && p.col() > col {
-					bail()
-				}
+				p.endValue(col)
 			}
 		}
 		p.stack = append(p.stack, item)
-		if p.eof || p.col() < col {
+		if !p.more(col) {
 			break
-		}
-		if p.col() > col {
-			bail()
 		}
 	}
 	n.Content = p.slab.carve(&p.stack, base)
 	return n
+}
+
+// endValue ends the line of a one-line value in a collection at column
+// col; a deeper line after it would continue the value over lines, which
+// is left to yaml.v3.
+func (p *parser) endValue(col int) {
+	p.endLine()
+	if !p.eof && p.col() > col {
+		bail()
+	}
+}
+
+// more reports whether the collection at column col goes on: the next
+// content line starts at its column. A line between two open collections'
+// columns is mis-indented, left to yaml.v3.
+func (p *parser) more(col int) bool {
+	if p.eof || p.col() < col {
+		return false
+	}
+	if p.col() > col {
+		bail()
+	}
+	return true
 }
 
 // null is the empty scalar yaml.v3 makes for a missing value, placed

@@ -6,16 +6,17 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// token scans the node at pos in block context: a flow collection on one
-// line, a quoted scalar on one line, or a one-line plain scalar.
-func (p *parser) token() *yaml.Node {
+// token scans the node at pos, in block context or inside a flow
+// collection: a flow collection on one line, a quoted scalar on one line,
+// or a one-line plain scalar.
+func (p *parser) token(flow bool) *yaml.Node {
 	switch p.src[p.pos] {
 	case '[', '{':
 		return p.flow()
 	case '\'', '"':
 		return p.quoted()
 	}
-	return p.plain(false)
+	return p.plain(flow)
 }
 
 // plain scans a plain scalar. It ends at ": ", at " #", at the end of the
@@ -192,7 +193,7 @@ func (p *parser) flow() *yaml.Node {
 		return n
 	}
 	for {
-		k := p.flowItem()
+		k := p.token(true)
 		p.stack = append(p.stack, k)
 		p.flowSpaces()
 		if closer == '}' {
@@ -203,7 +204,7 @@ func (p *parser) flow() *yaml.Node {
 			}
 			p.pos++
 			p.flowSpaces()
-			p.stack = append(p.stack, p.flowItem())
+			p.stack = append(p.stack, p.token(true))
 			p.flowSpaces()
 		}
 		c := p.src[p.pos]
@@ -221,16 +222,6 @@ func (p *parser) flow() *yaml.Node {
 	}
 	n.Content = p.slab.carve(&p.stack, base)
 	return n
-}
-
-func (p *parser) flowItem() *yaml.Node {
-	switch p.src[p.pos] {
-	case '[', '{':
-		return p.flow()
-	case '\'', '"':
-		return p.quoted()
-	}
-	return p.plain(true)
 }
 
 // flowSpaces skips spaces inside a flow collection, which must not run
