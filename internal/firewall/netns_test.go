@@ -77,7 +77,20 @@ func dial(ns *testutil.Netns, from, to string) error {
 	})
 }
 
+// forgedDrops sums the counters of the forged-source drop rules.
 func forgedDrops(t *testing.T, conn *nftables.Conn) uint64 {
+	return droppedBy(t, conn, commentForged, "")
+}
+
+// guardedDrops sums the counters of the guarded-port drop rules that look up
+// set (one set per protocol).
+func guardedDrops(t *testing.T, conn *nftables.Conn, set string) uint64 {
+	return droppedBy(t, conn, commentGuarded, set)
+}
+
+// droppedBy sums the packet counters of the rules carrying comment; with a
+// set, only of those that look it up.
+func droppedBy(t *testing.T, conn *nftables.Conn, comment, set string) uint64 {
 	t.Helper()
 	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chainName, Table: table()})
 	if err != nil {
@@ -85,11 +98,17 @@ func forgedDrops(t *testing.T, conn *nftables.Conn) uint64 {
 	}
 	var n uint64
 	for _, r := range rules {
-		if c, _ := userdata.GetString(r.UserData, userdata.TypeComment); c != commentForged {
+		if c, _ := userdata.GetString(r.UserData, userdata.TypeComment); c != comment {
 			continue
 		}
+		usesSet := set == ""
 		for _, e := range r.Exprs {
-			if ctr, ok := e.(*expr.Counter); ok {
+			if l, ok := e.(*expr.Lookup); ok && l.SetName == set {
+				usesSet = true
+			}
+		}
+		for _, e := range r.Exprs {
+			if ctr, ok := e.(*expr.Counter); ok && usesSet {
 				n += ctr.Packets
 			}
 		}
@@ -353,33 +372,6 @@ func TestGuardIPv6PodNetwork(t *testing.T) {
 	if n := forgedDrops(t, conn); n == 0 {
 		t.Fatal("the forged IPv6 pod source was not dropped by the forged-source rule (counter 0)")
 	}
-}
-
-// guardedDrops sums the counters of the guarded-port drop rules for proto.
-func guardedDrops(t *testing.T, conn *nftables.Conn, set string) uint64 {
-	t.Helper()
-	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chainName, Table: table()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n uint64
-	for _, r := range rules {
-		if c, _ := userdata.GetString(r.UserData, userdata.TypeComment); c != commentGuarded {
-			continue
-		}
-		usesSet := false
-		for _, e := range r.Exprs {
-			if l, ok := e.(*expr.Lookup); ok && l.SetName == set {
-				usesSet = true
-			}
-		}
-		for _, e := range r.Exprs {
-			if ctr, ok := e.(*expr.Counter); ok && usesSet {
-				n += ctr.Packets
-			}
-		}
-	}
-	return n
 }
 
 // TestGuardUDP sends real datagrams to calico's VXLAN port: dropped from the
