@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/corium/corium-agent/internal/retry"
@@ -72,8 +74,10 @@ type allowHTTPKey struct{}
 var ErrInsecureRedirect = errors.New("redirect leaves https")
 
 // checkRedirect refuses a hop to plain http: a document or secret fetched
-// over https must not be downgraded halfway. Go itself drops the
-// Authorization header on a hop to another host.
+// over https must not be downgraded halfway. It also keeps the bearer token
+// with the origin it was written for: Go drops Authorization only on a hop
+// to another host name, and still sends it to another port or scheme of the
+// same host, which is another server.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
 		return fmt.Errorf("stopped after %d redirects", maxRedirects)
@@ -82,7 +86,20 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	if req.URL.Scheme != "https" && !(allowHTTP && req.URL.Scheme == "http") {
 		return fmt.Errorf("%w: to %s", ErrInsecureRedirect, Redact(req.URL.String()))
 	}
+	if origin(req.URL) != origin(via[0].URL) {
+		req.Header.Del("Authorization")
+	}
 	return nil
+}
+
+// origin is a URL's scheme, host and port, the port spelled out when the
+// URL leaves it to the scheme, so https://h and https://h:443 are one origin.
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
 }
 
 func withAllowHTTP(ctx context.Context, allow bool) context.Context {

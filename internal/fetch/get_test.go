@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -316,6 +317,63 @@ func TestRedact(t *testing.T) {
 	} {
 		if got := Redact(in); got != want {
 			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The bearer token belongs to the URL's origin. Go's client drops it only on
+// a hop to another host name, so another port of the same host, which is
+// another server, must be stripped here.
+func TestAuthorizationStaysWithItsOrigin(t *testing.T) {
+	other := newRecorder(t, answer{status: 200, body: "other port"})
+	srv := newRecorder(t,
+		answer{status: http.StatusFound, location: "/same-origin"},
+		answer{status: http.StatusFound, location: other.URL + "/elsewhere"},
+	)
+	if strings.Split(srv.Listener.Addr().String(), ":")[0] != strings.Split(other.Listener.Addr().String(), ":")[0] {
+		t.Fatal("both servers must listen on the same host for this test")
+	}
+	c := New(WithRootCAs(pool(srv.Server, other.Server)))
+	body, err := c.Get(context.Background(), Request{URL: srv.URL + "/start", Header: http.Header{"Authorization": {"Bearer TOKEN-FOR-SRV"}}})
+	if err != nil || string(body) != "other port" {
+		t.Fatalf("Get = %q, %v", body, err)
+	}
+	for i, r := range srv.requests {
+		if got := r.Header.Get("Authorization"); got != "Bearer TOKEN-FOR-SRV" {
+			t.Errorf("request %d to the URL's own origin (%s) carried Authorization %q", i, r.URL.Path, got)
+		}
+	}
+	if len(other.requests) != 1 {
+		t.Fatalf("other port got %d requests, want 1", len(other.requests))
+	}
+	if got := other.requests[0].Header.Get("Authorization"); got != "" {
+		t.Fatalf("the bearer token followed the redirect to another port: %q", got)
+	}
+}
+
+func TestOrigin(t *testing.T) {
+	same := [][2]string{
+		{"https://h.example/a", "https://h.example:443/b"},
+		{"https://H.Example/a", "https://h.example/b?x=1"},
+		{"https://[2001:db8::1]/a", "https://[2001:db8::1]:443/"},
+	}
+	for _, p := range same {
+		a, _ := url.Parse(p[0])
+		b, _ := url.Parse(p[1])
+		if origin(a) != origin(b) {
+			t.Errorf("%s and %s: different origins %s, %s", p[0], p[1], origin(a), origin(b))
+		}
+	}
+	differ := [][2]string{
+		{"https://h.example/a", "https://h.example:8443/a"},
+		{"https://h.example/a", "http://h.example/a"},
+		{"https://h.example/a", "https://g.example/a"},
+	}
+	for _, p := range differ {
+		a, _ := url.Parse(p[0])
+		b, _ := url.Parse(p[1])
+		if origin(a) == origin(b) {
+			t.Errorf("%s and %s: one origin %s", p[0], p[1], origin(a))
 		}
 	}
 }
