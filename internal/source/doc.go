@@ -15,8 +15,9 @@
 //     with none of the block's keys fails (it was meant to say something);
 //   - corium.config= with an empty value fails, as does a relative path or
 //     any scheme but https, http (pinned) and data;
-//   - a pinned path form whose file is empty fails (the pin says what the
-//     file must hold); an empty fetched or inline document fails;
+//   - a pinned path form whose file is missing or empty fails (the pin
+//     names the one document the node must run, so the chain must not fall
+//     through to another); an empty fetched or inline document fails;
 //   - an unreadable /proc/cmdline fails; a missing one (a bare directory
 //     root) is absent.
 //

@@ -56,6 +56,13 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 		shown = val
 		data, err = o.Root.ReadFile(val)
 		if errors.Is(err, fs.ErrNotExist) {
+			if pin != "" {
+				// A pin names one document: the line says which config this
+				// node must run, so falling through to a later source (a
+				// baked default) would run another.
+				return answer{}, fmt.Errorf("%s=%s: the file does not exist, and %s= pins the document it must hold; provide the file or drop the pin",
+					paramConfig, val, paramSHA256)
+			}
 			return answer{absent: paramConfig + "=" + val + ": the file does not exist"}, nil
 		}
 		if err != nil {

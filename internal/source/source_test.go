@@ -196,6 +196,7 @@ func TestChainFailureStops(t *testing.T) {
 		{"cmdline empty value", map[string]string{CmdlinePath: "corium.config= quiet"}, [2]string{}, NameCmdline, "is empty"},
 		{"http without digest", map[string]string{CmdlinePath: "corium.config=http://192.0.2.1/c.yaml"}, [2]string{}, NameCmdline, "plain http is refused"},
 		{"digest mismatch on data", map[string]string{CmdlinePath: "corium.config=data:," + pctEncode(docCmdline) + " corium.config.sha256=" + strings.Repeat("ab", 32)}, [2]string{}, NameCmdline, "digest mismatch"},
+		{"pinned path missing", map[string]string{CmdlinePath: "corium.config=/run/corium/node.yaml corium.config.sha256=" + sha(docCmdline)}, [2]string{}, NameCmdline, "pins the document"},
 		{"digest mismatch on a path", map[string]string{CmdlinePath: "corium.config=/c.yaml corium.config.sha256=" + strings.Repeat("AB", 32), "/c.yaml": docCmdline}, [2]string{}, NameCmdline, "digest mismatch"},
 		{"digest not hex", map[string]string{CmdlinePath: "corium.config=/c.yaml corium.config.sha256=xyz", "/c.yaml": docCmdline}, [2]string{}, NameCmdline, "64 hex digits"},
 		{"wait not a duration", map[string]string{CmdlinePath: "corium.config=/c.yaml corium.config.wait=5", "/c.yaml": docCmdline}, [2]string{}, NameCmdline, "not a Go duration"},
