@@ -115,11 +115,11 @@ func FuzzRender(f *testing.F) {
 		}
 		for i, wg := range cfg.WireGuard {
 			if wg.PrivateKeyFrom != nil {
-				secrets[PrivateKeyPath(i)+"From"] = secret.NewValue(fuzzResolvedKey)
+				secrets[schema.PrivateKeyPath(i)+"From"] = secret.NewValue(fuzzResolvedKey)
 			}
 			for j, p := range wg.Peers {
 				if p.PresharedKeyFrom != nil {
-					secrets[PresharedKeyPath(i, j)+"From"] = secret.NewValue(fuzzResolvedKey)
+					secrets[schema.PresharedKeyPath(i, j)+"From"] = secret.NewValue(fuzzResolvedKey)
 				}
 			}
 		}

@@ -17,6 +17,13 @@ import (
 // root may read it, since it carries the VRRP password.
 const K0sConfigPath = "/etc/k0s/k0s.yaml"
 
+// k0sSecretKeys are the ClusterConfig keys that carry credentials: the
+// agent's own keepalived authPass, and what k0s.patch may add — kine's
+// dataSource (a DSN with its password) and a helm repository's password
+// (k0s pkg/apis/k0s/v1beta1: KeepalivedVRRPInstance.AuthPass,
+// KineConfig.DataSource, Repository.Password).
+var k0sSecretKeys = []string{"authPass", "dataSource", "password"}
+
 // Encapsulation overheads subtracted from the overlay MTU so that a pod
 // packet, once wrapped by the CNI and then by WireGuard, still fits.
 const (

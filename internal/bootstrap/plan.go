@@ -27,8 +27,13 @@ type File struct {
 	DirMode fs.FileMode `json:"dirMode,omitempty"`
 	Content []byte      `json:"-"`
 	// Secret marks content holding resolved secrets: plans never show it and
-	// diffs mask it.
-	Secret bool `json:"secret,omitempty"`
+	// diffs mask it. SecretKeys names the keys whose lines hold the secrets
+	// (`Key = value` in wg-quick files, `key: value` in YAML), so a plan
+	// masks them on both sides of a diff whatever value they hold, also one
+	// that is only in the file on disk; a Secret file without SecretKeys is
+	// secret as a whole.
+	Secret     bool     `json:"secret,omitempty"`
+	SecretKeys []string `json:"secretKeys,omitempty"`
 }
 
 // Link is a symlink under the root, as `systemctl --root enable` makes them.

@@ -100,7 +100,7 @@ func RenderNode(in Inputs) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		k0s.Files = append(k0s.Files, File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: cfg.HA.On()})
+		k0s.Files = append(k0s.Files, File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0sSecretKeys})
 	}
 	token := configuredSecret(in.Secrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil)
 	hasToken := !token.IsZero()

@@ -67,7 +67,7 @@ func renderWireGuard(cfg *schema.Config, secrets Secrets, prev *Previous) (Step,
 		}
 		confPath := WireGuardConfPath(wg.Name)
 		unitName := WgQuickUnit(wg.Name)
-		step.Files = append(step.Files, File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true})
+		step.Files = append(step.Files, File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys})
 		step.Links = append(step.Links, wgQuickWantsLink(wg.Name))
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
@@ -91,12 +91,15 @@ func renderWireGuard(cfg *schema.Config, secrets Secrets, prev *Previous) (Step,
 	return step, nil
 }
 
+// wgQuickSecretKeys are the wg-quick keys whose values are secrets.
+var wgQuickSecretKeys = []string{"PrivateKey", "PresharedKey"}
+
 // renderWgQuick writes interface i in wg-quick's format, and what the live
 // device must look like once it is up. Only keys wg-quick handles without
 // outside help are used: DNS= needs resolvconf, and Table=, PostUp= and
 // friends are not part of the contract.
 func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, DeviceExpectation, error) {
-	priv, err := wireGuardKey(secrets, PrivateKeyPath(i), wg.PrivateKey, true)
+	priv, err := wireGuardKey(secrets, schema.PrivateKeyPath(i), wg.PrivateKey, true)
 	if err != nil {
 		return nil, DeviceExpectation{}, err
 	}
@@ -119,7 +122,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, DeviceE
 	for j, p := range wg.Peers {
 		b.WriteString("\n[Peer]\n")
 		kv(&b, "PublicKey", p.PublicKey)
-		psk, err := wireGuardKey(secrets, PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
+		psk, err := wireGuardKey(secrets, schema.PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
 		if err != nil {
 			return nil, DeviceExpectation{}, err
 		}

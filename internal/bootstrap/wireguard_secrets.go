@@ -1,10 +1,6 @@
 package bootstrap
 
-import (
-	"fmt"
-
-	"github.com/corium/corium-agent/internal/secret"
-)
+import "github.com/corium/corium-agent/internal/secret"
 
 // Secrets maps a field path to its resolved value. A secret read from a
 // SecretSource is keyed by the path of its "...From" field, spelled as in the
@@ -13,14 +9,6 @@ import (
 // the inline field's path ("wireguard[0].privateKey"); when it is not in the
 // map it is taken from the config itself.
 type Secrets = map[string]secret.Value
-
-// PrivateKeyPath is the field path of interface i's private key.
-func PrivateKeyPath(i int) string { return fmt.Sprintf("wireguard[%d].privateKey", i) }
-
-// PresharedKeyPath is the field path of peer j's preshared key on interface i.
-func PresharedKeyPath(i, j int) string {
-	return fmt.Sprintf("wireguard[%d].peers[%d].presharedKey", i, j)
-}
 
 // lookupSecret finds the value of the secret field at path (the inline
 // field's path): the resolved "From" value first, then a resolved inline

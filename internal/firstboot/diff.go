@@ -2,47 +2,54 @@ package firstboot
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/secret"
 )
 
-// maskSecretLines hides the secret values of a file for a plan. Lines of
-// next holding a placeholder become "KEY [redacted]"; lines of old with a
-// key that was masked in next are masked the same way, since they hold the
-// real value on disk. A placeholder on a line without a key (a token file)
-// masks the whole file. ok is false when everything was masked.
-func maskSecretLines(old, next string, placeholders []string) (string, string, bool) {
-	keys := map[string]bool{}
-	newLines := strings.Split(next, "\n")
-	for i, l := range newLines {
-		if !containsAny(l, placeholders) {
-			continue
+// secretMask hides a file's secrets for a plan, on both sides of a diff.
+// Lines whose key is one of keys are masked whatever they hold, so a value
+// found only in the file on disk (a peer the new config drops) is hidden as
+// well as the new one; any other line that holds a known secret value (an
+// inline secret, a placeholder) is masked too, and if such a line has no key
+// the whole file is secret.
+type secretMask struct {
+	keys   []string
+	values []string
+}
+
+// mask returns text with its secret lines as "KEY [redacted]"; whole is true
+// when the file must be hidden as a whole.
+func (m secretMask) mask(text string) (masked string, whole bool) {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		k, name, hasKey := lineKey(l)
+		switch {
+		case hasKey && slices.Contains(m.keys, name):
+			lines[i] = k + " " + secret.Redacted
+		case containsAny(l, m.values) && hasKey:
+			lines[i] = k + " " + secret.Redacted
+		case containsAny(l, m.values):
+			return secret.Redacted + "\n", true
 		}
-		k, ok := lineKey(l)
-		if !ok {
-			return secret.Redacted + "\n", secret.Redacted + "\n", false
-		}
-		keys[k] = true
-		newLines[i] = k + " " + secret.Redacted
 	}
-	oldLines := strings.Split(old, "\n")
-	for i, l := range oldLines {
-		if k, ok := lineKey(l); ok && keys[k] {
-			oldLines[i] = k + " " + secret.Redacted
-		}
-	}
-	return strings.Join(oldLines, "\n"), strings.Join(newLines, "\n"), true
+	return strings.Join(lines, "\n"), false
 }
 
 // lineKey is a line up to and including its first ":" or "=" (YAML and
-// INI-style files), whitespace kept so the masked line still lines up.
-func lineKey(l string) (string, bool) {
+// INI-style files), whitespace kept so the masked line still lines up, and
+// the key's bare name (no indentation, no list dash).
+func lineKey(l string) (prefix, name string, ok bool) {
 	i := strings.IndexAny(l, ":=")
-	if i <= 0 || strings.TrimSpace(l[:i]) == "" {
-		return "", false
+	if i <= 0 {
+		return "", "", false
 	}
-	return l[:i+1], true
+	name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l[:i]), "- "))
+	if name == "" {
+		return "", "", false
+	}
+	return l[:i+1], name, true
 }
 
 func containsAny(s string, subs []string) bool {

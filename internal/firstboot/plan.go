@@ -144,15 +144,12 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	if err != nil {
 		return fmt.Errorf("rendering: %w", err)
 	}
-	var placeholders []string
-	for _, v := range secrets {
-		placeholders = append(placeholders, v.Reveal())
-	}
+	known := knownSecretsOf(cfg, secrets)
 	changed := map[string]bool{}
 	for _, s := range p.Steps {
 		ps := PlanStep{Name: s.Name}
 		for _, f := range s.Files {
-			pf, err := planFile(o.Root, f, placeholders)
+			pf, err := planFile(o.Root, f, known)
 			if err != nil {
 				return err
 			}
@@ -178,38 +175,75 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	return nil
 }
 
-func planFile(root rootfs.Root, f bootstrap.File, placeholders []string) (PlanFile, error) {
+// knownSecrets are the secret values a plan can know of: the document's
+// inline secrets and the placeholders standing in for the rest.
+type knownSecrets struct {
+	values       []string // every known value, to mask wherever it shows
+	placeholders []string // the values that are not the real ones
+}
+
+func knownSecretsOf(cfg *schema.Config, placeholders bootstrap.Secrets) knownSecrets {
+	var k knownSecrets
+	for _, f := range schema.SecretFields(cfg) {
+		if f.Inline != nil && !f.Inline.IsZero() {
+			k.values = append(k.values, strings.TrimSpace(f.Inline.Reveal()))
+		}
+	}
+	for _, v := range placeholders {
+		k.placeholders = append(k.placeholders, v.Reveal())
+	}
+	k.values = append(k.values, k.placeholders...)
+	return k
+}
+
+// planFile says what apply would do to f and shows the change as a diff in
+// which no secret appears: the lines of f's secret keys are masked on both
+// sides, so is any line holding a known secret value, in every file, and a
+// file that is secret as a whole is compared but never shown.
+func planFile(root rootfs.Root, f bootstrap.File, known knownSecrets) (PlanFile, error) {
 	pf := PlanFile{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Secret: f.Secret}
 	old, err := root.ReadFile(f.Path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		pf.Change = string(rootfs.Created)
-		old = nil
-	case err != nil:
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return pf, fmt.Errorf("reading %s: %w", f.Path, err)
 	}
-	oldText, newText := string(old), string(f.Content)
+	var keys []string
 	if f.Secret {
-		var ok bool
-		oldText, newText, ok = maskSecretLines(oldText, newText, placeholders)
-		if !ok && pf.Change == "" {
-			// A whole-file secret cannot be compared without resolving it.
-			pf.Change = "unknown (secret; resolved at apply)"
-			return pf, nil
-		}
+		keys = f.SecretKeys
 	}
-	if pf.Change == "" {
+	m := secretMask{keys: keys, values: known.values}
+	oldText, oldWhole := m.mask(string(old))
+	newText, newWhole := m.mask(string(f.Content))
+	whole := (f.Secret && len(f.SecretKeys) == 0) || oldWhole || newWhole
+	// A placeholder is not the value apply writes, so the bytes say
+	// nothing about the change; the masked text and the mode do.
+	comparable := !containsAny(string(f.Content), known.placeholders)
+	switch {
+	case !exists:
+		pf.Change = string(rootfs.Created)
+	case whole && !comparable:
+		pf.Change = "unknown (secret; resolved at apply)"
+		return pf, nil
+	default:
+		same := oldText == newText
+		if comparable {
+			same = string(old) == string(f.Content)
+		}
 		info, _ := os.Lstat(root.Path(f.Path))
-		switch {
-		case oldText == newText && info != nil && info.Mode().Perm() == f.Mode.Perm():
+		if same && info != nil && info.Mode().Perm() == f.Mode.Perm() {
 			pf.Change = string(rootfs.Unchanged)
 			return pf, nil
-		default:
-			pf.Change = string(rootfs.Changed)
 		}
+		pf.Change = string(rootfs.Changed)
 	}
-	if utf8.ValidString(oldText) && utf8.ValidString(newText) && oldText != newText {
+	if whole || !utf8.ValidString(oldText) || !utf8.ValidString(newText) {
+		return pf, nil
+	}
+	switch {
+	case oldText != newText:
 		pf.Diff = unifiedDiff(oldText, newText)
+	case exists && string(old) != string(f.Content):
+		pf.Diff = "~ only secret values change (not shown)\n"
 	}
 	return pf, nil
 }
@@ -261,7 +295,7 @@ func planAction(root rootfs.Root, cfg *schema.Config, a bootstrap.Action, change
 func planPublicKey(cfg *schema.Config, iface, arg string) string {
 	for i, wg := range cfg.WireGuard {
 		if wg.Name == iface && wg.PrivateKeyFrom != nil {
-			return "publicKey=(derived at boot from " + bootstrap.PrivateKeyPath(i) + "From)"
+			return "publicKey=(derived at boot from " + schema.PrivateKeyPath(i) + "From)"
 		}
 	}
 	return arg
