@@ -54,8 +54,9 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 }
 
 func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	d.findings = append(d.findings, Finding{Path: d.at.String(), Line: n.Line, Col: n.Column,
-		Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+	at := d.at.String()
+	d.findings = append(d.findings, Finding{Path: shownPath(at), Line: n.Line, Col: n.Column,
+		Severity: SeverityError, Message: fmt.Sprintf(format, args...), at: at})
 }
 
 func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
@@ -220,7 +221,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 		case first > 0:
 			d.errorf(k, "duplicate key; first given on line %d", first)
 		case !known:
-			d.errorf(k, "%s", unknownKey(d.at.depth() == 1, k.Value, fields.names))
+			d.errorf(k, "%s", unknownKeyMessage(d.at.depth() == 1, k.Value, fields.names))
 		default:
 			d.decode(val, v.Field(idx))
 		}

@@ -140,7 +140,11 @@ func fieldMessage(fe fieldError) string {
 	}
 	switch fe.tag {
 	case "oneof":
-		return fmt.Sprintf("must be one of %s (got %q)", strings.ReplaceAll(fe.param, " ", ", "), fmt.Sprint(fe.value))
+		choices := strings.ReplaceAll(fe.param, " ", ", ")
+		if got := fmt.Sprint(fe.value); looksLikeEnumValue(got) {
+			return fmt.Sprintf("must be one of %s (got %q)", choices, got)
+		}
+		return "must be one of " + choices + " (the value is not shown: it does not look like one)"
 	case "eq":
 		return "must be " + fe.param
 	case "min":

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strings"
 )
 
 // Severity separates problems that stop a node from advice.
@@ -37,6 +36,10 @@ type Finding struct {
 	Col      int      `json:"col,omitempty"`
 	Severity Severity `json:"severity"`
 	Message  string   `json:"message"`
+
+	// at is the path as the tree spells it; Path may hide a key of it (see
+	// shownPath).
+	at string
 }
 
 // String is "PATH: message", the form errors carry.
@@ -97,16 +100,23 @@ func (fs Findings) sortByPosition() {
 type collector struct {
 	doc      *Document
 	findings Findings
-	broken   []string
+	broken   map[string]bool
 }
 
+// isBroken looks the path and each path above it up, so a document with
+// thousands of broken keys costs no more per finding than one with none.
 func (c *collector) isBroken(path string) bool {
-	for _, b := range c.broken {
-		if path == b || strings.HasPrefix(path, b+".") || strings.HasPrefix(path, b+"[") {
+	if len(c.broken) == 0 {
+		return false
+	}
+	for p := path; ; p = parentPath(p) {
+		if c.broken[p] {
 			return true
 		}
+		if p == "" {
+			return false
+		}
 	}
-	return false
 }
 
 func (c *collector) add(sev Severity, path string, format string, args ...any) {
@@ -120,8 +130,8 @@ func (c *collector) addAt(sev Severity, at, path string, format string, args ...
 	}
 	line, col := c.doc.Position(at)
 	c.findings = append(c.findings, Finding{
-		Path: path, Line: line, Col: col, Severity: sev,
-		Message: fmt.Sprintf(format, args...),
+		Path: shownPath(path), Line: line, Col: col, Severity: sev,
+		Message: fmt.Sprintf(format, args...), at: path,
 	})
 }
 

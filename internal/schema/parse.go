@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
-	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/yamlfast"
+	"github.com/corium/corium-agent/internal/yamltext"
 )
 
 // Shape is how a document holds the corium block.
@@ -66,8 +64,6 @@ func (e *SyntaxError) Error() string {
 	}
 	return e.Msg
 }
-
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // Parse reads a standalone or embedded document strictly: unknown keys in the
 // block and values of the wrong type become findings with their positions.
@@ -126,13 +122,11 @@ func parseYAML(data []byte) (*yaml.Node, error) {
 	return &root, nil
 }
 
+// syntaxError keeps the parser's line and drops any document text its
+// message quotes (yamltext).
 func syntaxError(err error) *SyntaxError {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &SyntaxError{Line: line, Msg: strings.TrimPrefix(msg, m[0])}
-	}
-	return &SyntaxError{Msg: strings.TrimPrefix(msg, "yaml: ")}
+	line, msg := yamltext.Message(err)
+	return &SyntaxError{Line: line, Msg: msg}
 }
 
 // isCloudConfig reports whether the first line is cloud-init's header.

@@ -19,7 +19,7 @@ func (v *crossCheck) ha() {
 		}
 		return
 	}
-	if !v.cfg.Role.IsController() || v.cfg.Role == RoleSingle {
+	if validRole(v.cfg.Role) && (!v.cfg.Role.IsController() || v.cfg.Role == RoleSingle) {
 		v.errorf("ha.enabled", "only a controller or controller+worker shares a control-plane virtual IP, not a %s", v.cfg.Role)
 	}
 	if h.VirtualIP == "" {

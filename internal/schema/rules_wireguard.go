@@ -18,7 +18,12 @@ func (v *crossCheck) wireguard() {
 	for i, wg := range v.cfg.WireGuard {
 		base := fmt.Sprintf("wireguard[%d]", i)
 		if first, dup := names[wg.Name]; dup && wg.Name != "" {
-			v.errorf(base+".name", "duplicates wireguard[%d].name (%s)", first, wg.Name)
+			// Quoted only when valid: a wrong name may be anything pasted there.
+			if isIfname(wg.Name) {
+				v.errorf(base+".name", "duplicates wireguard[%d].name (%s)", first, wg.Name)
+			} else {
+				v.errorf(base+".name", "duplicates wireguard[%d].name", first)
+			}
 		} else {
 			names[wg.Name] = i
 		}

@@ -16,8 +16,9 @@ func Validate(doc *Document) Findings {
 		c.findings.sortByPosition()
 		return c.findings
 	}
+	c.broken = make(map[string]bool, len(doc.Findings))
 	for _, f := range doc.Findings {
-		c.broken = append(c.broken, f.Path)
+		c.broken[f.at] = true
 	}
 	cfg := doc.Config
 	checkFields(c, cfg)

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/yamlfast"
+	"github.com/corium/corium-agent/internal/yamltext"
 )
 
 // blockKeys are the corium block's top-level keys. A standalone document
@@ -91,19 +92,29 @@ func kindName(n *yaml.Node) string {
 	return "a scalar"
 }
 
+// quoted spells keys for a message, showing only those shaped like names:
+// a document that holds no block may still hold a secret in a key.
 func quoted(keys []string) []string {
 	out := make([]string, len(keys))
 	for i, k := range keys {
-		out[i] = fmt.Sprintf("%q", k)
+		out[i] = "(a key not shown)"
+		if yamltext.NameLike(k) {
+			out[i] = fmt.Sprintf("%q", k)
+		}
 	}
 	return out
 }
 
-// yamlError is a YAML syntax error without yaml.v3's "yaml: " prefix.
+// yamlError is a YAML syntax error as the parser reports it, without the
+// document text its message may quote (yamltext).
 type yamlError struct{ err error }
 
 func (e yamlError) Error() string {
-	return "YAML syntax error: " + strings.TrimPrefix(e.err.Error(), "yaml: ")
+	line, msg := yamltext.Message(e.err)
+	if line > 0 {
+		return fmt.Sprintf("YAML syntax error: line %d: %s", line, msg)
+	}
+	return "YAML syntax error: " + msg
 }
 
 func (e yamlError) Unwrap() error { return e.err }

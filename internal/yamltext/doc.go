@@ -1,0 +1,8 @@
+// Package yamltext turns gopkg.in/yaml.v3's error messages into text fit for
+// a log line or a status file: the line number taken out, and any document
+// text the parser quotes (an anchor's name, a value) replaced. A secret can
+// sit anywhere in a broken document, `authPass: *Pw12345` included, and the
+// parser's message is the first thing an operator pastes into a ticket.
+//
+// It does not parse YAML and knows nothing of the corium block.
+package yamltext
