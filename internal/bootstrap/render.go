@@ -151,7 +151,7 @@ func RenderNode(in Inputs) (*Plan, error) {
 	}
 	record := Step{Name: StepRecord, Files: []File{{Path: AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
 	if addr != "" && !in.DayTwo {
-		record.Files = append(record.Files, File{Path: NodeAddressPath, Mode: 0o644, DirMode: 0o700, Content: []byte(addr + "\n")})
+		record.Files = append(record.Files, File{Path: NodeAddressPath, Mode: 0o600, DirMode: 0o700, Content: []byte(addr + "\n")})
 	}
 	steps = append(steps, record)
 	if !in.DayTwo {

@@ -131,13 +131,15 @@ type Action struct {
 	Error   string   `json:"error,omitempty"`
 }
 
-// Write stores s at Path under the root (0644: it holds no secret).
+// Write stores s at Path under the root, readable by root only. It holds no
+// secret, but it holds what went wrong with a node's configuration, and a
+// message that somehow quoted one should be read by no one else.
 func Write(root rootfs.Root, s *Status) error {
 	b, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encoding status: %w", err)
 	}
-	if _, err := root.WriteFile(Path, append(b, '\n'), 0o644, 0o755); err != nil {
+	if _, err := root.WriteFile(Path, append(b, '\n'), 0o600, 0o755); err != nil {
 		return fmt.Errorf("writing status: %w", err)
 	}
 	return nil

@@ -30,8 +30,8 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Mode().Perm() != fs.FileMode(0o644) {
-		t.Errorf("mode %v, want 0644", info.Mode().Perm())
+	if info.Mode().Perm() != fs.FileMode(0o600) {
+		t.Errorf("mode %v, want 0600", info.Mode().Perm())
 	}
 	out, err := Read(root)
 	if err != nil {
