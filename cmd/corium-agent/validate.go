@@ -32,7 +32,7 @@ type validateReport struct {
 	Error    string          `json:"error,omitempty"`
 }
 
-func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int {
+func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	format := formatFlag(fs)
@@ -54,8 +54,15 @@ func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int
 	code := exitOK
 	reports := make([]validateReport, 0, len(files))
 	for _, file := range files {
-		r := validateFile(file, *strict)
+		if ctx.Err() != nil {
+			// Stopped (SIGTERM): say so once, and check no further file.
+			fmt.Fprintf(stderr, "corium-agent validate: stopped before %s: %v\n", file, context.Cause(ctx))
+			return exitFailed
+		}
+		r := validateFile(ctx, file, *strict)
 		switch {
+		case ctx.Err() != nil:
+			code = exitFailed
 		case r.Error != "":
 			code = exitUsage
 		case !r.Valid && code == exitOK:
@@ -77,7 +84,7 @@ func runValidate(_ context.Context, args []string, stdout, stderr io.Writer) int
 	return code
 }
 
-func validateFile(file string, strict bool) validateReport {
+func validateFile(ctx context.Context, file string, strict bool) validateReport {
 	r := validateReport{File: file, Findings: schema.Findings{}}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -87,15 +94,19 @@ func validateFile(file string, strict bool) validateReport {
 		}
 		return r
 	}
-	doc, err := schema.Parse(data)
+	doc, findings, err := schema.Check(ctx, data)
 	var syn *schema.SyntaxError
-	if errors.As(err, &syn) {
+	switch {
+	case errors.As(err, &syn):
 		r.Shape = schema.ShapeNone.String()
 		r.Findings = schema.Findings{{Line: syn.Line, Severity: schema.SeverityError, Message: "yaml syntax: " + syn.Msg}}
 		return r
+	case err != nil:
+		r.Error = err.Error()
+		return r
 	}
 	r.Shape = doc.Shape.String()
-	r.Findings = schema.Validate(doc)
+	r.Findings = findings
 	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
 	return r
 }

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"gopkg.in/yaml.v3"
 )
@@ -218,4 +220,25 @@ func TestValidateNeverPrintsSecrets(t *testing.T) {
 func jsonEscaped(s string) string {
 	b, _ := json.Marshal(s)
 	return strings.Trim(string(b), `"`)
+}
+
+// SIGTERM (the context main cancels) ends a long validation at once, with
+// exit 1 and a line saying it stopped, not a verdict on the file.
+func TestValidateStopsOnTermination(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("role: single\nnode:\n  labels:\n")
+	for i := range 300_000 {
+		fmt.Fprintf(&b, "    -bad%d: v\n", i)
+	}
+	file := writeConfig(t, "large.yaml", b.String())
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	var out, errOut bytes.Buffer
+	code := run(ctx, []string{"validate", file, file}, &out, &errOut)
+	if code != exitFailed || !strings.Contains(errOut.String(), "stopped") {
+		t.Fatalf("exit %d, stderr %q; want 1 and a line saying validation stopped", code, errOut.String())
+	}
+	if strings.Contains(out.String(), "valid") || strings.Count(out.String(), "\n") > 0 {
+		t.Errorf("a stopped validation printed a verdict:\n%.300s", out.String())
+	}
 }

@@ -59,7 +59,8 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 		Severity: SeverityError, Message: fmt.Sprintf(format, args...), at: at})
 }
 
-func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
+// spend counts one value against the alias budget; false once it is spent.
+func (d *decoder) spend(n *yaml.Node) bool {
 	if d.decoded++; n.Kind == yaml.AliasNode && d.budget == 0 {
 		d.budget = 4*countNodes(d.block) + 1000
 	}
@@ -68,6 +69,13 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 			d.spent = true
 			d.errorf(n, "the document expands too many aliases; write the values out")
 		}
+		return false
+	}
+	return true
+}
+
+func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
+	if !d.spend(n) {
 		return
 	}
 	n = resolveAlias(n)
@@ -85,12 +93,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) {
 		return
 	case t == anyMapType:
 		if d.expect(n, yaml.MappingNode) {
-			m := map[string]any{}
-			if err := n.Decode(&m); err != nil {
-				d.errorf(n, "must be a mapping with string keys")
-				return
-			}
-			v.Set(reflect.ValueOf(m))
+			v.Set(reflect.ValueOf(d.freeMapping(n)))
 		}
 		return
 	}

@@ -48,8 +48,10 @@ type Document struct {
 	// Findings are unknown keys and type mismatches, in document order.
 	Findings Findings
 
-	// block is the parsed block, where Position looks fields up.
-	block *yaml.Node
+	// block is the parsed block, where Position looks fields up; keyIndex
+	// holds its large mappings' keys once Position needed them.
+	block    *yaml.Node
+	keyIndex map[*yaml.Node]map[string]int
 }
 
 // SyntaxError is a document that is not YAML. Line is 1-based, 0 if unknown.

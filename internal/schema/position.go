@@ -17,7 +17,7 @@ func (doc *Document) Position(path string) (line, col int) {
 		return 0, 0
 	}
 	for p := path; ; p = parentPath(p) {
-		if n := lookup(doc.block, p); n != nil {
+		if n := doc.lookup(doc.block, p); n != nil {
 			return n.Line, n.Column
 		}
 		if p == "" {
@@ -30,7 +30,7 @@ func (doc *Document) Position(path string) (line, col int) {
 // mapping, [i] into a list (a single value stands for a one-item list, as
 // AddressList decodes it), ["key"] to a free-form key's value, and a final
 // #key to the key itself. The first of duplicate keys wins, as in decoding.
-func lookup(n *yaml.Node, path string) *yaml.Node {
+func (doc *Document) lookup(n *yaml.Node, path string) *yaml.Node {
 	wantKey := strings.HasSuffix(path, keySuffix)
 	path = strings.TrimSuffix(path, keySuffix)
 	for path != "" {
@@ -43,7 +43,7 @@ func lookup(n *yaml.Node, path string) *yaml.Node {
 				return nil
 			}
 			name, _ := strconv.Unquote(quoted)
-			key, n = mappingEntry(n, name)
+			key, n = doc.mappingEntry(n, name)
 			path = path[len(quoted)+2:]
 		case path[0] == '[':
 			end := strings.IndexByte(path, ']')
@@ -59,7 +59,7 @@ func lookup(n *yaml.Node, path string) *yaml.Node {
 			if end < 0 {
 				end = len(path)
 			}
-			key, n = mappingEntry(n, path[:end])
+			key, n = doc.mappingEntry(n, path[:end])
 			path = path[end:]
 		}
 		if n == nil {
@@ -72,8 +72,25 @@ func lookup(n *yaml.Node, path string) *yaml.Node {
 	return resolveAlias(n)
 }
 
-func mappingEntry(n *yaml.Node, name string) (key, value *yaml.Node) {
+// mappingEntry finds a key's pair. A large mapping (thousands of labels or
+// k0s.patch keys, each with a finding) is indexed once, so placing every
+// finding stays linear in the document.
+func (doc *Document) mappingEntry(n *yaml.Node, name string) (key, value *yaml.Node) {
 	if n == nil || n.Kind != yaml.MappingNode {
+		return nil, nil
+	}
+	if len(n.Content)/2 > linearScanKeys {
+		idx, ok := doc.keyIndex[n]
+		if !ok {
+			idx = newDuplicates(n).first
+			if doc.keyIndex == nil {
+				doc.keyIndex = map[*yaml.Node]map[string]int{}
+			}
+			doc.keyIndex[n] = idx
+		}
+		if i, ok := idx[name]; ok {
+			return resolveAlias(n.Content[i]), n.Content[i+1]
+		}
 		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {

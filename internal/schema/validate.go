@@ -1,5 +1,10 @@
 package schema
 
+import (
+	"context"
+	"fmt"
+)
+
 // Validate checks every rule of the contract and returns all findings,
 // the parse findings included, in document order. It works offline: no
 // network, no filesystem, no exec.
@@ -57,4 +62,56 @@ func Load(data []byte) (*Config, Findings, error) {
 	}
 	ApplyDefaults(doc.Config)
 	return doc.Config, fs, nil
+}
+
+// LoadContext is Load that gives up when ctx ends, at a SIGTERM say: a
+// document that takes long to check must not hold up a shutdown. The
+// abandoned check runs on until the process exits; nothing reads its result.
+func LoadContext(ctx context.Context, data []byte) (*Config, Findings, error) {
+	var (
+		cfg *Config
+		fs  Findings
+		err error
+	)
+	if stop := stoppable(ctx, func() { cfg, fs, err = Load(data) }); stop != nil {
+		return nil, nil, fmt.Errorf("stopped validating the configuration: %w", stop)
+	}
+	return cfg, fs, err
+}
+
+// Check parses and validates, giving up when ctx ends (see LoadContext). The
+// error is a *SyntaxError, or ctx's.
+func Check(ctx context.Context, data []byte) (*Document, Findings, error) {
+	var (
+		doc *Document
+		fs  Findings
+		err error
+	)
+	stop := stoppable(ctx, func() {
+		if doc, err = Parse(data); err == nil {
+			fs = Validate(doc)
+		}
+	})
+	if stop != nil {
+		return nil, nil, fmt.Errorf("stopped validating the configuration: %w", stop)
+	}
+	return doc, fs, err
+}
+
+// stoppable runs f and returns ctx's error instead when ctx ends first.
+func stoppable(ctx context.Context, f func()) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
