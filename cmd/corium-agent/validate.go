@@ -35,9 +35,10 @@ type validateReport struct {
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
+	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	format := formatFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--format text|json] FILE...")
+		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--for cmdline] [--format text|json] FILE...")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterleaved(fs, args)
@@ -45,6 +46,15 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return parseExit(err)
 	}
 	if !checkFormat(stderr, "validate", *format) {
+		return exitUsage
+	}
+	var opts []schema.Option
+	switch *usedFor {
+	case "":
+	case "cmdline":
+		opts = append(opts, schema.ForCmdline())
+	default:
+		fmt.Fprintf(stderr, "corium-agent validate: --for %q: the only use with checks of its own is cmdline\n", *usedFor)
 		return exitUsage
 	}
 	if len(files) == 0 {
@@ -59,7 +69,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "corium-agent validate: stopped before %s: %v\n", file, context.Cause(ctx))
 			return exitFailed
 		}
-		r := validateFile(ctx, file, *strict)
+		r := validateFile(ctx, file, *strict, opts...)
 		switch {
 		case ctx.Err() != nil:
 			code = exitFailed
@@ -84,7 +94,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-func validateFile(ctx context.Context, file string, strict bool) validateReport {
+func validateFile(ctx context.Context, file string, strict bool, opts ...schema.Option) validateReport {
 	r := validateReport{File: file, Findings: schema.Findings{}}
 	data, err := os.ReadFile(file)
 	if err != nil {
@@ -94,7 +104,7 @@ func validateFile(ctx context.Context, file string, strict bool) validateReport 
 		}
 		return r
 	}
-	doc, findings, err := schema.Check(ctx, data)
+	doc, findings, err := schema.Check(ctx, data, opts...)
 	var syn *schema.SyntaxError
 	switch {
 	case errors.As(err, &syn):

@@ -242,3 +242,34 @@ func TestValidateStopsOnTermination(t *testing.T) {
 		t.Errorf("a stopped validation printed a verdict:\n%.300s", out.String())
 	}
 }
+
+// validate --for cmdline gives the warning a node gives for a document that
+// arrives inline on its kernel command line; --strict makes it fatal.
+func TestValidateForCmdlineWarnsOfInlineSecrets(t *testing.T) {
+	file := writeConfig(t, "pxe.yaml", `role: worker
+join: {token: K10inlinetokenvalue}
+wireguard:
+  - name: wg0
+    address: 10.10.0.5/24
+    nodeAddress: true
+    privateKeyFrom: {credential: corium.wg0}
+    peers:
+      - publicKey: lE+n+RtAGM4fk6zSnJt+lVWRo7DhbtYTjuU5U5tQ4Ho=
+        endpoint: 192.0.2.1:51820
+        allowedIPs: [10.10.0.1/32]
+`)
+	code, out, _ := runCLI(t, "validate", file)
+	if code != exitOK || strings.Contains(out, "/proc/cmdline") {
+		t.Fatalf("without --for: exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, "validate", "--for", "cmdline", file)
+	if code != exitOK || !strings.Contains(out, "warning: join.token: is an inline secret on the kernel command line") || strings.Contains(out, "privateKey") {
+		t.Fatalf("--for cmdline: exit %d\n%s", code, out)
+	}
+	if code, _, _ = runCLI(t, "validate", "--strict", "--for", "cmdline", file); code != exitFailed {
+		t.Errorf("--strict --for cmdline: exit %d, want 1", code)
+	}
+	if code, _, errOut := runCLI(t, "validate", "--for", "pxe", file); code != exitUsage || !strings.Contains(errOut, "cmdline") {
+		t.Errorf("--for pxe: exit %d %q", code, errOut)
+	}
+}

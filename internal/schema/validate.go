@@ -11,7 +11,11 @@ import (
 //
 // Tiers: field rules (validator tags), then rules across fields, then rules
 // over the whole document. A field that did not decode is not checked again.
-func Validate(doc *Document) Findings {
+func Validate(doc *Document, opts ...Option) Findings {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	c := &collector{doc: doc}
 	c.findings = append(c.findings, doc.Findings...)
 	if doc.Config == nil {
@@ -36,9 +40,23 @@ func Validate(doc *Document) Findings {
 	v.overlayPrefixes()
 	v.firewall()
 	v.secretSources()
+	if o.cmdline {
+		v.cmdline()
+	}
 	c.findings.sortByPosition()
 	return c.findings
 }
+
+// Option adds the checks of where a document is used.
+type Option func(*options)
+
+type options struct {
+	cmdline bool
+}
+
+// ForCmdline adds the checks for a document carried on the kernel command
+// line (corium.config=data:).
+func ForCmdline() Option { return func(o *options) { o.cmdline = true } }
 
 // crossCheck holds what rules across fields share: the config as written and
 // with defaults applied.
@@ -51,12 +69,12 @@ type crossCheck struct {
 // Load parses, validates and applies defaults. The error is non-nil on a YAML
 // syntax error (a *SyntaxError) or when any finding is an error; findings are
 // returned either way so warnings can be printed.
-func Load(data []byte) (*Config, Findings, error) {
+func Load(data []byte, opts ...Option) (*Config, Findings, error) {
 	doc, err := Parse(data)
 	if err != nil {
 		return nil, nil, err
 	}
-	fs := Validate(doc)
+	fs := Validate(doc, opts...)
 	if err := fs.Err(); err != nil {
 		return nil, fs, err
 	}
@@ -67,13 +85,13 @@ func Load(data []byte) (*Config, Findings, error) {
 // LoadContext is Load that gives up when ctx ends, at a SIGTERM say: a
 // document that takes long to check must not hold up a shutdown. The
 // abandoned check runs on until the process exits; nothing reads its result.
-func LoadContext(ctx context.Context, data []byte) (*Config, Findings, error) {
+func LoadContext(ctx context.Context, data []byte, opts ...Option) (*Config, Findings, error) {
 	var (
 		cfg *Config
 		fs  Findings
 		err error
 	)
-	if stop := stoppable(ctx, func() { cfg, fs, err = Load(data) }); stop != nil {
+	if stop := stoppable(ctx, func() { cfg, fs, err = Load(data, opts...) }); stop != nil {
 		return nil, nil, fmt.Errorf("stopped validating the configuration: %w", stop)
 	}
 	return cfg, fs, err
@@ -81,7 +99,7 @@ func LoadContext(ctx context.Context, data []byte) (*Config, Findings, error) {
 
 // Check parses and validates, giving up when ctx ends (see LoadContext). The
 // error is a *SyntaxError, or ctx's.
-func Check(ctx context.Context, data []byte) (*Document, Findings, error) {
+func Check(ctx context.Context, data []byte, opts ...Option) (*Document, Findings, error) {
 	var (
 		doc *Document
 		fs  Findings
@@ -89,7 +107,7 @@ func Check(ctx context.Context, data []byte) (*Document, Findings, error) {
 	)
 	stop := stoppable(ctx, func() {
 		if doc, err = Parse(data); err == nil {
-			fs = Validate(doc)
+			fs = Validate(doc, opts...)
 		}
 	})
 	if stop != nil {

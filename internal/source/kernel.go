@@ -115,7 +115,7 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 	if len(notes) > 0 {
 		detail += " (" + strings.Join(notes, ", ") + ")"
 	}
-	return answer{data: data, detail: detail}, nil
+	return answer{data: data, detail: detail, onCmdline: hasScheme(val, "data")}, nil
 }
 
 func parseWait(v string) (time.Duration, error) {

@@ -49,6 +49,10 @@ type Result struct {
 	Source string    `json:"source"`
 	Data   []byte    `json:"-"`
 	Tried  []Attempt `json:"tried"`
+	// OnCmdline says the document itself is on the kernel command line
+	// (corium.config=data:), where every user of the node can read it in
+	// /proc/cmdline.
+	OnCmdline bool `json:"onCmdline,omitempty"`
 }
 
 // Options says where to look.
@@ -66,9 +70,10 @@ type Options struct {
 
 // answer is what one source yields: a document, or the reason it is absent.
 type answer struct {
-	data   []byte
-	absent string
-	detail string // for a used source: where the document came from
+	data      []byte
+	absent    string
+	detail    string // for a used source: where the document came from
+	onCmdline bool
 }
 
 type step struct {
@@ -106,7 +111,7 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Absent, Reason: a.absent})
 		default:
 			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Used, Reason: a.detail})
-			res.Source, res.Data = s.name, a.data
+			res.Source, res.Data, res.OnCmdline = s.name, a.data, a.onCmdline
 			return res, nil
 		}
 	}
