@@ -98,7 +98,7 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	}
 
 	o.Notify("validating the configuration")
-	cfg, findings, err := schema.LoadContext(ctx, res.Data, usedAs(res)...)
+	cfg, findings, err := schema.LoadContext(ctx, res.Data, ChecksFor(res)...)
 	st.Validation = validation(findings, err)
 	for _, w := range findings.Warnings() {
 		o.Log.Warn("configuration warning", "finding", w.String())
@@ -202,9 +202,9 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	return nil
 }
 
-// usedAs is the checks the document's way in adds: an inline secret in a
+// ChecksFor is the checks a document's way in adds: an inline secret in a
 // document on the kernel command line is readable by every user.
-func usedAs(res *source.Result) []schema.Option {
+func ChecksFor(res *source.Result) []schema.Option {
 	if res.OnCmdline {
 		return []schema.Option{schema.ForCmdline()}
 	}
