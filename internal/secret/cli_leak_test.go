@@ -2,7 +2,6 @@ package secret
 
 import (
 	"bytes"
-	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/pem"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // cliInputs is where the test puts the secret source files under the root;
@@ -38,7 +38,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the agent")
 	}
-	bin := buildAgent(t)
+	bin := testutil.BuildAgent(t)
 	secrets := cliSecrets{
 		privateKey: wgKey(t), psk: wgKey(t),
 		token: "JOIN-SECRET-" + rand.Text(), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),
@@ -84,7 +84,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
  "defaultRoute": {"interface": "eth0", "source": "192.0.2.21"}}`)
 
 			sock := listenNotify(t)
-			env := append(cleanEnv(), "NOTIFY_SOCKET="+os.Getenv("NOTIFY_SOCKET"), "CREDENTIALS_DIRECTORY="+creds,
+			env := append(testutil.CleanEnv(), "NOTIFY_SOCKET="+os.Getenv("NOTIFY_SOCKET"), "CREDENTIALS_DIRECTORY="+creds,
 				"SSL_CERT_FILE="+caFile, "SSL_CERT_DIR=/nonexistent")
 			var out []string
 			run := func(wait bool, args ...string) (*exec.Cmd, *bytes.Buffer) {
@@ -105,7 +105,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 			applyArgs := []string{"apply", "--root", root.Dir(), "--config", config, "--facts", facts}
 			if sc.sigterm {
 				cmd, buf := run(false, applyArgs...)
-				waitFor(t, func() bool { return strings.Contains(sock.text(), "join.tokenFrom: waiting for") })
+				waitFor(t, func() bool { return strings.Contains(sock.Text(), "join.tokenFrom: waiting for") })
 				start := time.Now()
 				_ = cmd.Process.Signal(syscall.SIGTERM)
 				done := make(chan error, 1)
@@ -134,7 +134,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 			run(true, "status", "--root", root.Dir(), "--format", "json")
 
 			time.Sleep(100 * time.Millisecond) // the last datagrams
-			all := strings.Join(append(out, sock.text()), "\n")
+			all := strings.Join(append(out, sock.Text()), "\n")
 			holders := map[string]bool{}
 			err := filepath.WalkDir(root.Dir(), func(p string, d fs.DirEntry, err error) error {
 				if err != nil || d.IsDir() || strings.HasPrefix(p, root.Path(cliInputs)) {
@@ -260,33 +260,6 @@ func wgKey(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return base64.StdEncoding.EncodeToString(b)
-}
-
-// buildAgent builds cmd/corium-agent into a temp dir.
-func buildAgent(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "corium-agent")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/corium/corium-agent/cmd/corium-agent")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the agent: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// cleanEnv is the test's environment without what a run under systemd
-// would set.
-func cleanEnv() []string {
-	var out []string
-	for _, kv := range os.Environ() {
-		switch strings.SplitN(kv, "=", 2)[0] {
-		case "NOTIFY_SOCKET", "CREDENTIALS_DIRECTORY", "SSL_CERT_FILE", "SSL_CERT_DIR", "JOURNAL_STREAM":
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
 }
 
 func writeFile(t *testing.T, p, content string) {

@@ -112,7 +112,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	record(r.Resolve(cancelled, "join.tokenFrom", Source{URL: secretURL("/busy"), AuthFile: "/etc/corium/auth", WaitFor: "1h"}))
 
 	time.Sleep(100 * time.Millisecond) // the last datagrams
-	all := strings.Join(append(outs, logs.String(), sock.text()), "\n")
+	all := strings.Join(append(outs, logs.String(), sock.Text()), "\n")
 	// The outputs are there to search: every scenario spoke.
 	for _, want := range []string{"waiting for /run/corium/late", "STATUS=join.tokenFrom: waiting for " + srv.URL + "/busy",
 		"401 Unauthorized", "retry after 1h0m0s", "limit is 65536", "redirect leaves https", "stopped waiting", "credential corium.absent did not appear within 50ms"} {

@@ -171,7 +171,7 @@ func TestStatusGoesToNotifySocket(t *testing.T) {
 	if err == nil {
 		t.Fatal("want an error")
 	}
-	got := sock.first(t)
+	got := sock.First(t)
 	if !regexp.MustCompile(`^STATUS=ha\.authPassFrom: waiting for /run/pass \(attempt 1, next in [0-9.]+m?s\)$`).MatchString(got) {
 		t.Fatalf("datagram %q", got)
 	}

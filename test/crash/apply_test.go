@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // applyConfig is a controller+worker with an overlay, a private key read
@@ -39,18 +41,6 @@ firewall:
 
 const applyKey = "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk="
 
-// buildAgent builds the agent binary once for the test.
-func buildAgent(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "corium-agent")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/corium/corium-agent/cmd/corium-agent")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("building the agent: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // TestApplySurvivesSIGKILLAtEveryWritePoint cuts `apply --root` at every
 // write point. Each cut tree holds only finished files (or hidden temp
 // files), no marker before everything else is final, and a re-run converges
@@ -58,7 +48,7 @@ func buildAgent(t *testing.T) string {
 // not survive the power cut this stands for, and the status file there
 // records durations.
 func TestApplySurvivesSIGKILLAtEveryWritePoint(t *testing.T) {
-	agent := buildAgent(t)
+	agent := testutil.BuildAgent(t)
 	config := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(config, []byte(applyConfig), 0o600); err != nil {
 		t.Fatal(err)
