@@ -13,6 +13,8 @@ const (
 	testPubB  = "rhkIITlu9hcHjc/dRBiXPUsgoARI49+OEpEVIxUF9A4="
 	testPubC  = "MZYA/Hi/yrdBlOqNx4EH5Hsoad3T+I+kSQtim+v2N3s="
 	testPSK   = "WDaRGUVNK3MMmQ4IG54fCaLAAoaF7Ma5wZzjQK6wnmI="
+	testPrivD = "oKacMcVc/uHpOpXEhQe1rc5l4t8m8odR2CTVnRY7CF4="
+	testPubD  = "h/CTHx1kWGKvidmtFsb6O7kfvnV/DnE6eEmIahkIukQ="
 )
 
 // twoInterfaceConfig has wg0 (inline key, marked nodeAddress) and wg1 (key

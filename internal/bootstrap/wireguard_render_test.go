@@ -55,6 +55,14 @@ func TestRenderWireGuardKeyErrors(t *testing.T) {
 		{"garbage preshared key", Secrets{"wireguard[1].privateKeyFrom": secret.NewValue(testPrivB),
 			"wireguard[1].peers[0].presharedKeyFrom": secret.NewValue("hunter2-" + testPSK)},
 			"wireguard[1].peers[0].presharedKey: not a base64 32-byte wireguard key"},
+		// The peer's key is what the node was handed as a secret: it would
+		// be printed wherever public keys are.
+		{"resolved private key is a peer's key", Secrets{"wireguard[1].privateKeyFrom": secret.NewValue(testPubC),
+			"wireguard[1].peers[0].presharedKeyFrom": secret.NewValue(testPSK)},
+			"wireguard[1].peers[0].publicKey: is the secret read for wireguard[1].privateKeyFrom, not a public key"},
+		{"resolved preshared key is another interface's peer key", Secrets{"wireguard[1].privateKeyFrom": secret.NewValue(testPrivB),
+			"wireguard[1].peers[0].presharedKeyFrom": secret.NewValue(testPubB)},
+			"wireguard[0].peers[0].publicKey: is the secret read for wireguard[1].peers[0].presharedKeyFrom, not a public key"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,21 +79,37 @@ func TestRenderWireGuardKeyErrors(t *testing.T) {
 	}
 }
 
+// A key read from a source is known only at apply: a peer that is the
+// interface itself is refused then, naming the field, never the key.
+func TestRenderWireGuardRefusesOwnResolvedKeyAsPeer(t *testing.T) {
+	cfg := twoInterfaceConfig(schema.RoleWorker)
+	cfg.WireGuard[1].Peers[0].PublicKey = testPubD
+	secrets := twoInterfaceSecrets()
+	secrets["wireguard[1].privateKeyFrom"] = secret.NewValue(testPrivD)
+	_, err := RenderWireGuard(cfg, secrets)
+	if err == nil || !strings.HasPrefix(err.Error(), "wireguard[1].peers[0].publicKey: is this interface's own public key") {
+		t.Fatalf("got %v", err)
+	}
+	if strings.Contains(err.Error(), testPrivD) || strings.Contains(err.Error(), testPubD) {
+		t.Errorf("the error shows a key: %v", err)
+	}
+}
+
 func TestRenderWireGuardSecretPrecedence(t *testing.T) {
 	cfg := twoInterfaceConfig(schema.RoleWorker)
 	secrets := twoInterfaceSecrets()
 	// A resolved value under the inline path wins over the config's own.
-	secrets["wireguard[0].privateKey"] = secret.NewValue(testPrivB)
+	secrets["wireguard[0].privateKey"] = secret.NewValue(testPrivD)
 	step, err := RenderWireGuard(cfg, secrets)
 	if err != nil {
 		t.Fatal(err)
 	}
 	conf := string(fileAt(t, step, WireGuardConfPath("wg0")).Content)
-	if !strings.Contains(conf, "PrivateKey = "+testPrivB+"\n") {
+	if !strings.Contains(conf, "PrivateKey = "+testPrivD+"\n") {
 		t.Errorf("wg0.conf does not use the resolved key:\n%s", conf)
 	}
-	if e := expectationOf(t, step); e.PublicKey.String() != testPubB {
-		t.Errorf("expected public key %s, want %s (derived from the key written)", e.PublicKey, testPubB)
+	if e := expectationOf(t, step); e.PublicKey.String() != testPubD {
+		t.Errorf("expected public key %s, want %s (derived from the key written)", e.PublicKey, testPubD)
 	}
 }
 

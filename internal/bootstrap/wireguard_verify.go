@@ -38,7 +38,7 @@ func expectDevice(wg schema.WireGuard, priv wgtypes.Key) (DeviceExpectation, err
 	for _, p := range wg.Peers {
 		k, err := wgtypes.ParseKey(p.PublicKey)
 		if err != nil {
-			return DeviceExpectation{}, fmt.Errorf("parsing peer public key %q of %s: %w", p.PublicKey, wg.Name, err)
+			return DeviceExpectation{}, fmt.Errorf("parsing a peer public key of %s: %w", wg.Name, err)
 		}
 		e.Peers = append(e.Peers, k)
 	}

@@ -73,6 +73,12 @@ func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
 		if own != nil && k == *own {
 			v.errorf(path(j)+".publicKey", "is this interface's own public key; a peer is the other end of the tunnel")
 		}
+		if where, ok := v.inlineSecretKey(k); ok {
+			// It is printed wherever public keys are (plans, status, the
+			// applied record): refused before any of them is written.
+			v.errorf(path(j)+".publicKey", "is the secret %s, not a public key: give the peer's public key (wg pubkey), and treat that secret as exposed", where)
+			continue
+		}
 		if first, dup := seen[k]; dup {
 			v.errorf(path(j)+".publicKey", "duplicates peers[%d].publicKey", first)
 			continue
@@ -140,4 +146,18 @@ func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 	for i, first := range clashes(spans) {
 		v.errorf(base+"."+rel(spans[i]), "overlaps %s (%s)", rel(spans[first]), spans[first].prefix)
 	}
+}
+
+// inlineSecretKey finds k among the document's inline WireGuard secrets
+// (private and preshared keys) and names the field that holds it.
+func (v *crossCheck) inlineSecretKey(k wgtypes.Key) (string, bool) {
+	for _, f := range SecretFields(v.cfg) {
+		if f.Kind != SecretWireGuardKey || f.Inline == nil {
+			continue
+		}
+		if s, ok := parseKey(f.Inline.Reveal()); ok && s == k {
+			return f.Path, true
+		}
+	}
+	return "", false
 }

@@ -1,0 +1,15 @@
+// Package hostile attacks the agent's promise that no secret leaks, from the
+// attacker's side: a corpus of broken and malicious documents
+// (testdata/hostile) — typos that turn values into keys and keys into
+// values, secrets in every field that is not a secret, anchors and aliases
+// named like secrets, tags, wrong types around every secret field, keys cut
+// short and padded — each run through every command an operator pastes
+// from (validate, plan, plan and apply --again on a provisioned node, apply, resolve,
+// status), given as a file and inline on the kernel command line. Every
+// output stream, every sd_notify line and every file written is searched for
+// every secret in raw, base64 and hex form and for any 12 characters of it;
+// a file may hold a secret only when it is the 0600 file in a 0700
+// directory that the secret is for.
+//
+// It holds tests only.
+package hostile

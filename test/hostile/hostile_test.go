@@ -1,0 +1,227 @@
+package hostile
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/pem"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+const (
+	corpus = "../../testdata/hostile"
+	// inputs is where the test puts what the node is handed (secret files,
+	// the bearer token) under a root; those hold secrets by design.
+	inputs   = "/run/test-inputs"
+	baseline = "00-baseline.yaml"
+	facts    = `{"interfaces": [{"name": "eth0", "addresses": ["192.0.2.11/24"]},
+ {"name": "wg0", "addresses": ["10.10.0.1/24"]}, {"name": "wg1", "addresses": ["10.20.0.1/24"]}],
+ "defaultRoute": {"interface": "eth0", "source": "192.0.2.11"}}`
+)
+
+// agent runs the binary the way the node's units do.
+type agent struct {
+	bin   string
+	env   []string
+	notes *testutil.NotifySocket
+	out   []string // everything every run printed, each with its command line
+	// unresolved is what the commands that read no secret printed, for a
+	// document that writes a secret into a public field (see publicTo).
+	unresolved []string
+	publicTo   []string
+}
+
+func (a *agent) run(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(a.bin, args...)
+	cmd.Env = append(a.env, "NOTIFY_SOCKET="+a.notes.Path)
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	if _, isExit := err.(*exec.ExitError); err != nil && !isExit {
+		t.Fatalf("running %v: %v", args, err)
+	}
+	text := "$ corium-agent " + strings.Join(args, " ") + "\n" + buf.String()
+	if slices.Contains(a.publicTo, args[0]) {
+		a.unresolved = append(a.unresolved, text)
+	} else {
+		a.out = append(a.out, text)
+	}
+	return cmd.ProcessState.ExitCode(), buf.String()
+}
+
+// TestHostileDocumentsLeakNoSecret runs every corpus document through every
+// command, from a file and inline on the kernel command line, and searches
+// all that came out.
+func TestHostileDocumentsLeakNoSecret(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(corpus, "*.yaml"))
+	if err != nil || len(files) < 40 {
+		t.Fatalf("want at least 40 hostile documents in %s, found %d (%v)", corpus, len(files), err)
+	}
+	bin := testutil.BuildAgent(t)
+	secrets := newSecrets(t)
+	srv := secretServer(t, secrets)
+	work := t.TempDir()
+	ca := filepath.Join(work, "ca.pem")
+	write(t, ca, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})), 0o644)
+	creds := filepath.Join(work, "credentials")
+	write(t, filepath.Join(creds, "corium.wg1"), secrets["CRED_KEY"].value+"\n", 0o400)
+	factsFile := filepath.Join(work, "facts.json")
+	write(t, factsFile, facts, 0o644)
+	env := append(testutil.CleanEnv(), "CREDENTIALS_DIRECTORY="+creds, "SSL_CERT_FILE="+ca, "SSL_CERT_DIR=/nonexistent")
+	template, err := os.ReadFile(filepath.Join(corpus, baseline))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := expand(string(template), secrets, srv.URL)
+
+	for _, file := range files {
+		name := filepath.Base(file)
+		t.Run(strings.TrimSuffix(name, ".yaml"), func(t *testing.T) {
+			t.Parallel()
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := expand(string(raw), secrets, srv.URL)
+			dir := t.TempDir()
+			config := filepath.Join(dir, "config.yaml")
+			write(t, config, doc, 0o600)
+			a := &agent{bin: bin, env: env, notes: testutil.ListenNotify(t), publicTo: publicTo(string(raw))}
+
+			a.run(t, "validate", config)
+			a.run(t, "validate", "--format", "json", config)
+			a.run(t, "validate", "--for", "cmdline", config)
+
+			// A first boot from the file.
+			fresh := newRoot(t, secrets)
+			a.run(t, "plan", "--root", fresh, "--config", config, "--facts", factsFile)
+			a.run(t, "plan", "--root", fresh, "--config", config, "--facts", factsFile, "--format", "json")
+			code, out := a.run(t, "apply", "--root", fresh, "--config", config, "--facts", factsFile)
+			if name == baseline && code != 0 {
+				t.Fatalf("the baseline must provision:\n%s", out)
+			}
+			a.run(t, "resolve", "--root", fresh, "--config", config)
+			a.run(t, "resolve", "--root", fresh, "--config", config, "--format", "json")
+			a.run(t, "status", "--root", fresh)
+			a.run(t, "status", "--root", fresh, "--format", "json")
+
+			// Day two on a node the baseline provisioned: the old side of
+			// every diff holds the real secrets.
+			provisioned := newRoot(t, secrets)
+			baseFile := filepath.Join(dir, "baseline.yaml")
+			write(t, baseFile, base, 0o600)
+			if code, out := a.run(t, "apply", "--root", provisioned, "--config", baseFile, "--facts", factsFile); code != 0 {
+				t.Fatalf("provisioning with the baseline:\n%s", out)
+			}
+			a.run(t, "plan", "--again", "--root", provisioned, "--config", config, "--facts", factsFile)
+			a.run(t, "plan", "--again", "--root", provisioned, "--config", config, "--facts", factsFile, "--format", "json")
+			a.run(t, "apply", "--again", "--root", provisioned, "--config", config, "--facts", factsFile)
+			a.run(t, "status", "--root", provisioned)
+
+			// The same document inline on the kernel command line.
+			pxe := newRoot(t, secrets)
+			write(t, filepath.Join(pxe, "proc/cmdline"), "BOOT_IMAGE=/vmlinuz corium.config=data:;base64,"+base64.StdEncoding.EncodeToString([]byte(doc))+" quiet\n", 0o444)
+			a.run(t, "plan", "--root", pxe, "--facts", factsFile)
+			a.run(t, "apply", "--root", pxe, "--facts", factsFile)
+			a.run(t, "resolve", "--root", pxe, "--format", "json")
+			a.run(t, "status", "--root", pxe, "--format", "json")
+
+			all := strings.Join(append(a.out, a.notes.Text()), "\n")
+			if found := leaks(all, secrets); len(found) > 0 {
+				t.Errorf("the outputs show %v:\n%s", found, all)
+			}
+			if found := leaks(strings.Join(a.unresolved, "\n"), secrets); len(found) > 1 {
+				t.Errorf("the commands that read no secret show more than the one in a public field: %v", found)
+			}
+			held := map[string]bool{}
+			for _, root := range []string{fresh, provisioned, pxe} {
+				checkFiles(t, root, secrets, held)
+			}
+			if name == baseline {
+				for n := range secrets {
+					if secrets[n].holder != "" && strings.Contains(base, secrets[n].value) && !held[n] {
+						t.Errorf("the baseline provisioned, but no file holds %s: the test did not make it flow", n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// publicTo reads a document's "# public to: CMD..." line: the commands that
+// read no secret and so cannot know that a public field holds one.
+func publicTo(doc string) []string {
+	for _, l := range strings.Split(doc, "\n") {
+		if rest, ok := strings.CutPrefix(l, "# public to: "); ok {
+			return strings.Fields(rest)
+		}
+	}
+	return nil
+}
+
+// newRoot is a root holding what a node is handed before the agent runs.
+func newRoot(t *testing.T, s map[string]secret) string {
+	t.Helper()
+	root := t.TempDir()
+	write(t, filepath.Join(root, "etc/machine-id"), "0123456789abcdef0123456789abcdef\n", 0o444)
+	write(t, filepath.Join(root, inputs, "pass"), s["FILE_PASS"].value+"\n", 0o600)
+	write(t, filepath.Join(root, inputs, "psk"), s["FILE_PSK"].value+"\n", 0o600)
+	write(t, filepath.Join(root, inputs, "bearer"), s["BEARER"].value+"\n", 0o600)
+	return root
+}
+
+// checkFiles fails for every file under root that holds a secret it is not
+// for, or holds one without being 0600 in a 0700 directory; held records
+// which secrets rest where they should.
+func checkFiles(t *testing.T, root string, s map[string]secret, held map[string]bool) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		node := "/" + strings.TrimPrefix(strings.TrimPrefix(p, root), "/")
+		if d.IsDir() || strings.HasPrefix(node, inputs+"/") || node == "/proc/cmdline" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil // a dangling .wants link
+		}
+		for _, name := range leaks(string(b), s) {
+			sec := s[name]
+			info, _ := os.Lstat(p)
+			dirInfo, _ := os.Stat(filepath.Dir(p))
+			switch {
+			case !mayHold(node, sec):
+				t.Errorf("%s holds %s, which belongs only in %q", node, name, sec.holder)
+			case info.Mode().Perm() != 0o600 || dirInfo.Mode().Perm() != 0o700:
+				t.Errorf("%s holds %s with mode %04o in a directory of mode %04o", node, name, info.Mode().Perm(), dirInfo.Mode().Perm())
+			case strings.Contains(string(b), sec.value):
+				held[name] = true
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func write(t *testing.T, p, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), mode); err != nil {
+		t.Fatal(fmt.Errorf("writing %s: %w", p, err))
+	}
+}
