@@ -29,9 +29,14 @@ var k0sSecretKeys = []string{"authPass", "dataSource", "password"}
 const (
 	defaultOverlayMTU = 1420 // wg-quick's default when the interface sets none
 	ipipOverhead4     = 20
-	ipipOverhead6     = 40
-	vxlanOverhead4    = 50
-	vxlanOverhead6    = 70
+	// kube-router makes its IPv6 tunnels as ip6tnl links without the
+	// "ignore encapsulation limit" flag (kube-router v2.10.0
+	// pkg/tunnels/linux_tunnels.go:297 createIPIPTunnel, netlink.Ip6tnl
+	// with no EncapLimit or Flags), so the kernel adds the 8-byte tunnel
+	// encapsulation limit option to the 40-byte IPv6 header.
+	ipipOverhead6  = 48
+	vxlanOverhead4 = 50
+	vxlanOverhead6 = 70
 )
 
 // K0sInputs is what the ClusterConfig needs beyond the document: the node
@@ -154,10 +159,22 @@ func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
 			if v6 {
 				overhead = vxlanOverhead6
 			}
+			// calico-node picks its own address with first-found unless
+			// told, which is the underlay's eth0: VXLAN would run there,
+			// unencrypted and dropped by the guard. kubernetes-internal-ip
+			// takes the Node's InternalIP, which is the node address the
+			// agent decided and hands the kubelet as --node-ip, so calico
+			// follows that one decision instead of matching interface
+			// names. k0s passes the method through as
+			// IP_AUTODETECTION_METHOD, and uses it for IPv6 too when no
+			// IPv6 method is set (k0s v1.36.3+k0s.0
+			// pkg/component/controller/calico.go:296,
+			// static/manifests/calico/DaemonSet/calico-node.yaml:204).
 			net["calico"] = map[string]any{
-				"mode":    "vxlan",
-				"overlay": "Always",
-				"mtu":     mtu - overhead,
+				"mode":                  "vxlan",
+				"overlay":               "Always",
+				"mtu":                   mtu - overhead,
+				"ipAutodetectionMethod": "kubernetes-internal-ip",
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package bootstrap
 
 import (
+	"net/netip"
 	"sort"
 	"strings"
 
@@ -49,11 +50,11 @@ func K0sInstallArgs(cfg *schema.Config, in K0sInstall) []string {
 	if t := k0sTaints(cfg.Node.Taints); t != "" {
 		args = append(args, "--taints="+t)
 	}
-	if cfg.HA.On() && cfg.Cluster.Endpoint != "" {
-		// With spec.api.externalAddress set, the endpoint reconciler
-		// would publish the external address as the kubernetes service
-		// endpoint and fight keepalived over it (k0s CPLB docs).
-		args = append(args, "--disable-components=endpoint-reconciler")
+	if cfg.Role.IsController() && isIPv6Prefix(cfg.Network.PodCIDR) {
+		// k0s refuses IPv6-only pod and service ranges unless every
+		// controller runs with this gate (k0s v1.36.3+k0s.0
+		// pkg/apis/k0s/v1beta1/network.go:130, docs/single-stack-ipv6.md).
+		args = append(args, "--feature-gates=IPv6SingleStack=true")
 	}
 	if in.UnitExists {
 		args = append(args, "--force")
@@ -84,4 +85,9 @@ func k0sTaints(taints []schema.Taint) string {
 		parts = append(parts, s+":"+t.Effect)
 	}
 	return strings.Join(parts, ",")
+}
+
+func isIPv6Prefix(s string) bool {
+	p, err := netip.ParsePrefix(s)
+	return err == nil && p.Addr().Is6() && !p.Addr().Is4In6()
 }

@@ -95,7 +95,7 @@ func TestApplyRootProducesTheTree(t *testing.T) {
 		"verify-wireguard wg-quick@wg0.service wg0",
 		"hostname demo-c1",
 		"firewall",
-		"k0s-install k0scontroller.service k0s install controller --config /etc/k0s/k0s.yaml --enable-worker --no-taints --token-file /etc/k0s/join-token --kubelet-extra-args=--node-ip=10.10.0.1 --labels=corium.dev/site=lab --disable-components=endpoint-reconciler",
+		"k0s-install k0scontroller.service k0s install controller --config /etc/k0s/k0s.yaml --enable-worker --no-taints --token-file /etc/k0s/join-token --kubelet-extra-args=--node-ip=10.10.0.1 --labels=corium.dev/site=lab",
 		"queue-start k0scontroller.service",
 	}
 	text := live.Text()

@@ -111,8 +111,8 @@ var fieldExamples = map[string]string{
 // crossRules are the rules across fields (rules_*.go), as the reference
 // states them; JSON Schema cannot express them.
 var crossRules = map[string][]string{
-	"network.podCIDR":                      {"must not overlap serviceCIDR or any wireguard address prefix"},
-	"network.serviceCIDR":                  {"must not overlap podCIDR or any wireguard address prefix"},
+	"network.podCIDR":                      {"must not overlap serviceCIDR or any wireguard address prefix", "the same address family as serviceCIDR; IPv6 alone installs controllers with --feature-gates=IPv6SingleStack=true", "at most 16 bits wider than the per-node range k0s hands out (/24 IPv4, /117 IPv6) unless k0s.patch sets node-cidr-mask-size"},
+	"network.serviceCIDR":                  {"must not overlap podCIDR or any wireguard address prefix", "the same address family as podCIDR; an IPv6 range /108 or shorter"},
 	"storage.type":                         {"sqlite is refused with ha.enabled"},
 	"join":                                 {"a worker needs token or tokenFrom; single refuses both"},
 	"join.token":                           {"at most one of token and tokenFrom; not empty"},
@@ -127,7 +127,7 @@ var crossRules = map[string][]string{
 	"cluster.endpoint":                     {"required with ha.enabled"},
 	"wireguard":                            {"a joining node (worker, or a controller with a join token) with interfaces but none marked nodeAddress: warning"},
 	"wireguard[].name":                     {"unique among the interfaces"},
-	"wireguard[].address":                  {"each prefix must not overlap podCIDR, serviceCIDR or another interface's prefix"},
+	"wireguard[].address":                  {"each prefix must not overlap podCIDR, serviceCIDR or another interface's prefix", "with nodeAddress, the first is in the family of podCIDR and serviceCIDR"},
 	"wireguard[].listenPort":               {"without it, at least one peer needs an endpoint, or nobody can open the tunnel"},
 	"wireguard[].mtu":                      {"at least 1280 when the interface has an IPv6 address"},
 	"wireguard[].nodeAddress":              {"at most one interface"},

@@ -38,6 +38,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	v.ha()
 	v.wireguard()
 	v.overlayPrefixes()
+	v.addressFamilies()
 	v.firewall()
 	v.secretSources()
 	if o.cmdline {
