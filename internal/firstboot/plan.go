@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/netip"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -199,7 +198,7 @@ func planFile(root rootfs.Root, f bootstrap.File, placeholders []string) (PlanFi
 		}
 	}
 	if pf.Change == "" {
-		info, _ := os.Lstat(root.Path(f.Path))
+		info, _ := root.Lstat(f.Path)
 		switch {
 		case oldText == newText && info != nil && info.Mode().Perm() == f.Mode.Perm():
 			pf.Change = string(rootfs.Unchanged)
@@ -216,7 +215,7 @@ func planFile(root rootfs.Root, f bootstrap.File, placeholders []string) (PlanFi
 
 func planLink(root rootfs.Root, l bootstrap.Link) PlanFile {
 	pf := PlanFile{Path: l.Path, Target: l.Target, Change: string(rootfs.Created)}
-	if old, err := os.Readlink(root.Path(l.Path)); err == nil {
+	if old, err := root.Readlink(l.Path); err == nil {
 		pf.Change = string(rootfs.Changed)
 		if old == l.Target {
 			pf.Change = string(rootfs.Unchanged)
