@@ -19,7 +19,9 @@ import (
 // sequence of Root operations on paths from the input, and fails when
 // inotify sees anything happen to the sentinel tree beside the root, when an
 // operation blocks, or when one that succeeded did not do what it says.
-// The seeds under testdata/fuzz run with every go test.
+// The seeds under testdata/fuzz run with every go test: the named ones of
+// seeds_test.go and ten that a first ten-minute run (11,563 executions,
+// -parallel 1 on two shared cores) found interesting, without a failure.
 func FuzzRootStaysInside(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, o := newOutside(t)
