@@ -14,7 +14,8 @@ import (
 // followed inside the root. Anything else there (a directory, a FIFO, a
 // device, a socket) fails at once with ErrNotRegular, before any open that
 // could block or act on a device: the handle is taken O_PATH, checked with
-// fstat, and only then reopened, so the file read is the one checked.
+// fstat, and only then reopened, so the file read is the one checked. The
+// file's Name is where it was found on the host; a message names p instead.
 func (r Root) Open(p string) (*os.File, error) {
 	h, err := r.lookup("open", p)
 	if err != nil {
