@@ -38,13 +38,13 @@ func (r Root) mkdirAll(n string, mode fs.FileMode) (*os.File, error) {
 	if n != "/" {
 		parent, err := pathrs.MkdirAllHandle(root, path.Dir(n), 0o755)
 		if err != nil {
-			return nil, fmt.Errorf("creating %s: %w", n, cause(err))
+			return nil, r.mkdirError(n, path.Dir(n), err)
 		}
 		_ = parent.Close()
 	}
 	d, err := pathrs.MkdirAllHandle(root, n, mode.Perm())
 	if err != nil {
-		return nil, fmt.Errorf("creating %s: %w", n, cause(err))
+		return nil, r.mkdirError(n, n, err)
 	}
 	// The root directory itself is the caller's, never the agent's to
 	// restrict.
@@ -69,4 +69,14 @@ func restrict(d *os.File, mode fs.FileMode) error {
 		return nil
 	}
 	return cause(unix.Fchmod(fd(d), uint32(mode.Perm())))
+}
+
+// mkdirError names n, and says so when a link stands where the directory at
+// made was to be: the kernel's ENOTDIR or ELOOP alone reads as a broken tree,
+// not as the planted or dangling link it is.
+func (r Root) mkdirError(n, made string, err error) error {
+	if info, lerr := r.Lstat(made); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("creating %s: %s is a symlink that leads to no directory inside the root (%w); point it at one there, or remove it", n, made, cause(err))
+	}
+	return fmt.Errorf("creating %s: %w", n, cause(err))
 }

@@ -220,11 +220,14 @@ func TestPathsThatCannotStayInsideFailNamingTheNodePath(t *testing.T) {
 	dir := t.TempDir()
 	r := New(dir)
 	mustT(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o644))
+	mustT(t, os.Symlink("/nowhere", filepath.Join(dir, "dangling")))
 	for _, tc := range []struct {
 		err  error
 		want string
 	}{
 		{r.MkdirAll("/file/sub", 0o755), "creating /file/sub: not a directory"},
+		{r.MkdirAll("/dangling", 0o700), "creating /dangling: /dangling is a symlink that leads to no directory inside the root (not a directory); point it at one there, or remove it"},
+		{r.MkdirAll("/dangling/sub", 0o700), "creating /dangling/sub: /dangling is a symlink that leads to no directory inside the root (not a directory); point it at one there, or remove it"},
 		{func() error { _, err := r.WriteFile("/file/x", nil, 0o644, 0o755); return err }(), "reading /file/x: not a directory"},
 		{func() error { _, err := r.ReadFile("/file/x"); return err }(), "open /file/x: not a directory"},
 		{func() error { _, err := r.WriteFile("/", nil, 0o644, 0o755); return err }(), "writing /: the root is a directory; name a file under it"},
