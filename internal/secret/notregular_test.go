@@ -142,7 +142,7 @@ func TestSecretThroughALongChainReadsNothingOutside(t *testing.T) {
 		v, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(ctx, "join.tokenFrom", src)
 		cancel()
 		if err == nil || !errors.Is(err, unix.ELOOP) || !strings.Contains(err.Error(), p) || strings.Contains(err.Error(), "HOST-SECRET") {
-			t.Errorf("Resolve(%v) = %q, %v; want ELOOP naming %s", src, v.Reveal(), err, p)
+			t.Errorf("Resolve(%v) read a value: %t, %v; want ELOOP naming %s", src, v.Reveal() != "", err, p)
 		}
 	}
 	if srv.requests() != 0 {
