@@ -97,7 +97,7 @@ func identify(t *testing.T, root rootfs.Root, paths ...string) map[string]fileID
 	t.Helper()
 	out := map[string]fileID{}
 	for _, p := range paths {
-		info, err := os.Lstat(root.Path(p))
+		info, err := root.Lstat(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,11 +141,11 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	paths := []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1"), WireGuardDropInPath(cfg.Role), step.Links[0].Path, step.Links[1].Path}
 	before := identify(t, root, paths...)
 	for _, p := range []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1")} {
-		if info, _ := os.Stat(root.Path(p)); info.Mode().Perm() != 0o600 {
+		if info, _ := root.Stat(p); info.Mode().Perm() != 0o600 {
 			t.Errorf("%s has mode %v, want 0600", p, info.Mode().Perm())
 		}
 	}
-	if info, _ := os.Stat(root.Path(wireGuardDir)); info.Mode().Perm() != 0o700 {
+	if info, _ := root.Stat(wireGuardDir); info.Mode().Perm() != 0o700 {
 		t.Errorf("%s has mode %v, want 0700", wireGuardDir, info.Mode().Perm())
 	}
 

@@ -19,14 +19,14 @@ var ErrNotRendered = errors.New("no rendered guard")
 func Load(root rootfs.Root) (Guard, error) {
 	data, err := root.ReadFile(FilePath)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Guard{}, fmt.Errorf("%w at %s (the node has not been provisioned); pass --config FILE", ErrNotRendered, root.Path(FilePath))
+		return Guard{}, fmt.Errorf("%w at %s (the node has not been provisioned); pass --config FILE", ErrNotRendered, root.Display(FilePath))
 	}
 	if err != nil {
-		return Guard{}, fmt.Errorf("reading %s: %w", root.Path(FilePath), err)
+		return Guard{}, fmt.Errorf("reading %s: %w", root.Display(FilePath), err)
 	}
 	g, err := ParseFile(data)
 	if err != nil {
-		return Guard{}, fmt.Errorf("reading %s: %w", root.Path(FilePath), err)
+		return Guard{}, fmt.Errorf("reading %s: %w", root.Display(FilePath), err)
 	}
 	return g, nil
 }

@@ -2,8 +2,7 @@ package firewall
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,7 +15,7 @@ import (
 func TestLoad(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	_, err := Load(root)
-	if !errors.Is(err, ErrNotRendered) || !strings.Contains(err.Error(), root.Path(FilePath)) {
+	if !errors.Is(err, ErrNotRendered) || !strings.Contains(err.Error(), root.Display(FilePath)) {
 		t.Fatalf("Load without a file = %v; want ErrNotRendered naming the path", err)
 	}
 	g := mustRender(t)
@@ -27,14 +26,14 @@ func TestLoad(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(back, g) {
 		t.Fatalf("Load = %+v, %v; want %+v", back, err, g)
 	}
-	info, err := os.Stat(filepath.Dir(root.Path(FilePath)))
+	info, err := root.Stat(path.Dir(FilePath))
 	if err != nil || info.Mode().Perm() != 0o700 {
 		t.Fatalf("directory mode = %v, %v; want 0700", info.Mode().Perm(), err)
 	}
-	if err := os.WriteFile(root.Path(FilePath), []byte(`{"version":1,"on":tru`), 0o600); err != nil {
+	if _, err := root.WriteFile(FilePath, []byte(`{"version":1,"on":tru`), 0o600, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "reading "+root.Path(FilePath)) {
+	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "reading "+root.Display(FilePath)) {
 		t.Fatalf("Load of a torn file = %v", err)
 	}
 }

@@ -165,10 +165,7 @@ wireguard:
 			t.Fatal(err)
 		}
 		root := rootfs.New(t.TempDir())
-		if err := os.MkdirAll(root.Path("/run/corium/secrets"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(root.Path("/run/corium/secrets/wg.key"), []byte(keyA.String()+"\n"), 0o600); err != nil {
+		if _, err := root.WriteFile("/run/corium/secrets/wg.key", []byte(keyA.String()+"\n"), 0o600, 0o700); err != nil {
 			t.Fatal(err)
 		}
 		var installs [][]string

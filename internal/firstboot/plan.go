@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"net/netip"
-	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -229,7 +228,7 @@ func planFile(root rootfs.Root, f bootstrap.File, known knownSecrets) (PlanFile,
 		if comparable {
 			same = string(old) == string(f.Content)
 		}
-		info, _ := os.Lstat(root.Path(f.Path))
+		info, _ := root.Lstat(f.Path)
 		if same && info != nil && info.Mode().Perm() == f.Mode.Perm() {
 			pf.Change = string(rootfs.Unchanged)
 			return pf, nil
@@ -250,7 +249,7 @@ func planFile(root rootfs.Root, f bootstrap.File, known knownSecrets) (PlanFile,
 
 func planLink(root rootfs.Root, l bootstrap.Link) PlanFile {
 	pf := PlanFile{Path: l.Path, Target: l.Target, Change: string(rootfs.Created)}
-	if old, err := os.Readlink(root.Path(l.Path)); err == nil {
+	if old, err := root.Readlink(l.Path); err == nil {
 		pf.Change = string(rootfs.Changed)
 		if old == l.Target {
 			pf.Change = string(rootfs.Unchanged)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 
 func TestPlanResolvesNoSecretAndWritesNothing(t *testing.T) {
 	root := newDemoRoot(t)
-	if err := os.RemoveAll(root.Path("/run/corium/secrets")); err != nil {
+	if err := os.RemoveAll(filepath.Join(root.Dir(), "run/corium/secrets")); err != nil {
 		t.Fatal(err)
 	}
 	before := snapshot(t, root)

@@ -60,7 +60,7 @@ func TestApplyRootProducesTheTree(t *testing.T) {
 		{bootstrap.MarkerPath, 0o644},
 		{"/var/lib/corium", fs.ModeDir | 0o700},
 	} {
-		info, err := os.Lstat(root.Path(want.path))
+		info, err := root.Lstat(want.path)
 		if err != nil {
 			t.Errorf("%s: %v", want.path, err)
 			continue
@@ -69,7 +69,7 @@ func TestApplyRootProducesTheTree(t *testing.T) {
 			t.Errorf("%s: mode %v, want %v", want.path, got, want.mode)
 		}
 	}
-	link, err := os.Readlink(root.Path("/etc/systemd/system/multi-user.target.wants/wg-quick@wg0.service"))
+	link, err := root.Readlink("/etc/systemd/system/multi-user.target.wants/wg-quick@wg0.service")
 	if err != nil || link != "/usr/lib/systemd/system/wg-quick@.service" {
 		t.Errorf("wg-quick@wg0 not enabled: %q %v", link, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net"
 	"net/netip"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -293,8 +292,8 @@ func TestFailedRunVerdictIsOneLine(t *testing.T) {
 func TestAfterReboot(t *testing.T) {
 	n := newNode(t, "wg0")
 	root := provision(t, n)
-	if err := os.Remove(root.Path(status.Path)); err != nil {
-		t.Fatal(err)
+	if removed, err := root.Remove(status.Path); err != nil || !removed {
+		t.Fatal(removed, err)
 	}
 	o, dev := healthy(t, n, 10*time.Second)
 	o.Root = root
@@ -342,8 +341,8 @@ func TestProvisionedWithoutAppliedConfig(t *testing.T) {
 	n := newNode(t, "wg0")
 	o, _ := healthy(t, n, time.Second)
 	o.Root = provision(t, n)
-	if err := os.Remove(o.Root.Path(bootstrap.AppliedPath)); err != nil {
-		t.Fatal(err)
+	if removed, err := o.Root.Remove(bootstrap.AppliedPath); err != nil || !removed {
+		t.Fatal(removed, err)
 	}
 	r := Inspect(context.Background(), o)
 	if r.Verdict.State != Failed || r.Verdict.Layer != bootstrap.StepRecord || !strings.Contains(r.Verdict.Line, "reading "+bootstrap.AppliedPath) {

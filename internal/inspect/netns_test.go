@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ type liveNode struct {
 func up(t testing.TB, n node, ns *testutil.Netns) *liveNode {
 	t.Helper()
 	l := &liveNode{node: n, ns: ns, root: provision(t, n)}
-	l.conf = l.root.Path(bootstrap.WireGuardConfPath(n.iface))
+	l.conf = filepath.Join(l.root.Dir(), bootstrap.WireGuardConfPath(n.iface))
 	out, err := exec.Command("ip", "netns", "exec", ns.Name, "env", "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go",
 		"WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1", "wg-quick", "up", l.conf).CombinedOutput()
 	t.Cleanup(func() { _, _ = ns.Try("wg-quick", "down", l.conf) })

@@ -137,7 +137,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 			all := strings.Join(append(out, sock.Text()), "\n")
 			holders := map[string]bool{}
 			err := filepath.WalkDir(root.Dir(), func(p string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || strings.HasPrefix(p, root.Path(cliInputs)) {
+				if err != nil || d.IsDir() || strings.HasPrefix(p, root.Display(cliInputs)) {
 					return err
 				}
 				b, err := os.ReadFile(p)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/rootfs"
 )
 
 // credentialName is systemd's credential name alphabet as the contract
@@ -33,8 +35,11 @@ func (r *Resolver) credentialKind(name string) (kind, error) {
 	return kind{
 		what: shown, notThere: "is not there", neverCame: "did not appear",
 		attempt: func(context.Context) (Value, error) {
-			// Not under the root: systemd hands over an absolute path.
-			return readSecretFile(filepath.Join(r.credentialsDir, name), shown)
+			// Not under the node's root: systemd hands over an absolute
+			// path. The directory is a root of its own, so the name (one
+			// component, checked above) is opened the same careful way: a
+			// FIFO or a device there fails at once instead of blocking.
+			return readSecretFile(rootfs.New(r.credentialsDir), name, shown)
 		},
 	}, nil
 }

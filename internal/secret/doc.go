@@ -6,6 +6,12 @@
 // retry until the source's waitFor runs out; each retry is reported per field
 // path to the log and, under systemd, to the unit's status line.
 //
+// A file, an authFile or a credential that is not a regular file (a FIFO, a
+// directory, a device, a socket) fails at once: waiting will not turn it
+// into a secret, and opening a FIFO would block past waitFor. Each is opened
+// O_PATH and checked before it is read (package rootfs), credentials too,
+// with their directory as the root.
+//
 // Contents are trimmed of surrounding whitespace. An empty file, credential or
 // response body counts as "not there yet", like a missing one, because a
 // secret written by another unit can be seen half-made, and an empty secret

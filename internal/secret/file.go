@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/retry"
+	"github.com/corium/corium-agent/internal/rootfs"
 )
 
 // Secret files are small; a larger file is a mistake (a wrong path), not a
@@ -20,13 +20,18 @@ var (
 	errEmpty   = errors.New("is empty")
 )
 
-// readSecretFile reads hostPath, shown as name. Missing or empty (after
-// trimming) is "not there yet"; any other failure is final. Errors name the
-// node path, never the host path or the content.
-func readSecretFile(hostPath, name string) (Value, error) {
-	f, err := os.Open(hostPath)
+// readSecretFile reads the node path p under root, shown as name. Missing or
+// empty (after trimming) is "not there yet"; any other failure is final, a
+// path that is not a regular file included: a FIFO would block the open past
+// waitFor, and a directory or a device will not turn into a secret by
+// waiting. Errors name the node path, never the host path or the content.
+func readSecretFile(root rootfs.Root, p, name string) (Value, error) {
+	f, err := root.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Value{}, retry.NotYet(fmt.Errorf("%s %w", name, errMissing))
+	}
+	if errors.Is(err, rootfs.ErrNotRegular) {
+		return Value{}, fmt.Errorf("reading %s: %w", name, pathErrCause(err))
 	}
 	if err != nil {
 		return Value{}, fmt.Errorf("opening %s: %w", name, pathErrCause(err))
@@ -47,8 +52,8 @@ func readSecretFile(hostPath, name string) (Value, error) {
 	return NewValue(s), nil
 }
 
-// pathErrCause drops *fs.PathError's path, which is the host path under the
-// root rather than the node path the operator wrote.
+// pathErrCause drops *fs.PathError's path, so a message names the path once,
+// as the operator wrote it.
 func pathErrCause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -121,7 +121,7 @@ func (r *Resolver) kindOf(src Source) (kind, error) {
 func (r *Resolver) fileKind(p string) kind {
 	return kind{
 		what: p, notThere: "is not there", neverCame: "did not appear",
-		attempt: func(context.Context) (Value, error) { return readSecretFile(r.root.Resolve(p), p) },
+		attempt: func(context.Context) (Value, error) { return readSecretFile(r.root, p, p) },
 	}
 }
 

@@ -25,7 +25,7 @@ func (r *Resolver) urlKind(rawURL, authFile string) kind {
 			if authFile != "" {
 				// Read on every attempt: the token may be written by another
 				// unit after the agent started.
-				token, err := readSecretFile(r.root.Resolve(authFile), "authFile "+authFile)
+				token, err := readSecretFile(r.root, authFile, "authFile "+authFile)
 				if err != nil {
 					return Value{}, err
 				}

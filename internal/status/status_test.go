@@ -2,7 +2,6 @@ package status
 
 import (
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +25,7 @@ func TestWriteReadRoundTrip(t *testing.T) {
 	if err := Write(root, in); err != nil {
 		t.Fatal(err)
 	}
-	info, err := os.Stat(root.Path(Path))
+	info, err := root.Stat(Path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 
@@ -100,12 +99,12 @@ func findUnit(root rootfs.Root, name string) (string, error) {
 	for _, c := range candidates {
 		for _, dir := range unitSearchPath {
 			p := path.Join(dir, c)
-			info, err := os.Stat(root.Resolve(p))
+			info, err := root.Stat(p)
 			if err == nil && info.Mode().IsRegular() {
 				return p, nil
 			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return "", fmt.Errorf("looking for %s: %w", p, err)
+				return "", fmt.Errorf("looking for the unit file of %s: %w", name, err)
 			}
 		}
 	}
