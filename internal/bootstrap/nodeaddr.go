@@ -136,6 +136,13 @@ func selectMarked(wg schema.WireGuard, facts *Facts, overlay map[string]schema.W
 		d.Reason = fmt.Sprintf("%s is the first address of %s, the interface marked nodeAddress (from the configuration)", want.Addr(), wg.Name)
 		return d
 	}
+	if facts.Interface(wg.Name) == nil {
+		// A first boot, before the interface is up: the address is the
+		// configured one, and the verify step checks that the device
+		// carries it once wg-quick has brought it up.
+		d.Address = want.Addr()
+		d.Reason = fmt.Sprintf("%s is the first address of %s, the interface marked nodeAddress (from the configuration; checked on the device once it is up)", want.Addr(), wg.Name)
+	}
 	for _, c := range candidates(facts, facts.DefaultRoute) {
 		switch {
 		case c.Interface == wg.Name && c.Address == want.Addr() && !d.Address.IsValid():
@@ -150,9 +157,11 @@ func selectMarked(wg schema.WireGuard, facts *Facts, overlay map[string]schema.W
 		}
 		d.Candidates = append(d.Candidates, c)
 	}
-	if d.Address.IsValid() {
+	switch {
+	case d.Reason != "":
+	case d.Address.IsValid():
 		d.Reason = fmt.Sprintf("%s is the first address of %s, the interface marked nodeAddress", want.Addr(), wg.Name)
-	} else {
+	default:
 		d.Source = SourceNone
 		d.Reason = fmt.Sprintf("%s is marked nodeAddress but does not carry %s; check that %s is up", wg.Name, want.Addr(), WgQuickUnit(wg.Name))
 	}

@@ -92,16 +92,9 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	if err != nil {
 		return fmt.Errorf("validating the configuration: %w", err)
 	}
-	var facts *bootstrap.Facts
-	switch {
-	case o.GatherFacts != nil:
-		if facts, err = o.GatherFacts(); err != nil {
-			return fmt.Errorf("reading the host's addresses: %w", err)
-		}
-	default:
-		if facts, err = readFactsFile(o.FactsFile); err != nil {
-			return err
-		}
+	facts, err := hostFacts(o)
+	if err != nil {
+		return err
 	}
 	var prev *bootstrap.Previous
 	switch {

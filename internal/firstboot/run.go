@@ -34,8 +34,8 @@ type Options struct {
 	Live bootstrap.Live
 	// LiveUnderRoot hands live actions to Live under any root (tests).
 	LiveUnderRoot bool
-	// GatherFacts reads the live host's network once the overlay is up;
-	// nil offline.
+	// GatherFacts reads the live host's network, once, before anything is
+	// written; nil offline.
 	GatherFacts func() (*bootstrap.Facts, error)
 	// AfterWrite runs after each file write; an error stops the run there.
 	AfterWrite func(path string) error
@@ -107,24 +107,21 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		return fmt.Errorf("validating the configuration: %w", err)
 	}
 
-	var facts *bootstrap.Facts
-	if o.GatherFacts == nil {
-		if facts, err = readFactsFile(o.FactsFile); err != nil {
-			return err
-		}
+	// The host's network is read once, before anything changes it: the
+	// routes to the peers (the overlay's MTU), the default route (the node
+	// address when none is marked), the VRRP interface's addresses.
+	facts, err := hostFacts(o)
+	if err != nil {
+		return err
 	}
 
 	var prev *bootstrap.Previous
 	if o.Again {
-		checkFacts := facts
-		if o.GatherFacts != nil {
-			checkFacts, _ = o.GatherFacts() // the default route, before the overlay changes
-		}
 		var refusals []string
 		if applied, err := readApplied(o.Root); err != nil {
 			refusals = []string{err.Error()}
 		} else {
-			refusals = refuseDayTwo(o.Root, applied, cfg, checkFacts)
+			refusals = refuseDayTwo(o.Root, applied, cfg, facts)
 			prev = bootstrap.ReadPrevious(o.Root, applied)
 			for _, name := range prev.Foreign(cfg) {
 				o.Log.Warn("interface dropped from the configuration left alone: its file is not managed by corium-agent", "file", bootstrap.WireGuardConfPath(name))
@@ -145,36 +142,17 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		return err
 	}
 
-	exec := &bootstrap.Executor{Root: o.Root, Live: o.Live, LiveUnderRoot: o.LiveUnderRoot, Log: o.Log, AfterWrite: o.AfterWrite}
-	o.Notify("bringing the overlay up")
-	overlay, err := bootstrap.RenderOverlay(cfg, secrets, prev)
-	if err != nil {
-		return fmt.Errorf("rendering the overlay: %w", err)
-	}
-	steps, err := exec.Apply(ctx, &bootstrap.Plan{Steps: overlay})
-	st.Steps = append(st.Steps, steps...)
-	if err != nil {
-		return err
-	}
-
-	o.Notify("deciding the node address")
-	if o.GatherFacts != nil {
-		if facts, err = o.GatherFacts(); err != nil {
-			return fmt.Errorf("reading the host's addresses: %w", err)
-		}
-	}
+	// Everything is rendered, and so checked, before the first write: a
+	// node that cannot come up right refuses with nothing touched.
 	decision := bootstrap.SelectNodeAddress(cfg, facts)
 	st.NodeAddress = decision.Status()
 	o.Log.Info("node address", "address", st.NodeAddress.Address, "how", decision.Source, "reason", decision.Reason)
 	if decision.Source == bootstrap.SourceNone && bootstrap.OverlayOfNodeAddress(cfg) != nil {
 		return fmt.Errorf("deciding the node address: %s", decision.Reason)
 	}
-
 	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
 	st.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
-
-	o.Notify("configuring k0s")
-	plan, err := bootstrap.RenderNode(bootstrap.Inputs{
+	plan, err := bootstrap.Render(bootstrap.Inputs{
 		Config:        cfg,
 		Secrets:       secrets,
 		Decision:      decision,
@@ -182,11 +160,15 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		Hostname:      host,
 		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
 		DayTwo:        o.Again,
+		Previous:      prev,
 	})
 	if err != nil {
 		return fmt.Errorf("rendering the node: %w", err)
 	}
-	steps, err = exec.Apply(ctx, plan)
+
+	o.Notify("bringing the overlay up and configuring k0s")
+	exec := &bootstrap.Executor{Root: o.Root, Live: o.Live, LiveUnderRoot: o.LiveUnderRoot, Log: o.Log, AfterWrite: o.AfterWrite}
+	steps, err := exec.Apply(ctx, plan)
 	st.Steps = append(st.Steps, steps...)
 	if err != nil {
 		if startFailed(steps) {
@@ -240,6 +222,19 @@ func validation(fs schema.Findings, err error) *status.Validation {
 		v.Errors = append(v.Errors, status.Finding{Line: syn.Line, Message: syn.Error()})
 	}
 	return v
+}
+
+// hostFacts reads the live host's network, or the --facts file under a
+// root that is not the host; without either there are no facts.
+func hostFacts(o Options) (*bootstrap.Facts, error) {
+	if o.GatherFacts != nil {
+		facts, err := o.GatherFacts()
+		if err != nil {
+			return nil, fmt.Errorf("reading the host's addresses and routes: %w", err)
+		}
+		return facts, nil
+	}
+	return readFactsFile(o.FactsFile)
 }
 
 // readFactsFile reads the --facts file; without one there are no facts.
