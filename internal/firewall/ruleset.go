@@ -1,12 +1,8 @@
 package firewall
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"net/netip"
-	"slices"
-	"strings"
 
 	"github.com/google/nftables"
 	"github.com/google/nftables/binaryutil"
@@ -122,89 +118,6 @@ func buildRuleset(g Guard) (*ruleset, error) {
 	return rs, nil
 }
 
-func podSource(pod netip.Prefix) []expr.Any {
-	proto, offset := byte(unix.NFPROTO_IPV4), uint32(12) // ip saddr
-	if pod.Addr().Is6() {
-		proto, offset = unix.NFPROTO_IPV6, 8 // ip6 saddr
-	}
-	addr := pod.Addr().AsSlice()
-	n := uint32(len(addr))
-	out := []expr.Any{
-		&expr.Meta{Key: expr.MetaKeyNFPROTO, Register: 1},
-		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
-		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseNetworkHeader, Offset: offset, Len: n},
-	}
-	if pod.Bits() < len(addr)*8 {
-		out = append(out, &expr.Bitwise{
-			SourceRegister: 1, DestRegister: 1, Len: n,
-			Mask: prefixMask(pod.Bits(), len(addr)), Xor: make([]byte, n),
-		})
-	}
-	return append(out, &expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: addr})
-}
-
-func prefixMask(bits, size int) []byte {
-	m := make([]byte, size)
-	for i := range m {
-		switch {
-		case bits >= 8:
-			m[i] = 0xff
-			bits -= 8
-		case bits > 0:
-			m[i] = byte(0xff << (8 - bits))
-			bits = 0
-		}
-	}
-	return m
-}
-
-func dport(proto byte, set string) []expr.Any {
-	return []expr.Any{
-		&expr.Meta{Key: expr.MetaKeyL4PROTO, Register: 1},
-		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
-		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseTransportHeader, Offset: 2, Len: 2},
-		&expr.Lookup{SourceRegister: 1, SetName: set},
-	}
-}
-
-// tcpSyn matches a connection's opening segment (SYN without ACK). Conntrack
-// alone is not enough: where nothing tracked a flow before the guard loaded,
-// its next segment is picked up mid-stream as "new", and an open connection
-// would be cut.
-func tcpSyn() []expr.Any {
-	return []expr.Any{
-		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseTransportHeader, Offset: 13, Len: 1},
-		&expr.Bitwise{SourceRegister: 1, DestRegister: 1, Len: 1, Mask: []byte{0x12}, Xor: []byte{0}},
-		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{0x02}},
-	}
-}
-
-// ctNew matches only the first packet of a connection: a flow the guard let
-// in (or that was open before it loaded) keeps going.
-func ctNew() []expr.Any {
-	return []expr.Any{
-		&expr.Ct{Register: 1, Key: expr.CtKeySTATE},
-		&expr.Bitwise{
-			SourceRegister: 1, DestRegister: 1, Len: 4,
-			Mask: binaryutil.NativeEndian.PutUint32(expr.CtStateBitNEW),
-			Xor:  binaryutil.NativeEndian.PutUint32(0),
-		},
-		&expr.Cmp{Op: expr.CmpOpNeq, Register: 1, Data: []byte{0, 0, 0, 0}},
-	}
-}
-
-func countedDrop() []expr.Any {
-	return []expr.Any{&expr.Counter{}, &expr.Verdict{Kind: expr.VerdictDrop}}
-}
-
-func concat(parts ...[]expr.Any) []expr.Any {
-	var out []expr.Any
-	for _, p := range parts {
-		out = append(out, p...)
-	}
-	return out
-}
-
 func ifname(name string) []byte {
 	b := make([]byte, 16) // IFNAMSIZ, zero padded as the kernel compares it
 	copy(b, name)
@@ -212,67 +125,3 @@ func ifname(name string) []byte {
 }
 
 func policyRef(p nftables.ChainPolicy) *nftables.ChainPolicy { return &p }
-
-// describeHash hashes the rendered rule set: the chain, the sets with their
-// elements and every rule, in the normalised text form State compares. It is
-// taken before the marker is set, so the marker does not hash itself.
-func (rs *ruleset) describeHash() string {
-	sum := sha256.Sum256([]byte(rs.describe()))
-	return hex.EncodeToString(sum[:])
-}
-
-func (rs *ruleset) describe() string {
-	var b strings.Builder
-	fmt.Fprintln(&b, describeChain(rs.chain))
-	for _, s := range rs.sets {
-		fmt.Fprintln(&b, describeSet(s.set, s.elems))
-	}
-	for _, r := range rs.rules {
-		fmt.Fprintf(&b, "%s comment %q\n", describeRule(r.exprs), r.comment)
-	}
-	return b.String()
-}
-
-func describeChain(c *nftables.Chain) string {
-	var hook, prio, policy string
-	if c.Hooknum != nil {
-		hook = fmt.Sprint(*c.Hooknum)
-	}
-	if c.Priority != nil {
-		prio = fmt.Sprint(*c.Priority)
-	}
-	if c.Policy != nil {
-		policy = fmt.Sprint(*c.Policy)
-	}
-	return fmt.Sprintf("chain %s type %s hook %s priority %s policy %s", c.Name, c.Type, hook, prio, policy)
-}
-
-func describeSet(s *nftables.Set, elems []nftables.SetElement) string {
-	keys := make([]string, 0, len(elems))
-	for _, e := range elems {
-		keys = append(keys, hex.EncodeToString(e.Key))
-	}
-	slices.Sort(keys) // the kernel lists elements in its own order
-	return fmt.Sprintf("set %s type %s flags interval=%t constant=%t elements %s",
-		s.Name, s.KeyType.Name, s.Interval, s.Constant, strings.Join(keys, ","))
-}
-
-// describeRule prints a rule's expressions with what the kernel adds or
-// renumbers (counter values, set ids) left out, so a rule read back from the
-// kernel prints exactly like the one that was rendered.
-func describeRule(exprs []expr.Any) string {
-	parts := make([]string, 0, len(exprs))
-	for _, e := range exprs {
-		switch v := e.(type) {
-		case *expr.Counter:
-			parts = append(parts, "counter")
-		case *expr.Lookup:
-			c := *v
-			c.SetID = 0
-			parts = append(parts, fmt.Sprintf("%T%+v", &c, c))
-		default:
-			parts = append(parts, fmt.Sprintf("%T%+v", e, e))
-		}
-	}
-	return "rule " + strings.Join(parts, " ")
-}
