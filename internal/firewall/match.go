@@ -2,6 +2,7 @@ package firewall
 
 import (
 	"net/netip"
+	"strings"
 
 	"github.com/google/nftables/binaryutil"
 	"github.com/google/nftables/expr"
@@ -90,3 +91,35 @@ func concat(parts ...[]expr.Any) []expr.Any {
 	}
 	return out
 }
+
+// iifname matches the input interface's name. A name ending in "*" is a
+// prefix: the comparison covers only its bytes, which is how nft compiles
+// iifname "cali*" and how `nft list` prints it back.
+func iifname(name string) []expr.Any {
+	data := ifname(name)
+	if prefix, ok := strings.CutSuffix(name, "*"); ok {
+		data = []byte(prefix)
+	}
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: data},
+	}
+}
+
+func nfproto(family byte) []expr.Any {
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyNFPROTO, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{family}},
+	}
+}
+
+// l4proto is the packet's protocol: IPv4's, or IPv6's last next header
+// after the extension headers.
+func l4proto(proto byte) []expr.Any {
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyL4PROTO, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
+	}
+}
+
+func accept() []expr.Any { return []expr.Any{&expr.Verdict{Kind: expr.VerdictAccept}} }

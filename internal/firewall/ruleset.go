@@ -26,7 +26,8 @@ const (
 const (
 	commentForged  = "forged pod source"
 	commentGuarded = "guarded cluster port"
-	commentPod     = "pod network over its own link"
+	commentPod     = "pod network on a CNI interface"
+	commentTunnel  = "pod tunnel off the overlay"
 )
 
 func table() *nftables.Table {
@@ -93,33 +94,41 @@ func buildRuleset(g Guard) (*ruleset, error) {
 	if err != nil {
 		return nil, fmt.Errorf("podCIDR: %w", err)
 	}
-	pod = pod.Masked()
-	fromPod := podSource(pod)
-	rs.rules = []rule{
-		{concat([]expr.Any{
-			&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1},
-			&expr.Lookup{SourceRegister: 1, SetName: setIfaces},
-			&expr.Verdict{Kind: expr.VerdictAccept},
-		}), ""}, // the marker, set below
-		// fib saddr . iif oif != 0: a route back to the source leaves by the
-		// link it came in on; a pod address arriving elsewhere is forged.
-		{concat(fromPod, []expr.Any{
-			&expr.Fib{Register: 1, FlagSADDR: true, FlagIIF: true, ResultOIF: true},
-			&expr.Cmp{Op: expr.CmpOpNeq, Register: 1, Data: []byte{0, 0, 0, 0}},
-			&expr.Verdict{Kind: expr.VerdictAccept},
-		}), commentPod},
-		{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentForged},
-		{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentForged},
-		{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentGuarded},
-		{concat(dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentGuarded},
+	fromPod := podSource(pod.Masked())
+	rs.rules = []rule{{concat([]expr.Any{
+		&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1},
+		&expr.Lookup{SourceRegister: 1, SetName: setIfaces},
+		&expr.Verdict{Kind: expr.VerdictAccept},
+	}), ""}} // the marker, set below
+	// What a tunnel carries comes out on a pod interface, where pod sources
+	// are trusted: a tunnel packet is trusted only where the tunnel runs,
+	// over the overlay. Conntrack plays no part: a blind sender on the
+	// underlay could hit a tuple the real tunnel made "established".
+	for _, name := range g.Tunnels {
+		for _, m := range tunnelMatches[name] {
+			rs.rules = append(rs.rules, rule{concat(nfproto(m.family), l4proto(m.proto), countedDrop()), commentTunnel})
+		}
 	}
+	// A pod address is only believed on the links the CNI delivers pods on;
+	// anywhere else it is forged, whatever route leads back to it.
+	for _, name := range g.PodInterfaces {
+		rs.rules = append(rs.rules, rule{concat(fromPod, iifname(name), accept()), commentPod})
+	}
+	rs.rules = append(rs.rules,
+		rule{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentForged},
+		rule{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentForged},
+		rule{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentGuarded},
+		rule{concat(dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentGuarded},
+	)
 	rs.hash = rs.describeHash()
 	rs.rules[0].comment = markerPrefix + rs.hash
 	return rs, nil
 }
 
+// ifname is an interface name as the kernel compares it: IFNAMSIZ bytes,
+// zero padded.
 func ifname(name string) []byte {
-	b := make([]byte, 16) // IFNAMSIZ, zero padded as the kernel compares it
+	b := make([]byte, 16)
 	copy(b, name)
 	return b
 }
