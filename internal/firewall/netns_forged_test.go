@@ -86,6 +86,40 @@ func TestGuardDropsForgedPodSources(t *testing.T) {
 	}
 }
 
+// TestGuardUDPIgnoresConntrack: the node sends from calico's VXLAN port to
+// a sender on the underlay first, so that sender's reply is "established"
+// for conntrack; it is dropped all the same, as a fresh one would be.
+func TestGuardUDPIgnoresConntrack(t *testing.T) {
+	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	l := newBaseLab(t)
+	conn := nftConn(t, l.srv)
+	t.Cleanup(func() { _ = Remove(context.Background(), conn) })
+	mustApply(t, conn, cniGuard(t, schema.CNICalico, podCIDR4))
+	udp := udpSink(t, l.srv, 4789)
+	var peer net.PacketConn
+	if err := l.pub.Do(func() (err error) { peer, err = net.ListenPacket("udp", "192.0.2.2:40000"); return err }); err != nil {
+		t.Fatal(err)
+	}
+	defer peer.Close()
+	if _, err := udp.conn.WriteTo([]byte("out"), &net.UDPAddr{IP: net.ParseIP("192.0.2.2"), Port: 40000}); err != nil {
+		t.Fatal(err)
+	}
+	_ = peer.SetReadDeadline(time.Now().Add(2 * time.Second))
+	if _, _, err := peer.ReadFrom(make([]byte, 16)); err != nil {
+		t.Fatalf("the node's datagram to the underlay did not arrive: %v", err)
+	}
+	before := guardedDrops(t, conn, setUDP)
+	if _, err := peer.WriteTo([]byte("tracked reply"), &net.UDPAddr{IP: net.ParseIP(srvPub4), Port: 4789}); err != nil {
+		t.Fatal(err)
+	}
+	if udp.received("tracked reply") {
+		t.Error("a datagram conntrack counts as established reached the VXLAN port from the underlay")
+	}
+	if after := guardedDrops(t, conn, setUDP); after != before+1 {
+		t.Errorf("guarded udp counter went from %d to %d, want one more", before, after)
+	}
+}
+
 func mustApply(t *testing.T, conn *nftables.Conn, g Guard) {
 	t.Helper()
 	if err := Apply(context.Background(), conn, g); err != nil {

@@ -116,9 +116,12 @@ func buildRuleset(g Guard) (*ruleset, error) {
 	}
 	rs.rules = append(rs.rules,
 		rule{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentForged},
-		rule{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentForged},
+		rule{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentForged},
 		rule{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentGuarded},
-		rule{concat(dport(unix.IPPROTO_UDP, setUDP), ctNew(), countedDrop()), commentGuarded},
+		// UDP has no handshake: a datagram on a tuple conntrack has seen is
+		// as easy to forge as a new one, and calico's VXLAN, the one guarded
+		// UDP port, only ever runs over the overlay.
+		rule{concat(dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentGuarded},
 	)
 	rs.hash = rs.describeHash()
 	rs.rules[0].comment = markerPrefix + rs.hash
