@@ -13,7 +13,8 @@
 // reads the kernel back and says whether the guard in force is the one
 // rendered.
 //
-// K0sDropIn is the drop-in that makes the k0s unit require the guard.
+// K0sDropIn is the drop-in that makes the k0s unit require the guard and
+// refuse to start without its file.
 //
 // It touches nothing outside its own table, ever: no ruleset flush, no other
 // table read or written. It does not decide when to run or in which network
