@@ -9,8 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/google/nftables"
-
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -20,12 +18,8 @@ func init() {
 	register("firewall", command{summary: "apply, show or remove the cluster-port guard (table inet corium)", run: runFirewall})
 }
 
-// newNftConn is the kernel connection; it talks to the network namespace of
-// the calling thread.
-var newNftConn = func() (firewall.Conn, error) { return nftables.New() }
-
 func firewallUsage(w io.Writer, flags *flag.FlagSet) {
-	fmt.Fprintf(w, `usage: corium-agent firewall apply|show|remove [--root DIR] [--config FILE]
+	fmt.Fprintf(w, `usage: corium-agent firewall apply|show|remove [--root DIR] [--netns PATH] [--config FILE] [--if-rendered]
 
   apply   program the guard (or remove it when clusterPorts is open)
   show    compare the loaded guard with the rendered one; exit 0 when it is
@@ -34,62 +28,68 @@ func firewallUsage(w io.Writer, flags *flag.FlagSet) {
 
 The guard is read from %s under the root, as rendered at
 first boot, or derived from --config FILE (no secrets are resolved, and the
-file under the root is not rewritten). The guard is programmed into the
-network namespace the command runs in; --root only says where the file is.
+file under the root is not rewritten).
+
+The kernel acted on is the network namespace the command runs in, and only
+with --root / (the default). A root other than / is another machine's tree:
+there, apply and remove need --netns PATH, the network namespace to program
+(/run/netns/NAME, /proc/PID/ns/net), and show without --netns prints the
+rendered guard without comparing it with any table.
 `, firewall.FilePath)
 	flags.PrintDefaults()
 }
 
+// firewallArgs are the parsed flags of one firewall command.
+type firewallArgs struct {
+	verb, config, netns string
+	root                rootfs.Root
+	ifRendered          bool
+}
+
 func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	flags := newFlags("firewall", stderr)
-	root := flags.String("root", "/", "the node's root directory")
-	config := flags.String("config", "", "derive the guard from this config instead of the rendered file")
-	flags.Usage = func() { firewallUsage(stderr, flags) }
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			flags.Usage()
-			return exitOK
-		}
-		flags.Usage()
-		return exitUsage
-	}
-	verb := args[0]
-	if err := flags.Parse(args[1:]); err != nil {
-		return parseExit(err)
-	}
-	if flags.NArg() > 0 {
-		fmt.Fprintf(stderr, "corium-agent firewall %s: unexpected argument %q\n", verb, flags.Arg(0))
-		return exitUsage
-	}
-	fail := func(code int, err error) int {
-		fmt.Fprintf(stderr, "corium-agent firewall %s: %v\n", verb, err)
+	a, code, ok := parseFirewall(args, stderr)
+	if !ok {
 		return code
 	}
-	if verb != "apply" && verb != "show" && verb != "remove" {
-		fmt.Fprintf(stderr, "corium-agent firewall: unknown action %q; use apply, show or remove\n", verb)
-		return exitUsage
+	fail := func(code int, err error) int {
+		fmt.Fprintf(stderr, "corium-agent firewall %s: %v\n", a.verb, err)
+		return code
 	}
-	if verb == "remove" && *config != "" {
-		return fail(exitUsage, errors.New("remove needs no config; drop --config"))
+	var g firewall.Guard
+	if a.verb != "remove" {
+		var err error
+		if g, code, err = loadGuard(a.root, a.config); err != nil {
+			if a.ifRendered && errors.Is(err, firewall.ErrNotRendered) {
+				return exitOK // a node never provisioned has no guard to put back
+			}
+			return fail(code, err)
+		}
+	}
+	// Off the host, the namespace the command runs in belongs to whoever
+	// runs it (a workstation, a build): never guess it is the node's.
+	kernel := a.root.IsHost() || a.netns != ""
+	if !kernel && a.verb != "show" {
+		return fail(exitUsage, fmt.Errorf("--root %s is not /, so the kernel this runs on is not that node's: pass --netns PATH (e.g. /run/netns/NAME) to %s the guard in that network namespace, or run it on the node with --root /", a.root.Dir(), a.verb))
+	}
+	if !kernel {
+		printGuard(stdout, g, nil)
+		fmt.Fprintf(stdout, "table:       not compared: --root %s is not /; pass --netns PATH to compare with the table of that network namespace\n", a.root.Dir())
+		return exitOK
 	}
 
-	conn, err := newNftConn()
+	conn, closeConn, err := newNftConn(a.netns)
 	if err != nil {
-		return fail(exitFailed, fmt.Errorf("connecting to nftables: %w", err))
+		return fail(exitFailed, err)
 	}
-	if verb == "remove" {
+	defer closeConn()
+	if a.verb == "remove" {
 		if err := firewall.Remove(ctx, conn); err != nil {
 			return fail(exitFailed, err)
 		}
 		fmt.Fprintf(stdout, "table inet %s removed; the cluster ports are open to every link\n", firewall.TableName)
 		return exitOK
 	}
-
-	g, code, err := loadGuard(rootfs.New(*root), *config)
-	if err != nil {
-		return fail(code, err)
-	}
-	if verb == "apply" {
+	if a.verb == "apply" {
 		if err := firewall.Apply(ctx, conn, g); err != nil {
 			return fail(exitFailed, err)
 		}
@@ -98,11 +98,49 @@ func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return fail(exitFailed, fmt.Errorf("checking the guard: %w", err))
 	}
-	printGuard(stdout, g, report)
+	printGuard(stdout, g, &report)
 	if report.Status == firewall.Current || report.Status == firewall.Off {
 		return exitOK
 	}
 	return exitFailed
+}
+
+// parseFirewall reads the verb and flags; !ok means exit with code.
+func parseFirewall(args []string, stderr io.Writer) (a firewallArgs, code int, ok bool) {
+	flags := newFlags("firewall", stderr)
+	root := flags.String("root", "/", "the node's root directory")
+	flags.StringVar(&a.config, "config", "", "derive the guard from this config instead of the rendered file")
+	flags.StringVar(&a.netns, "netns", "", "act on the network namespace at this `path` (required with a --root other than /)")
+	flags.BoolVar(&a.ifRendered, "if-rendered", false, "apply: with no rendered guard under the root, do nothing and exit 0")
+	flags.Usage = func() { firewallUsage(stderr, flags) }
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		flags.Usage()
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+			return a, exitOK, false
+		}
+		return a, exitUsage, false
+	}
+	a.verb = args[0]
+	if err := flags.Parse(args[1:]); err != nil {
+		return a, parseExit(err), false
+	}
+	a.root = rootfs.New(*root)
+	usage := func(format string, args ...any) (firewallArgs, int, bool) {
+		fmt.Fprintf(stderr, "corium-agent firewall %s: "+format+"\n", append([]any{a.verb}, args...)...)
+		return a, exitUsage, false
+	}
+	switch {
+	case a.verb != "apply" && a.verb != "show" && a.verb != "remove":
+		fmt.Fprintf(stderr, "corium-agent firewall: unknown action %q; use apply, show or remove\n", a.verb)
+		return a, exitUsage, false
+	case flags.NArg() > 0:
+		return usage("unexpected argument %q", flags.Arg(0))
+	case a.verb == "remove" && a.config != "":
+		return usage("remove needs no config; drop --config")
+	case a.ifRendered && (a.verb != "apply" || a.config != ""):
+		return usage("--if-rendered is for apply from the rendered file; drop it")
+	}
+	return a, exitOK, true
 }
 
 // loadGuard derives the guard from the config file when given, else reads the
@@ -128,34 +166,4 @@ func loadGuard(root rootfs.Root, config string) (firewall.Guard, int, error) {
 		return firewall.Guard{}, exitFailed, err
 	}
 	return g, exitOK, nil
-}
-
-func printGuard(w io.Writer, g firewall.Guard, r firewall.Report) {
-	if !g.On {
-		fmt.Fprintln(w, "guard:       off (clusterPorts: open)")
-	} else {
-		fmt.Fprintln(w, "guard:       on (clusterPorts: overlay)")
-		fmt.Fprintf(w, "guarded:     %s\n", joinPorts(g.Ports))
-		fmt.Fprintf(w, "public:      %s\n", joinPorts(g.PublicPorts))
-		fmt.Fprintf(w, "interfaces:  %s\n", strings.Join(g.Interfaces, " "))
-		fmt.Fprintf(w, "pod network: %s (over its own link only)\n", g.PodCIDR)
-	}
-	fmt.Fprintf(w, "table:       %s: %s\n", r.Status, r.Reason)
-	if r.Want != "" {
-		fmt.Fprintf(w, "rendered:    sha256=%s\n", r.Want)
-	}
-	if r.Loaded != "" && r.Loaded != r.Want {
-		fmt.Fprintf(w, "loaded:      sha256=%s\n", r.Loaded)
-	}
-}
-
-func joinPorts(ps []firewall.Port) string {
-	if len(ps) == 0 {
-		return "none"
-	}
-	s := make([]string, len(ps))
-	for i, p := range ps {
-		s[i] = p.String()
-	}
-	return strings.Join(s, " ")
 }

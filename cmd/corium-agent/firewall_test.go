@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/vishvananda/netns"
 	"golang.org/x/sys/unix"
 
 	"github.com/corium/corium-agent/internal/firewall"
@@ -43,18 +42,33 @@ type fwRun struct {
 	stdout, stderr string
 }
 
-// runFirewallIn runs `corium-agent firewall ARGS` in-process on a thread inside
-// the namespace, so the command's nftables connection programs that namespace.
+// runFirewallOn runs `corium-agent firewall ARGS --netns NS` in-process:
+// the command programs the namespace named by the flag, whichever one the
+// test runs in.
+func runFirewallOn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
+	t.Helper()
+	return runFirewallCmd(t, append(args, "--netns", netnsPath(ns))...)
+}
+
+// runFirewallIn runs `corium-agent firewall ARGS` on a thread inside the
+// namespace, as a command run on some machine would: the namespace is the
+// kernel it runs on.
 func runFirewallIn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
 	t.Helper()
-	var out, errb bytes.Buffer
-	var code int
+	var r fwRun
 	if err := ns.Do(func() error {
-		code = run(context.Background(), append([]string{"firewall"}, args...), &out, &errb)
+		r = runFirewallCmd(t, args...)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+func runFirewallCmd(t *testing.T, args ...string) fwRun {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"firewall"}, args...), &out, &errb)
 	r := fwRun{code, out.String(), errb.String()}
 	if strings.Contains(r.stdout+r.stderr, firewallPrivateKey) {
 		t.Fatalf("firewall %v printed the private key", args)
@@ -62,36 +76,29 @@ func runFirewallIn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
 	return r
 }
 
-// runFirewallUnprivileged is runFirewallIn on a thread without CAP_NET_ADMIN,
-// so the kernel refuses the batch. The thread is never reused.
+func netnsPath(ns *testutil.Netns) string { return "/run/netns/" + ns.Name }
+
+// runFirewallUnprivileged is runFirewallOn on a thread without
+// CAP_NET_ADMIN, so the kernel refuses the batch. The thread is never reused.
 func runFirewallUnprivileged(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
 	t.Helper()
 	var out, errb bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
 		runtime.LockOSThread() // never unlocked: the thread dies with its lost capability
-		h, err := netns.GetFromName(ns.Name)
+		hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+		var data [2]unix.CapUserData
+		err := unix.Capget(&hdr, &data[0])
+		data[unix.CAP_NET_ADMIN/32].Effective &^= 1 << (unix.CAP_NET_ADMIN % 32)
+		if err == nil {
+			err = unix.Capset(&hdr, &data[0])
+		}
 		if err != nil {
 			errb.WriteString(err.Error())
 			done <- -1
 			return
 		}
-		defer h.Close()
-		hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-		var data [2]unix.CapUserData
-		if err := netns.Set(h); err == nil {
-			err = unix.Capget(&hdr, &data[0])
-			data[unix.CAP_NET_ADMIN/32].Effective &^= 1 << (unix.CAP_NET_ADMIN % 32)
-			if err == nil {
-				err = unix.Capset(&hdr, &data[0])
-			}
-			if err != nil {
-				errb.WriteString(err.Error())
-				done <- -1
-				return
-			}
-		}
-		done <- run(context.Background(), append([]string{"firewall"}, args...), &out, &errb)
+		done <- run(context.Background(), append([]string{"firewall"}, append(args, "--netns", netnsPath(ns))...), &out, &errb)
 	}()
 	code := <-done
 	if code == -1 {
@@ -135,12 +142,12 @@ func TestFirewallCommand(t *testing.T) {
 	}
 	root := filepath.Join(dir, "root")
 
-	r := runFirewallIn(t, srv, "show", "--root", root)
+	r := runFirewallOn(t, srv, "show", "--root", root)
 	if r.code != exitFailed || !strings.Contains(r.stderr, "no rendered guard at "+root+firewall.FilePath) {
 		t.Fatalf("show without a rendered guard: %+v", r)
 	}
 
-	r = runFirewallIn(t, srv, "apply", "--config", cfgFile)
+	r = runFirewallOn(t, srv, "apply", "--config", cfgFile)
 	if r.code != exitOK || !strings.Contains(r.stdout, "table:       current") || !strings.Contains(r.stdout, "guarded:     179/tcp 2380/tcp 8132/tcp 9443/tcp 10250/tcp") {
 		t.Fatalf("apply --config: %+v", r)
 	}
@@ -163,15 +170,15 @@ func TestFirewallCommand(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, firewall.FilePath), g.File(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r = runFirewallIn(t, srv, "show", "--root", root); r.code != exitOK || !strings.Contains(r.stdout, "current") {
+	if r = runFirewallOn(t, srv, "show", "--root", root); r.code != exitOK || !strings.Contains(r.stdout, "current") {
 		t.Fatalf("show: %+v", r)
 	}
 
 	srv.Run(t, "nft", "add", "rule", "inet", "corium", "input", "tcp", "dport", "22", "accept")
-	if r = runFirewallIn(t, srv, "show", "--root", root); r.code != exitFailed || !strings.Contains(r.stdout, "table:       stale") {
+	if r = runFirewallOn(t, srv, "show", "--root", root); r.code != exitFailed || !strings.Contains(r.stdout, "table:       stale") {
 		t.Fatalf("show after an edit: %+v", r)
 	}
-	if r = runFirewallIn(t, srv, "apply", "--root", root); r.code != exitOK || !strings.Contains(r.stdout, "current") {
+	if r = runFirewallOn(t, srv, "apply", "--root", root); r.code != exitOK || !strings.Contains(r.stdout, "current") {
 		t.Fatalf("apply from the rendered file: %+v", r)
 	}
 
@@ -181,28 +188,28 @@ func TestFirewallCommand(t *testing.T) {
 		t.Fatalf("apply without CAP_NET_ADMIN: %+v", r)
 	}
 
-	if r = runFirewallIn(t, srv, "remove"); r.code != exitOK {
+	if r = runFirewallOn(t, srv, "remove"); r.code != exitOK {
 		t.Fatalf("remove: %+v", r)
 	}
 	if !reachable() {
 		t.Fatal("the guarded port does not answer after remove")
 	}
-	if r = runFirewallIn(t, srv, "show", "--root", root); r.code != exitFailed || !strings.Contains(r.stdout, "table:       missing") {
+	if r = runFirewallOn(t, srv, "show", "--root", root); r.code != exitFailed || !strings.Contains(r.stdout, "table:       missing") {
 		t.Fatalf("show after remove: %+v", r)
 	}
-	if r = runFirewallIn(t, srv, "remove"); r.code != exitOK {
+	if r = runFirewallOn(t, srv, "remove"); r.code != exitOK {
 		t.Fatalf("second remove: %+v", r)
 	}
 
 	// clusterPorts: open removes a loaded guard and shows "off".
-	if r = runFirewallIn(t, srv, "apply", "--root", root); r.code != exitOK {
+	if r = runFirewallOn(t, srv, "apply", "--root", root); r.code != exitOK {
 		t.Fatalf("apply: %+v", r)
 	}
 	openFile := filepath.Join(dir, "open.yaml")
 	if err := os.WriteFile(openFile, []byte(strings.Replace(firewallDoc, "clusterPorts: overlay", "clusterPorts: open", 1)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r = runFirewallIn(t, srv, "apply", "--config", openFile); r.code != exitOK || !strings.Contains(r.stdout, "table:       off") {
+	if r = runFirewallOn(t, srv, "apply", "--config", openFile); r.code != exitOK || !strings.Contains(r.stdout, "table:       off") {
 		t.Fatalf("apply with clusterPorts open: %+v", r)
 	}
 	if !reachable() {

@@ -3,6 +3,7 @@ package firewall
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -10,6 +11,11 @@ import (
 	"github.com/google/nftables/expr"
 	"github.com/google/nftables/userdata"
 )
+
+// kubeRouterRules is the length of a kube-router guard's chain: the marker,
+// three tunnel drops (ipip; ip6ip6 carrying IPv6 or IPv4), two pod
+// interfaces, two forged-source and two guarded-port drops.
+const kubeRouterRules = 10
 
 func mustRender(t testing.TB) Guard {
 	t.Helper()
@@ -67,8 +73,8 @@ func TestApplyTwiceKeepsOneCopy(t *testing.T) {
 		}
 	}
 	ft := conn.tables[key(table())]
-	if n := len(ft.rules[chainName]); n != 6 {
-		t.Fatalf("%d rules after two applies, want 6", n)
+	if n := len(ft.rules[chainName]); n != kubeRouterRules {
+		t.Fatalf("%d rules after two applies, want %d", n, kubeRouterRules)
 	}
 	if len(ft.sets) != 3 || len(ft.chains) != 1 {
 		t.Fatalf("%d sets and %d chains after two applies, want 3 and 1", len(ft.sets), len(ft.chains))
@@ -105,11 +111,11 @@ func TestStateInEachState(t *testing.T) {
 
 	// An edit behind the agent's back: the drop rule turned into an accept.
 	ft := conn.tables[key(table())]
-	last := ft.rules[chainName][5]
+	last := ft.rules[chainName][kubeRouterRules-1]
 	edited := append([]expr.Any{}, last.Exprs[:len(last.Exprs)-1]...)
 	last.Exprs = append(edited, &expr.Verdict{Kind: expr.VerdictAccept})
 	r = mustState(t, conn, g, Stale)
-	if !strings.Contains(r.Reason, "rule 6 (guarded cluster port) was changed") {
+	if !strings.Contains(r.Reason, fmt.Sprintf("rule %d (guarded cluster port) was changed", kubeRouterRules)) {
 		t.Errorf("stale reason = %q", r.Reason)
 	}
 
@@ -203,7 +209,7 @@ func TestApplyVerifiesWhatTheKernelHolds(t *testing.T) {
 		}
 	}
 	err := Apply(context.Background(), conn, mustRender(t))
-	if err == nil || !strings.Contains(err.Error(), "table inet corium is stale after the batch: table inet corium differs from the rendered guard: 1 rules, want 6") {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("table inet corium is stale after the batch: table inet corium differs from the rendered guard: 1 rules, want %d", kubeRouterRules)) {
 		t.Fatalf("Apply error = %v", err)
 	}
 }

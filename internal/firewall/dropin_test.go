@@ -15,7 +15,7 @@ func TestK0sDropIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"After=" + UnitName: false, "Requires=" + UnitName: false}
+	want := map[string]bool{"After=" + UnitName: false, "Requires=" + UnitName: false, "AssertPathExists=" + FilePath: false}
 	for _, o := range opts {
 		if o.Section != "Unit" {
 			t.Errorf("option in section %q: %v", o.Section, o)
@@ -33,5 +33,20 @@ func TestK0sDropIn(t *testing.T) {
 	}
 	if !bytes.HasPrefix(K0sDropIn(), []byte("# managed by corium-agent")) {
 		t.Errorf("drop-in lacks the managed header:\n%s", K0sDropIn())
+	}
+}
+
+// An older agent's drop-in (After= and Requires= only) lets k0s start when
+// the guard's file is gone; status tells the two apart.
+func TestDropInAssertsGuard(t *testing.T) {
+	old := "# managed by corium-agent\n[Unit]\nAfter=corium-firewall.service\nRequires=corium-firewall.service\n"
+	if DropInAssertsGuard([]byte(old)) {
+		t.Error("an older agent's drop-in reads as asserting the guard")
+	}
+	if !DropInAssertsGuard(K0sDropIn()) {
+		t.Error("the rendered drop-in does not read as asserting the guard")
+	}
+	if DropInAssertsGuard([]byte("[Unit]\nAssertPathExists=/elsewhere\n")) {
+		t.Error("an assertion on another path reads as asserting the guard")
 	}
 }

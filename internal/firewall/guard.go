@@ -1,8 +1,6 @@
 package firewall
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -10,17 +8,6 @@ import (
 
 	"github.com/corium/corium-agent/internal/schema"
 )
-
-// The rendered guard lives here, under the root, so the boot-time unit can
-// re-apply it without the config or its secrets.
-const (
-	FilePath = "/var/lib/corium/firewall.json"
-	FileMode = 0o600
-	DirMode  = 0o700
-)
-
-// fileVersion changes when the file's meaning changes.
-const fileVersion = 1
 
 // Guard is what the firewall enforces, derived from the config and nothing
 // else. The zero Guard is "off": no table.
@@ -33,8 +20,20 @@ type Guard struct {
 	Interfaces []string `json:"interfaces,omitempty"`
 	// PublicPorts are the role's ports the operator left reachable from anywhere.
 	PublicPorts []Port `json:"publicPorts,omitempty"`
-	// PodCIDR is the pod network, accepted when it passes the reverse-path check.
+	// PodCIDR is the pod network, accepted only on PodInterfaces.
 	PodCIDR string `json:"podCIDR,omitempty"`
+	// CNI is network.cni, which PodInterfaces and Tunnels follow.
+	CNI string `json:"cni,omitempty"`
+	// PodInterfaces are the links the CNI delivers pods' packets on, by
+	// name; a name ending in "*" is a prefix. Empty for a custom CNI.
+	PodInterfaces []string `json:"podInterfaces,omitempty"`
+	// Tunnels are the encapsulations the CNI carries between nodes (see
+	// tunnelMatches), dropped unless they arrive on Interfaces: what they
+	// carry comes out on a PodInterface, where pod sources are trusted.
+	Tunnels []string `json:"tunnels,omitempty"`
+	// FileVersion is the version of an older file the guard was read from,
+	// 0 when it was rendered or read from a current file (see Outdated).
+	FileVersion int `json:"-"`
 }
 
 // Port is a transport port as the guard's file spells it.
@@ -44,13 +43,6 @@ type Port struct {
 }
 
 func (p Port) String() string { return fmt.Sprintf("%d/%s", p.Number, p.Proto) }
-
-// file is the on-disk shape: the guard plus a version, so a later agent can
-// tell an old file from a corrupt one.
-type file struct {
-	Version int `json:"version"`
-	Guard
-}
 
 // Render derives the guard from a validated config with defaults applied.
 func Render(cfg *schema.Config) (Guard, error) {
@@ -77,8 +69,8 @@ func Render(cfg *schema.Config) (Guard, error) {
 		}
 	}
 	if len(g.Ports) == 0 {
-		// A table that loads and polices nothing reads as "guard on" while
-		// every port is open; refuse it rather than report a guard that isn't.
+		// A table that loads and polices nothing reads as "on" while every
+		// port is open; refuse it rather than report a guard that isn't.
 		return Guard{}, errors.New("firewall.publicPorts: exempts every port of the role, so the guard would police nothing; set clusterPorts: open instead")
 	}
 	prefix, err := netip.ParsePrefix(cfg.Network.PodCIDR)
@@ -86,76 +78,28 @@ func Render(cfg *schema.Config) (Guard, error) {
 		return Guard{}, fmt.Errorf("network.podCIDR: %q is not a CIDR: %w", cfg.Network.PodCIDR, err)
 	}
 	g.PodCIDR = prefix.Masked().String()
+	cni := cfg.Network.CNI
+	if cni == "" {
+		cni = schema.DefaultCNI
+	}
+	net, ok := cniNetworks[cni]
+	if !ok {
+		return Guard{}, fmt.Errorf("network.cni: %q is not kuberouter, calico or custom", cni)
+	}
+	g.CNI = string(cni)
+	g.PodInterfaces = slices.Clone(net.podInterfaces)
+	g.Tunnels = slices.Clone(net.tunnels)
+	if net.tunnelPort != nil && public[net.tunnelPort.Number] {
+		return Guard{}, fmt.Errorf("firewall.publicPorts: %s carries %s's pod tunnel, whose packets come out on an interface the guard trusts for pod sources; keep it guarded", net.tunnelPort, cni)
+	}
 	return g, g.check()
 }
 
-// check refuses a guard that cannot be programmed as written, whether it came
-// from Render or from a file edited by hand.
-func (g Guard) check() error {
-	if !g.On {
-		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts) > 0 || g.PodCIDR != "" {
-			return errors.New("guard is off but lists ports, interfaces or a pod network")
-		}
-		return nil
+// Outdated says what a guard read from an older file leaves out and what to
+// run; "" for a current guard.
+func (g Guard) Outdated() string {
+	if g.FileVersion == 0 || !g.On {
+		return ""
 	}
-	if len(g.Ports) == 0 {
-		return errors.New("ports: empty; a guard that polices nothing is refused")
-	}
-	seen := map[string]int{}
-	for i, p := range g.Ports {
-		if p.Number < 1 || p.Number > 65535 || (p.Proto != "tcp" && p.Proto != "udp") {
-			return fmt.Errorf("ports[%d]: %d/%s is not a tcp or udp port", i, p.Number, p.Proto)
-		}
-		if first, dup := seen[p.String()]; dup {
-			return fmt.Errorf("ports[%d]: duplicates ports[%d] (%s)", i, first, p)
-		}
-		seen[p.String()] = i
-	}
-	if !slices.Contains(g.Interfaces, "lo") {
-		return errors.New("interfaces: lo is missing; the node would lose its own cluster ports")
-	}
-	names := map[string]int{}
-	for i, name := range g.Interfaces {
-		if name == "" || len(name) > 15 {
-			return fmt.Errorf("interfaces[%d]: %q is not an interface name", i, name)
-		}
-		if first, dup := names[name]; dup {
-			return fmt.Errorf("interfaces[%d]: duplicates interfaces[%d] (%s)", i, first, name)
-		}
-		names[name] = i
-	}
-	if _, err := netip.ParsePrefix(g.PodCIDR); err != nil {
-		return fmt.Errorf("podCIDR: %w", err)
-	}
-	return nil
-}
-
-// File is the guard as written to FilePath: indented JSON, fields in a fixed
-// order, so an unchanged guard rewrites to identical bytes.
-func (g Guard) File() []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(file{Version: fileVersion, Guard: g}); err != nil {
-		panic(err) // plain strings and ints always encode
-	}
-	return buf.Bytes()
-}
-
-// ParseFile reads a guard written by File, refusing unknown fields and an
-// unknown version rather than guessing at a partial guard.
-func ParseFile(data []byte) (Guard, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	var f file
-	if err := dec.Decode(&f); err != nil {
-		return Guard{}, fmt.Errorf("decoding the guard: %w", err)
-	}
-	if f.Version != fileVersion {
-		return Guard{}, fmt.Errorf("version %d is not %d; re-render it with this agent (corium-agent firewall apply --config FILE)", f.Version, fileVersion)
-	}
-	if err := f.Guard.check(); err != nil {
-		return Guard{}, err
-	}
-	return f.Guard, nil
+	return fmt.Sprintf("%s is version %d, rendered by an older agent: it does not name the CNI's pod interfaces, so pod sources are accepted on no interface but lo and the overlay, and pods reach none of the guarded ports (the API through the kubernetes service, the kubelet from metrics-server); run corium-agent apply --again to render the guard again", FilePath, g.FileVersion)
 }

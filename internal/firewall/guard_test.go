@@ -31,9 +31,12 @@ func TestRenderOverlay(t *testing.T) {
 		Ports: []Port{
 			{179, "tcp"}, {2380, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10250, "tcp"},
 		},
-		Interfaces:  []string{"lo", "wg0", "wg-backup"},
-		PublicPorts: []Port{{6443, "tcp"}},
-		PodCIDR:     "10.244.0.0/16",
+		Interfaces:    []string{"lo", "wg0", "wg-backup"},
+		PublicPorts:   []Port{{6443, "tcp"}},
+		PodCIDR:       "10.244.0.0/16",
+		CNI:           "kuberouter",
+		PodInterfaces: []string{"kube-bridge", "tun-*"},
+		Tunnels:       []string{"ipip", "ip6ip6"},
 	}
 	if !reflect.DeepEqual(g, want) {
 		t.Fatalf("Render =\n%+v\nwant\n%+v", g, want)
@@ -100,7 +103,7 @@ func TestFileRoundTripsAndIsStable(t *testing.T) {
 	if !reflect.DeepEqual(back, g) {
 		t.Fatalf("ParseFile(File()) = %+v, want %+v", back, g)
 	}
-	if !bytes.Contains(data, []byte(`"version": 1`)) || !bytes.Contains(data, []byte(`"port": 9443`)) {
+	if !bytes.Contains(data, []byte(`"version": 2`)) || !bytes.Contains(data, []byte(`"port": 9443`)) {
 		t.Fatalf("file does not look as documented:\n%s", data)
 	}
 	off, err := ParseFile(Guard{}.File())
@@ -112,7 +115,7 @@ func TestFileRoundTripsAndIsStable(t *testing.T) {
 func TestParseFileRefuses(t *testing.T) {
 	for name, tc := range map[string]struct{ data, want string }{
 		"unknown field":       {`{"version":1,"on":true,"portz":[]}`, "unknown field"},
-		"other version":       {`{"version":2,"on":false}`, "version 2 is not 1"},
+		"other version":       {`{"version":3,"on":false}`, "version 3 is not 2"},
 		"empty guard":         {`{"version":1,"on":true,"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports: empty"},
 		"no loopback":         {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"}],"interfaces":["wg0"],"podCIDR":"10.0.0.0/8"}`, "interfaces: lo is missing"},
 		"bad proto":           {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"sctp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports[0]: 6443/sctp"},

@@ -117,8 +117,8 @@ func droppedBy(t *testing.T, conn *nftables.Conn, comment, set string) uint64 {
 }
 
 // lab is the server namespace with its three links and a client on each: a
-// public veth, a link named like the config's wireguard interface, and a CNI
-// bridge stand-in carrying the pod network.
+// public veth (the default route, as on a node), a link named like the
+// config's wireguard interface, and kube-router's bridge with a pod on it.
 type lab struct {
 	srv, pub, ovl, pod *testutil.Netns
 }
@@ -133,29 +133,43 @@ const (
 	srvOvl6     = "2001:db8:2::1"
 )
 
-func newLab(t *testing.T) *lab {
+// newBaseLab is the server with its public link (the default route, as on a
+// node) and its overlay-named link, each with a client, and listeners on a
+// guarded, a public and an unguarded port: the lab before any CNI.
+func newBaseLab(t *testing.T) *lab {
 	l := &lab{
 		srv: testutil.NewNetns(t, "fw-srv"),
 		pub: testutil.NewNetns(t, "fw-pub"),
 		ovl: testutil.NewNetns(t, "fw-ovl"),
-		pod: testutil.NewNetns(t, "fw-pod"),
+	}
+	// The kernel's own reverse-path filter would drop the forged packets
+	// before the guard sees them; turn it off so the guard is what is tested.
+	for _, dev := range []string{"all", "default"} {
+		l.srv.Run(t, "sysctl", "-qw", "net.ipv4.conf."+dev+".rp_filter=0")
 	}
 	testutil.Veth(t, l.srv, "eth0", srvPub4+"/24 "+srvPub6+"/64", l.pub, "eth0", "192.0.2.2/24 2001:db8:1::2/64")
 	testutil.Veth(t, l.srv, "wg0", srvOvl4+"/24 "+srvOvl6+"/64", l.ovl, "eth0", "198.51.100.2/24 2001:db8:2::2/64")
-	testutil.Veth(t, l.srv, "cni0", "10.244.0.1/24 fd00:10:244::1/64", l.pod, "eth0", "10.244.0.5/24 fd00:10:244::5/64")
-	l.pod.Run(t, "ip", "route", "add", "default", "via", "10.244.0.1")
-	l.pod.Run(t, "ip", "-6", "route", "add", "default", "via", "fd00:10:244::1")
-	// The forged pod addresses, on the public client's link.
-	l.pub.Run(t, "ip", "addr", "add", "10.244.0.99/32", "dev", "eth0")
-	l.pub.Run(t, "ip", "addr", "add", "fd00:10:244::99/128", "dev", "eth0", "nodad")
-	// The kernel's own reverse-path filter would drop the forged packets
-	// before the guard sees them; turn it off so the guard is what is tested.
-	for _, dev := range []string{"all", "default", "eth0", "wg0", "cni0"} {
+	for _, dev := range []string{"eth0", "wg0"} {
 		l.srv.Run(t, "sysctl", "-qw", "net.ipv4.conf."+dev+".rp_filter=0")
 	}
+	l.srv.Run(t, "ip", "route", "add", "default", "via", "192.0.2.2")
+	l.srv.Run(t, "ip", "-6", "route", "add", "default", "via", "2001:db8:1::2")
 	listen(t, l.srv, guardedPort)
 	listen(t, l.srv, publicPort)
 	listen(t, l.srv, otherPort)
+	return l
+}
+
+// newLab is the base lab with a pod of this node on kube-router's bridge,
+// and one of the node's own pod addresses on the public client, forged.
+func newLab(t *testing.T) *lab {
+	l := newBaseLab(t)
+	l.pod = testutil.NewNetns(t, "fw-pod")
+	kubeBridge(t, l.srv, l.pod, "10.244.0.1/24 fd00:10:244::1/64", "10.244.0.5/24 fd00:10:244::5/64")
+	l.pod.Run(t, "ip", "route", "add", "default", "via", "10.244.0.1")
+	l.pod.Run(t, "ip", "-6", "route", "add", "default", "via", "fd00:10:244::1")
+	l.pub.Run(t, "ip", "addr", "add", "10.244.0.99/32", "dev", "eth0")
+	l.pub.Run(t, "ip", "addr", "add", "fd00:10:244::99/128", "dev", "eth0", "nodad")
 	return l
 }
 
@@ -249,8 +263,8 @@ func TestGuardWithPackets(t *testing.T) {
 		t.Fatalf("a second apply changed the table:\n%s\nthen\n%s", first, again)
 	}
 	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chainName, Table: table()})
-	if err != nil || len(rules) != 6 {
-		t.Fatalf("after two applies: %d rules, %v; want one copy of each of 6", len(rules), err)
+	if err != nil || len(rules) != kubeRouterRules {
+		t.Fatalf("after two applies: %d rules, %v; want one copy of each of %d", len(rules), err, kubeRouterRules)
 	}
 	mustState(t, conn, g, Current)
 	if after := foreign(); after != before {

@@ -9,7 +9,9 @@
 // state comes through small interfaces — WireGuard devices, links and
 // routes, unit states, the guard in the kernel — each of which may be absent;
 // what could not be checked is reported as unknown with the reason, never
-// guessed. With the status file gone (it lives under /run), the node-address
+// guessed. A guard file that is gone, cannot be used, or was written by an
+// older agent is a problem of the firewall layer, said with what k0s does
+// about it and what to run. With the status file gone (it lives under /run), the node-address
 // decision is made again from the live links and marked as recomputed. A peer is reachable only with a
 // handshake younger than HandshakeFresh by the injected clock.
 //

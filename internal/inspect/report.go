@@ -178,6 +178,10 @@ type Firewall struct {
 	// Status is current, stale, missing, off, or "unknown: why".
 	Status string `json:"status"`
 	Reason string `json:"reason"`
+	// FileProblem is what is wrong with the rendered guard itself, whatever
+	// the kernel holds: a file that cannot be used, or one an older agent
+	// wrote whose guard leaves pods out. "" when there is nothing.
+	FileProblem string `json:"fileProblem,omitempty"`
 }
 
 // K0s is the k0s service and the address it was installed with.

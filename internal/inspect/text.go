@@ -105,6 +105,9 @@ func Text(w io.Writer, r *Report) {
 	}
 	if f := r.Firewall; f != nil {
 		p("firewall", "%s: %s", f.Status, f.Reason)
+		if f.FileProblem != "" {
+			fmt.Fprintf(w, "  guard file: %s\n", f.FileProblem)
+		}
 	}
 	if k := r.K0s; k != nil {
 		line := fmt.Sprintf("unit %s %s", k.Unit, k.UnitState)

@@ -121,10 +121,18 @@ func tunnelProblems(r *Report) []string {
 }
 
 func firewallProblems(r *Report) []string {
-	if f := r.Firewall; f != nil && (f.Status == string(firewall.Stale) || f.Status == string(firewall.Missing)) {
-		return []string{"guard " + f.Status + ": " + f.Reason}
+	f := r.Firewall
+	if f == nil {
+		return nil
 	}
-	return nil
+	var out []string
+	if f.Status == string(firewall.Stale) || f.Status == string(firewall.Missing) {
+		out = append(out, "guard "+f.Status+": "+f.Reason)
+	}
+	if f.FileProblem != "" {
+		out = append(out, "guard file: "+f.FileProblem)
+	}
+	return out
 }
 
 func k0sProblems(r *Report) []string {

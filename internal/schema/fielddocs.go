@@ -138,6 +138,6 @@ var crossRules = map[string][]string{
 	"wireguard[].peers[].allowedIPs":       {"no overlap between peers of one interface"},
 	"wireguard[].peers[].presharedKey":     {"at most one of presharedKey and presharedKeyFrom"},
 	"wireguard[].peers[].presharedKeyFrom": {"at most one of presharedKey and presharedKeyFrom"},
-	"firewall.clusterPorts":                {"overlay needs a wireguard interface marked nodeAddress"},
-	"firewall.publicPorts":                 {"each must be one of the role's k0s ports (see below); no duplicates; with clusterPorts open they do nothing (warning)"},
+	"firewall.clusterPorts":                {"overlay needs a wireguard interface marked nodeAddress", "overlay with network.cni custom is a warning: the guard cannot know a custom CNI's interfaces, so pods do not reach the guarded ports"},
+	"firewall.publicPorts":                 {"each must be one of the role's k0s ports (see below); no duplicates; with clusterPorts open they do nothing (warning); calico's 4789 cannot be public (its VXLAN comes out where the guard trusts pod sources)"},
 }

@@ -58,6 +58,7 @@ var notInJSONSchema = map[string]string{
 	"firewall-public-port-not-in-role":       "depends on the role",
 	"firewall-public-ports-cover-every-port": "depends on the role and the whole list",
 	"firewall-etcd-port-with-sqlite":         "depends on the role",
+	"firewall-calico-vxlan-public":           "depends on the cni, clusterPorts and the role",
 }
 
 func compiledSchema(t *testing.T) *jsonschema.Schema {

@@ -40,6 +40,12 @@ func (v *crossCheck) firewall() {
 		if validRole(v.cfg.Role) && p >= 1 && p <= 65535 && !have[p] {
 			v.errorf(path, "%d is not one of the %s role's k0s ports (%s)", p, v.cfg.Role, strings.Join(names, ", "))
 		}
+		if f.ClusterPorts == ClusterPortsOverlay && have[p] && p == calicoVXLANPort && v.eff.Network.CNI == CNICalico {
+			v.errorf(path, "4789 carries calico's VXLAN, which comes out on vxlan.calico, where the guard trusts pod sources: made public, it lets anyone forge pod traffic to the guarded ports; keep it guarded")
+		}
+	}
+	if f.ClusterPorts == ClusterPortsOverlay && v.eff.Network.CNI == CNICustom && validRole(v.cfg.Role) {
+		v.customCNIGuard(have, seen)
 	}
 	if f.ClusterPorts == ClusterPortsOverlay && validRole(v.cfg.Role) && len(have) > 0 && coversAll(have, seen) {
 		// A guard that polices nothing would load and read as "on" while every
@@ -73,4 +79,34 @@ func validRole(r Role) bool {
 		return true
 	}
 	return false
+}
+
+// calicoVXLANPort is calico's VXLAN port, one of the role's ports.
+const calicoVXLANPort = 4789
+
+// customCNIGuard warns what the guard takes from pods with a CNI whose
+// interfaces it cannot know: it trusts pod sources on none of them.
+func (v *crossCheck) customCNIGuard(rolePorts map[int]bool, public map[int]int) {
+	var guarded []string
+	for _, p := range RolePorts(v.cfg) {
+		if _, ok := public[p.Number]; !ok {
+			guarded = append(guarded, fmt.Sprint(p.Number))
+		}
+	}
+	if len(guarded) == 0 {
+		return // refused above: the guard would police nothing
+	}
+	var lost []string
+	_, apiPublic := public[6443]
+	if v.eff.Role.IsController() && !apiPublic {
+		lost = append(lost, "the API (6443) through the kubernetes service")
+	}
+	if _, kubeletPublic := public[10250]; v.eff.Role.HasKubelet() && rolePorts[10250] && !kubeletPublic {
+		lost = append(lost, "the kubelet (10250) from metrics-server")
+	}
+	example := ""
+	if len(lost) > 0 {
+		example = ", e.g. " + strings.Join(lost, " or ")
+	}
+	v.warnf("network.cni", "is custom, whose interfaces the guard cannot know: with firewall.clusterPorts overlay it accepts pod sources only on lo and the wireguard interfaces, so pods on this node, and other nodes' pods that come in on the CNI's own devices, do not reach the guarded ports (%s)%s; list the ports pods need in firewall.publicPorts, or use kuberouter or calico, whose interfaces the guard knows", strings.Join(guarded, ", "), example)
 }

@@ -146,6 +146,14 @@ func (n *Node) Exists(p string) bool {
 	return err == nil
 }
 
+// MustRemove removes p from the node's disk.
+func (n *Node) MustRemove(p string) {
+	n.t.Helper()
+	if err := os.Remove(n.Path(p)); err != nil {
+		n.t.Fatal(err)
+	}
+}
+
 // ReadFile reads p from the node's disk ("" when missing).
 func (n *Node) ReadFile(p string) string {
 	data, _ := os.ReadFile(n.Path(p))

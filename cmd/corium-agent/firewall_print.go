@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/corium/corium-agent/internal/firewall"
+)
+
+// printGuard writes the guard and, when the table was read, how it
+// compares.
+func printGuard(w io.Writer, g firewall.Guard, r *firewall.Report) {
+	if !g.On {
+		fmt.Fprintln(w, "guard:       off (clusterPorts: open)")
+	} else {
+		fmt.Fprintln(w, "guard:       on (clusterPorts: overlay)")
+		fmt.Fprintf(w, "guarded:     %s\n", joinPorts(g.Ports))
+		fmt.Fprintf(w, "public:      %s\n", joinPorts(g.PublicPorts))
+		fmt.Fprintf(w, "interfaces:  %s\n", strings.Join(g.Interfaces, " "))
+		fmt.Fprintf(w, "pod network: %s %s\n", g.PodCIDR, podWhere(g))
+		if len(g.Tunnels) > 0 {
+			fmt.Fprintf(w, "tunnels:     %s (dropped unless they arrive on the interfaces above)\n", strings.Join(g.Tunnels, " "))
+		}
+		if o := g.Outdated(); o != "" {
+			fmt.Fprintf(w, "outdated:    %s\n", o)
+		}
+	}
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(w, "table:       %s: %s\n", r.Status, r.Reason)
+	if r.Want != "" {
+		fmt.Fprintf(w, "rendered:    sha256=%s\n", r.Want)
+	}
+	if r.Loaded != "" && r.Loaded != r.Want {
+		fmt.Fprintf(w, "loaded:      sha256=%s\n", r.Loaded)
+	}
+}
+
+// podWhere says on which interfaces pod sources are accepted.
+func podWhere(g firewall.Guard) string {
+	switch {
+	case len(g.PodInterfaces) > 0:
+		return "on " + strings.Join(g.PodInterfaces, " ") + " (" + g.CNI + ")"
+	case g.CNI != "":
+		return "on no interface (" + g.CNI + ": the guard does not know this CNI's interfaces)"
+	}
+	return "on no interface"
+}
+
+func joinPorts(ps []firewall.Port) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, " ")
+}

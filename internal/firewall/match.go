@@ -1,0 +1,125 @@
+package firewall
+
+import (
+	"net/netip"
+	"strings"
+
+	"github.com/google/nftables/binaryutil"
+	"github.com/google/nftables/expr"
+	"golang.org/x/sys/unix"
+)
+
+func podSource(pod netip.Prefix) []expr.Any {
+	proto, offset := byte(unix.NFPROTO_IPV4), uint32(12) // ip saddr
+	if pod.Addr().Is6() {
+		proto, offset = unix.NFPROTO_IPV6, 8 // ip6 saddr
+	}
+	addr := pod.Addr().AsSlice()
+	n := uint32(len(addr))
+	out := []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyNFPROTO, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
+		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseNetworkHeader, Offset: offset, Len: n},
+	}
+	if pod.Bits() < len(addr)*8 {
+		out = append(out, &expr.Bitwise{
+			SourceRegister: 1, DestRegister: 1, Len: n,
+			Mask: prefixMask(pod.Bits(), len(addr)), Xor: make([]byte, n),
+		})
+	}
+	return append(out, &expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: addr})
+}
+
+func prefixMask(bits, size int) []byte {
+	m := make([]byte, size)
+	for i := range m {
+		switch {
+		case bits >= 8:
+			m[i] = 0xff
+			bits -= 8
+		case bits > 0:
+			m[i] = byte(0xff << (8 - bits))
+			bits = 0
+		}
+	}
+	return m
+}
+
+func dport(proto byte, set string) []expr.Any {
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyL4PROTO, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
+		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseTransportHeader, Offset: 2, Len: 2},
+		&expr.Lookup{SourceRegister: 1, SetName: set},
+	}
+}
+
+// tcpSyn matches a connection's opening segment (SYN without ACK). Conntrack
+// alone is not enough: where nothing tracked a flow before the guard loaded,
+// its next segment is picked up mid-stream as "new", and an open connection
+// would be cut.
+func tcpSyn() []expr.Any {
+	return []expr.Any{
+		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseTransportHeader, Offset: 13, Len: 1},
+		&expr.Bitwise{SourceRegister: 1, DestRegister: 1, Len: 1, Mask: []byte{0x12}, Xor: []byte{0}},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{0x02}},
+	}
+}
+
+// ctNew matches only the first packet of a connection: a flow the guard let
+// in (or that was open before it loaded) keeps going.
+func ctNew() []expr.Any {
+	return []expr.Any{
+		&expr.Ct{Register: 1, Key: expr.CtKeySTATE},
+		&expr.Bitwise{
+			SourceRegister: 1, DestRegister: 1, Len: 4,
+			Mask: binaryutil.NativeEndian.PutUint32(expr.CtStateBitNEW),
+			Xor:  binaryutil.NativeEndian.PutUint32(0),
+		},
+		&expr.Cmp{Op: expr.CmpOpNeq, Register: 1, Data: []byte{0, 0, 0, 0}},
+	}
+}
+
+func countedDrop() []expr.Any {
+	return []expr.Any{&expr.Counter{}, &expr.Verdict{Kind: expr.VerdictDrop}}
+}
+
+func concat(parts ...[]expr.Any) []expr.Any {
+	var out []expr.Any
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// iifname matches the input interface's name. A name ending in "*" is a
+// prefix: the comparison covers only its bytes, which is how nft compiles
+// iifname "cali*" and how `nft list` prints it back.
+func iifname(name string) []expr.Any {
+	data := ifname(name)
+	if prefix, ok := strings.CutSuffix(name, "*"); ok {
+		data = []byte(prefix)
+	}
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: data},
+	}
+}
+
+func nfproto(family byte) []expr.Any {
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyNFPROTO, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{family}},
+	}
+}
+
+// l4proto is the packet's protocol: IPv4's, or IPv6's last next header
+// after the extension headers.
+func l4proto(proto byte) []expr.Any {
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyL4PROTO, Register: 1},
+		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
+	}
+}
+
+func accept() []expr.Any { return []expr.Any{&expr.Verdict{Kind: expr.VerdictAccept}} }
