@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"encoding/base64"
 	"encoding/json"
+	"net/netip"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -127,6 +128,7 @@ func FuzzRender(f *testing.F) {
 			Config:   cfg,
 			Secrets:  secrets,
 			Decision: SelectNodeAddress(cfg, nil),
+			Facts:    vrrpFacts(cfg),
 			Hostname: DecideHostname(cfg, HostnameFacts{}),
 		}
 		plan, err := Render(in)
@@ -197,4 +199,20 @@ func planText(t *testing.T, plan *Plan) string {
 		}
 	}
 	return b.String()
+}
+
+// vrrpFacts is a host whose VRRP interface (ha.interface, or the default
+// route's) has an address of its own in both families, as a controller's
+// underlay has; keepalived's unicast source comes from it.
+func vrrpFacts(cfg *schema.Config) *Facts {
+	name := cfg.HA.Interface
+	if name == "" {
+		name = "eth0"
+	}
+	return &Facts{
+		Interfaces: []InterfaceFacts{{Name: name, Addresses: []netip.Prefix{
+			netip.MustParsePrefix("198.51.100.254/24"), netip.MustParsePrefix("2001:db8:ffff::254/64"),
+		}}},
+		DefaultRoute: &RouteFacts{Interface: name, Source: netip.MustParseAddr("198.51.100.254")},
+	}
 }

@@ -76,7 +76,7 @@ func TestK0sGolden(t *testing.T) {
 			got := map[string][]byte{}
 			if cfg.Role.IsController() {
 				authPass := configuredSecret(k0sTestSecrets, "ha.authPass", cfg.HA.AuthPass, cfg.HA.AuthPassFrom != nil)
-				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, facts, d)})
+				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, facts)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -96,7 +96,11 @@ func RenderNode(in Inputs) (*Plan, error) {
 		if cfg.HA.On() && authPass.IsZero() {
 			return nil, errors.New("ha.authPassFrom: no resolved password; resolve secrets before rendering")
 		}
-		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, in.Facts, in.Decision)})
+		source, err := checkCPLB(cfg, authPass, in.Facts)
+		if err != nil {
+			return nil, err
+		}
+		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: source})
 		if err != nil {
 			return nil, err
 		}

@@ -304,9 +304,6 @@ func planNotes(cfg *schema.Config, facts *bootstrap.Facts, d bootstrap.Decision,
 		if a, err := netip.ParseAddr(cfg.Cluster.Endpoint); err == nil && a.String() != vip {
 			notes = append(notes, fmt.Sprintf("ha: cluster.endpoint %s is not the virtual IP %s; clients and joiners reach the API through the endpoint, so it must lead to the VIP", cfg.Cluster.Endpoint, vip))
 		}
-		if len(cfg.HA.UnicastPeers) > 0 && bootstrap.VRRPUnicastSource(cfg, facts, d) == "" && !isWireGuardName(cfg, cfg.HA.Interface) {
-			notes = append(notes, "ha: keepalived's unicast source address is read from the VRRP interface at apply (pass --facts to see it here)")
-		}
 	}
 	return notes
 }

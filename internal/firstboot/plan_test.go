@@ -29,7 +29,7 @@ func TestPlanResolvesNoSecretAndWritesNothing(t *testing.T) {
 	}
 	sameTree(t, before, snapshot(t, root))
 	js, _ := json.Marshal(rep)
-	for _, leak := range []string{dummyKey, "(ha.authPassFrom)", "(join.tokenFrom)"} {
+	for _, leak := range []string{dummyKey, "(secret)", "(join.tokenFrom)"} {
 		if strings.Contains(string(js), leak) {
 			t.Errorf("plan shows the placeholder %q", leak)
 		}

@@ -399,3 +399,24 @@ func TestInlineSecretsAreRedactedInTheRecord(t *testing.T) {
 		t.Errorf("join token file %q", got)
 	}
 }
+
+// What k0s would refuse at install is refused before the first write: a
+// resolved VRRP password over 8 characters fails the run with the tree as
+// it was (the status file of the run aside), naming the field and its
+// source, never the password.
+func TestRefusedBeforeTheFirstWrite(t *testing.T) {
+	root := newDemoRoot(t)
+	const long = "vrrp-password-too-long"
+	if _, err := root.WriteFile("/run/corium/secrets/vrrp-pass", []byte(long+"\n"), 0o600, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, root)
+	st, err := Run(context.Background(), demoOptions(root, nil))
+	if err == nil || !strings.Contains(err.Error(), "ha.authPassFrom: the password read from /run/corium/secrets/vrrp-pass is 22 characters") {
+		t.Fatalf("got %v", err)
+	}
+	if strings.Contains(err.Error(), long) || strings.Contains(st.Error, long) {
+		t.Errorf("the refusal shows the password")
+	}
+	sameTree(t, before, snapshot(t, root))
+}

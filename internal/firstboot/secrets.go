@@ -49,10 +49,15 @@ func placeholderSecrets(cfg *schema.Config) bootstrap.Secrets {
 // dummyKey is a valid WireGuard key (32 zero bytes) used only in plans.
 const dummyKey = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
 
-// placeholder is the stand-in value of a secret in a plan.
+// placeholder is the stand-in value of a secret in a plan: a key that
+// parses, a password keepalived accepts (8 characters at most), a marker
+// naming the field otherwise.
 func placeholder(f schema.SecretField) string {
-	if f.Kind == schema.SecretWireGuardKey {
+	switch f.Kind {
+	case schema.SecretWireGuardKey:
 		return dummyKey
+	case schema.SecretPassword:
+		return "(secret)"
 	}
 	return "(" + f.FromPath() + ")"
 }

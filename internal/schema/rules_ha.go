@@ -1,5 +1,10 @@
 package schema
 
+import (
+	"fmt"
+	"net/netip"
+)
+
 // ha: the settings make sense only together, on a controller.
 func (v *crossCheck) ha() {
 	h := v.cfg.HA
@@ -36,12 +41,46 @@ func (v *crossCheck) ha() {
 	case h.AuthPass != nil && h.AuthPass.IsZero():
 		v.errorf("ha.authPass", "must not be empty")
 	}
+	v.unicastFamilies()
 	if h.Interface == "" || !v.isWireGuard(h.Interface) {
 		return
 	}
 	v.warnf("ha.interface", "is a wireguard interface: allowedIPs are static, so a virtual IP on the overlay reaches only the peer whose allowedIPs hold it and cannot follow a failover; the underlay is usually the right place")
 	if len(h.UnicastPeers) == 0 {
 		v.errorf("ha.unicastPeers", "is required when ha.interface is a wireguard interface: multicast VRRP does not cross a tunnel")
+	}
+}
+
+// unicastFamilies: keepalived sends unicast adverts from one address, so
+// the peers share its family, and a wireguard VRRP interface must have an
+// address of it (k0s needs it as unicastSourceIP, cplb.go:194-196).
+func (v *crossCheck) unicastFamilies() {
+	h := v.cfg.HA
+	var first netip.Addr
+	for i, p := range h.UnicastPeers {
+		a, err := netip.ParseAddr(p)
+		if err != nil {
+			return // the field rule reports it
+		}
+		if !first.IsValid() {
+			first = a
+		} else if a.Is4() != first.Is4() {
+			v.errorf(fmt.Sprintf("ha.unicastPeers[%d]", i), "is %s and ha.unicastPeers[0] %s: keepalived sends unicast adverts from one address, so every peer must be of its family", family(a), family(first))
+		}
+	}
+	if !first.IsValid() {
+		return
+	}
+	for i, wg := range v.cfg.WireGuard {
+		if wg.Name != h.Interface {
+			continue
+		}
+		for _, s := range wg.Address {
+			if p, err := netip.ParsePrefix(s); err == nil && p.Addr().Is4() == first.Is4() {
+				return
+			}
+		}
+		v.errorf("ha.unicastPeers", "are %s, but the VRRP interface wireguard[%d] (%s) has no %s address for keepalived to send from", family(first), i, wg.Name, family(first))
 	}
 }
 

@@ -48,3 +48,17 @@ func RedactURL(raw string) string {
 	}
 	return fetch.Redact(raw) + "?" + Redacted
 }
+
+// Where names the source for a message: its file, its URL as RedactURL shows
+// it, or its credential.
+func (s Source) Where() string {
+	switch {
+	case s.File != "":
+		return s.File
+	case s.URL != "":
+		return RedactURL(s.URL)
+	case s.Credential != "":
+		return "credential " + s.Credential
+	}
+	return "an empty source"
+}
