@@ -28,6 +28,7 @@ var notInJSONSchema = map[string]string{
 	"network-families-mixed":                 "address families across fields",
 	"network-ipv6-ranges-out-of-bounds":      "prefix arithmetic",
 	"node-address-family-not-in-ranges":      "address families across fields",
+	"ha-unicast-families":                    "address families across fields",
 	"storage-sqlite-with-ha":                 "across fields",
 	"join-token-and-tokenfrom":               "across fields",
 	"worker-without-join":                    "across fields",

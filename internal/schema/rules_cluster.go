@@ -40,8 +40,17 @@ func (v *crossCheck) joining() bool {
 		(v.cfg.Role.IsController() && v.cfg.Role != RoleSingle && (v.cfg.Join.Token != nil || v.cfg.Join.TokenFrom != nil))
 }
 
-// node: Kubernetes refuses two taints with the same key and effect.
+// node: Kubernetes refuses two taints with the same key and effect; and a
+// controller alone runs no kubelet, so no Node object carries its labels or
+// taints (k0s passes --labels and --taints to the kubelet only).
 func (v *crossCheck) node() {
+	if v.cfg.Role == RoleController {
+		for path, set := range map[string]bool{"node.labels": len(v.cfg.Node.Labels) > 0, "node.taints": len(v.cfg.Node.Taints) > 0} {
+			if set {
+				v.warnf(path, "does nothing on a controller: it runs no kubelet, so there is no Kubernetes node to carry it; use controller+worker, or drop it")
+			}
+		}
+	}
 	seen := map[[2]string]int{}
 	for i, t := range v.cfg.Node.Taints {
 		if t.Key == "" || t.Effect == "" {
