@@ -73,7 +73,7 @@ func TestDayTwoRendersReloadOrRestart(t *testing.T) {
 		}
 	}
 	want := []string{
-		"daemon-reload " + WireGuardDropInPath(schema.RoleWorker),
+		"daemon-reload " + WireGuardDropInPath(schema.RoleWorker) + "," + WgQuickK0sDropInPath("wg0") + "," + WgQuickK0sDropInPath("wg1"),
 		"enable wg-quick@wg0.service ",
 		"start wg-quick@wg0.service ",
 		"reload wg-quick@wg0.service /etc/wireguard/wg0.conf",

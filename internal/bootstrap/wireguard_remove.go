@@ -40,7 +40,7 @@ func renderRemoved(cfg *schema.Config, prev *Previous) Step {
 		if onDisk {
 			step.Removes = append(step.Removes, WireGuardConfPath(wg.Name))
 		}
-		step.Removes = append(step.Removes, wgQuickWantsLink(wg.Name).Path)
+		step.Removes = append(step.Removes, wgQuickWantsLink(wg.Name).Path, WgQuickK0sDropInPath(wg.Name))
 	}
 	if stops > 0 {
 		// As `systemctl disable` does after removing the links.

@@ -66,8 +66,9 @@ func TestDayTwoRemovesADroppedInterface(t *testing.T) {
 		t.Errorf("live actions:\n%s\nwant wg1 stopped, disabled and systemd reloaded last", text)
 	}
 	last := steps[len(steps)-1]
-	if last.Name != StepWireGuardRemoved || len(last.Files) != 2 || last.Files[0].Change != Removed {
-		t.Errorf("removal step %+v, want both paths reported removed", last)
+	if last.Name != StepWireGuardRemoved || len(last.Files) != 3 || last.Files[0].Change != Removed ||
+		last.Files[2].Path != WgQuickK0sDropInPath("wg1") {
+		t.Errorf("removal step %+v, want the file, the link and the interface's k0s drop-in reported removed", last)
 	}
 
 	// The record now lacks wg1: a second run has nothing to remove.

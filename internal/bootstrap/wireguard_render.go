@@ -58,7 +58,13 @@ func renderWireGuard(cfg *schema.Config, secrets Secrets, prev *Previous) (Step,
 	}
 	dropInPath := WireGuardDropInPath(cfg.Role)
 	step.Files = append(step.Files, File{Path: dropInPath, Mode: 0o644, DirMode: 0o755, Content: dropIn})
-	step.Actions = append(step.Actions, Action{Kind: ActionDaemonReload, OnChange: []string{dropInPath}})
+	reloadOn := []string{dropInPath}
+	for _, wg := range cfg.WireGuard {
+		p := WgQuickK0sDropInPath(wg.Name)
+		step.Files = append(step.Files, File{Path: p, Mode: 0o644, DirMode: 0o755, Content: renderWgQuickK0sDropIn(cfg.Role)})
+		reloadOn = append(reloadOn, p)
+	}
+	step.Actions = append(step.Actions, Action{Kind: ActionDaemonReload, OnChange: reloadOn})
 
 	for i, wg := range cfg.WireGuard {
 		conf, expect, err := renderWgQuick(i, wg, secrets)

@@ -16,10 +16,11 @@ import (
 // /usr/lib/systemd/system, and that is where `systemctl --root=DIR enable`
 // points the .wants link.
 const (
-	wgQuickTemplate     = "/usr/lib/systemd/system/wg-quick@.service"
-	wgQuickWantedBy     = "/etc/systemd/system/multi-user.target.wants"
-	wireGuardDir        = "/etc/wireguard"
-	wireGuardDropInName = "10-corium-wireguard.conf"
+	wgQuickTemplate      = "/usr/lib/systemd/system/wg-quick@.service"
+	wgQuickWantedBy      = "/etc/systemd/system/multi-user.target.wants"
+	wireGuardDir         = "/etc/wireguard"
+	wireGuardDropInName  = "10-corium-wireguard.conf"
+	wgQuickK0sDropInName = "10-corium-k0s.conf"
 )
 
 // K0sUnit is the systemd unit `k0s install` creates for the role.
@@ -66,4 +67,24 @@ func renderK0sDropIn(ifaces []schema.WireGuard) ([]byte, error) {
 	b.WriteString(rootfs.Managed("#"))
 	b.Write(body)
 	return b.Bytes(), nil
+}
+
+// WgQuickK0sDropInPath is the interface's drop-in that brings k0s back when
+// the interface starts again.
+func WgQuickK0sDropInPath(name string) string {
+	return "/etc/systemd/system/" + WgQuickUnit(name) + ".d/" + wgQuickK0sDropInName
+}
+
+// renderWgQuickK0sDropIn makes starting the interface's unit start k0s too.
+// k0s Requires= the interface, so `systemctl stop wg-quick@IF` stops k0s,
+// and nothing starts it again when the interface comes back: Requires=
+// carries stops and restarts, not starts, and Restart= does not apply to a
+// stop a dependency caused. With Wants= here, starting the interface starts
+// k0s; k0s's own After= keeps the order, and its marker condition still
+// keeps it from starting on a node that is not provisioned.
+func renderWgQuickK0sDropIn(role schema.Role) []byte {
+	body, _ := io.ReadAll(unit.Serialize([]*unit.UnitOption{
+		unit.NewUnitOption("Unit", "Wants", K0sUnit(role)),
+	}))
+	return append([]byte(rootfs.Managed("#")), body...)
 }

@@ -86,7 +86,8 @@ func TestAgainRemovesADroppedInterface(t *testing.T) {
 			}
 		}
 	}
-	if strings.Join(removed, ",") != bootstrap.StepWireGuardRemoved+" /etc/wireguard/wg1.conf,"+bootstrap.StepWireGuardRemoved+" "+wants {
+	if strings.Join(removed, ",") != bootstrap.StepWireGuardRemoved+" /etc/wireguard/wg1.conf,"+bootstrap.StepWireGuardRemoved+" "+wants+","+
+		bootstrap.StepWireGuardRemoved+" "+bootstrap.WgQuickK0sDropInPath("wg1") {
 		t.Errorf("status reports removed %v", removed)
 	}
 

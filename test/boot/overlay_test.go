@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
@@ -137,6 +138,41 @@ func TestBootOverlayCluster(t *testing.T) {
 			t.Errorf("corium-firewall.service on the second boot = %v, want active", fw)
 		}
 		ping(t, a, overlayB)
+	})
+
+	// k0s Requires= the overlay, so stopping wg-quick@wg0 stops k0s; the
+	// interface's drop-in brings it back when the interface starts again.
+	// Without the drop-in (the negative control) k0s stays down.
+	t.Run("overlay stopped and started", func(t *testing.T) {
+		const k0s = "k0scontroller.service"
+		cycle := func(wait time.Duration) map[string]string {
+			a.MustExec("systemctl", "stop", "wg-quick@wg0.service")
+			if st := a.Show(k0s, "ActiveState"); st["ActiveState"] == "active" {
+				t.Errorf("%s still active with its overlay stopped", k0s)
+			}
+			a.MustExec("systemctl", "start", "wg-quick@wg0.service")
+			var st map[string]string
+			for deadline := time.Now().Add(wait); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				if st = a.Show(k0s, "ActiveState"); st["ActiveState"] == "active" {
+					break
+				}
+			}
+			return st
+		}
+		if st := cycle(10 * time.Second); st["ActiveState"] != "active" {
+			t.Errorf("%s after wg-quick@wg0 stopped and started = %v, want active again", k0s, st)
+		}
+		ping(t, a, overlayB)
+		dropIn := "/etc/systemd/system/wg-quick@wg0.service.d/10-corium-k0s.conf"
+		saved := a.ReadFile(dropIn)
+		a.MustRemove(dropIn)
+		a.MustExec("systemctl", "daemon-reload")
+		if st := cycle(3 * time.Second); st["ActiveState"] == "active" {
+			t.Errorf("negative control: %s came back without the drop-in; the test proves nothing", k0s)
+		}
+		a.WriteFile(dropIn, []byte(saved), 0o644)
+		a.MustExec("systemctl", "daemon-reload")
+		a.MustExec("systemctl", "start", k0s)
 	})
 
 	t.Run("overlay broken", func(t *testing.T) {
