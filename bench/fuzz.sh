@@ -16,7 +16,7 @@ if [ ${#targets[@]} -eq 0 ]; then
 		./internal/schema:FuzzSecretSource
 		./internal/schema:FuzzInlineSecret
 		./internal/schema:FuzzPeerPublicKey
-		./internal/yamlfast:FuzzParseMatchesYAMLv3
+		./internal/rootfs:FuzzRootStaysInside
 		./internal/source:FuzzCmdline
 		./internal/source:FuzzInspect
 		./internal/source:FuzzCmdlineRoundTrip

@@ -61,7 +61,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			code = exitUsage
 		}
 	case res.Source != "":
-		cfg, findings, err := schema.LoadContext(ctx, res.Data, firstboot.ChecksFor(res)...)
+		cfg, findings, err := schema.LoadTree(ctx, res.Tree, firstboot.ChecksFor(res)...)
 		printFindings(stderr, res.Source, findings)
 		if err != nil {
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed

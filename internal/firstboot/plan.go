@@ -87,7 +87,7 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 		rep.Notes = append(rep.Notes, "no configuration source holds a corium block: apply would leave the node unconfigured")
 		return nil
 	}
-	cfg, findings, err := schema.LoadContext(ctx, res.Data, ChecksFor(res)...)
+	cfg, findings, err := schema.LoadTree(ctx, res.Tree, ChecksFor(res)...)
 	rep.Validation = validation(findings, err)
 	if err != nil {
 		return fmt.Errorf("validating the configuration: %w", err)

@@ -98,7 +98,7 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	}
 
 	o.Notify("validating the configuration")
-	cfg, findings, err := schema.LoadContext(ctx, res.Data, ChecksFor(res)...)
+	cfg, findings, err := schema.LoadTree(ctx, res.Tree, ChecksFor(res)...)
 	st.Validation = validation(findings, err)
 	for _, w := range findings.Warnings() {
 		o.Log.Warn("configuration warning", "finding", w.String())

@@ -8,10 +8,8 @@ import (
 )
 
 // FuzzValidate: no document makes parsing or validation panic, every
-// finding has a message, no finding quotes an inline private key, and the
-// tag interpreter agrees with validator/v10.
+// finding has a message, and no finding quotes an inline private key.
 func FuzzValidate(f *testing.F) {
-	reference := referenceValidator(f)
 	for _, kind := range []string{"valid", "invalid"} {
 		files, _ := filepath.Glob(filepath.Join(testdata, kind, "*.yaml"))
 		for _, file := range files {
@@ -27,7 +25,6 @@ func FuzzValidate(f *testing.F) {
 		}
 		var secrets []string
 		if doc.Config != nil {
-			sameFailures(t, reference, "fuzzed document", doc.Config)
 			for _, wg := range doc.Config.WireGuard {
 				if wg.PrivateKey != nil && len(wg.PrivateKey.Reveal()) >= 8 {
 					secrets = append(secrets, wg.PrivateKey.Reveal())

@@ -1,15 +1,9 @@
 package schema
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
 
 	"gopkg.in/yaml.v3"
-
-	"github.com/corium/corium-agent/internal/yamlfast"
-	"github.com/corium/corium-agent/internal/yamltext"
 )
 
 // Shape is how a document holds the corium block.
@@ -71,25 +65,24 @@ func (e *SyntaxError) Error() string {
 // block and values of the wrong type become findings with their positions.
 // The error is only for YAML syntax (a *SyntaxError).
 func Parse(data []byte) (*Document, error) {
-	root, err := parseYAML(data)
+	t, err := ReadTree(data, false)
 	if err != nil {
 		return nil, err
 	}
+	return t.Document(), nil
+}
+
+// Document decodes the tree's corium block into the types; every mistake is
+// a finding.
+func (t *Tree) Document() *Document {
 	doc := &Document{}
-	if root == nil {
-		return doc, nil
+	top := t.top()
+	if top == nil || (top.Kind == yaml.ScalarNode && top.ShortTag() == "!!null") {
+		return doc
 	}
-	top := root
-	if top.Kind == yaml.DocumentNode && len(top.Content) == 1 {
-		top = top.Content[0]
-	}
-	top = resolveAlias(top)
-	if top.Kind == yaml.ScalarNode && top.ShortTag() == "!!null" {
-		return doc, nil
-	}
-	block := doc.locateBlock(data, top)
+	block := doc.locateBlock(t.CloudConfig, top)
 	if block == nil {
-		return doc, nil
+		return doc
 	}
 	doc.block = block
 	d := &decoder{block: block}
@@ -97,49 +90,11 @@ func Parse(data []byte) (*Document, error) {
 	d.decode(block, reflectValue(doc.Config))
 	doc.Findings = d.findings
 	doc.Findings.sortByPosition()
-	return doc, nil
-}
-
-// parseYAML reads the one YAML document data holds; nil when it holds none.
-// The common block-style documents take yamlfast, which yields yaml.v3's own
-// tree several times faster; everything else, errors included, is yaml.v3's.
-func parseYAML(data []byte) (*yaml.Node, error) {
-	if root, ok := yamlfast.Parse(data); ok {
-		return root, nil
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	var root yaml.Node
-	if err := dec.Decode(&root); err != nil {
-		if errors.Is(err, io.EOF) {
-			return nil, nil
-		}
-		return nil, syntaxError(err)
-	}
-	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, &SyntaxError{Line: extra.Line, Msg: "the document holds more than one YAML document; keep one"}
-	} else if !errors.Is(err, io.EOF) {
-		return nil, syntaxError(err)
-	}
-	return &root, nil
-}
-
-// syntaxError keeps the parser's line and drops any document text its
-// message quotes (yamltext).
-func syntaxError(err error) *SyntaxError {
-	line, msg := yamltext.Message(err)
-	return &SyntaxError{Line: line, Msg: msg}
-}
-
-// isCloudConfig reports whether the first line is cloud-init's header.
-func isCloudConfig(data []byte) bool {
-	first, _, _ := bytes.Cut(data, []byte("\n"))
-	return string(bytes.TrimRight(first, " \t\r")) == "#cloud-config"
+	return doc
 }
 
 // locateBlock finds the block node and sets the shape; nil means no block.
-func (doc *Document) locateBlock(data []byte, top *yaml.Node) *yaml.Node {
-	embedded := isCloudConfig(data)
+func (doc *Document) locateBlock(embedded bool, top *yaml.Node) *yaml.Node {
 	if top.Kind != yaml.MappingNode {
 		doc.Shape = ShapeStandalone
 		if embedded {

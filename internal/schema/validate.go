@@ -71,10 +71,15 @@ type crossCheck struct {
 // syntax error (a *SyntaxError) or when any finding is an error; findings are
 // returned either way so warnings can be printed.
 func Load(data []byte, opts ...Option) (*Config, Findings, error) {
-	doc, err := Parse(data)
+	t, err := ReadTree(data, false)
 	if err != nil {
 		return nil, nil, err
 	}
+	return load(t, opts)
+}
+
+func load(t *Tree, opts []Option) (*Config, Findings, error) {
+	doc := t.Document()
 	fs := Validate(doc, opts...)
 	if err := fs.Err(); err != nil {
 		return nil, fs, err
@@ -87,12 +92,21 @@ func Load(data []byte, opts ...Option) (*Config, Findings, error) {
 // document that takes long to check must not hold up a shutdown. The
 // abandoned check runs on until the process exits; nothing reads its result.
 func LoadContext(ctx context.Context, data []byte, opts ...Option) (*Config, Findings, error) {
+	t, err := ReadTree(data, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	return LoadTree(ctx, t, opts...)
+}
+
+// LoadTree is LoadContext for a document the source chain has read already.
+func LoadTree(ctx context.Context, t *Tree, opts ...Option) (*Config, Findings, error) {
 	var (
 		cfg *Config
 		fs  Findings
 		err error
 	)
-	if stop := stoppable(ctx, func() { cfg, fs, err = Load(data, opts...) }); stop != nil {
+	if stop := stoppable(ctx, func() { cfg, fs, err = load(t, opts) }); stop != nil {
 		return nil, nil, fmt.Errorf("stopped validating the configuration: %w", stop)
 	}
 	return cfg, fs, err

@@ -23,9 +23,11 @@
 //
 // A document is a cloud-config when it comes from cloud-init or starts with
 // the #cloud-config header; a cloud-config holds the block only under
-// corium:, whatever its other keys. Whether a block is there is decided from
-// the top-level keys alone: the block's content is the schema's to judge,
-// with line numbers, so a typo beside role: is reported, never skipped.
+// corium:, whatever its other keys. The document is read once, into a
+// schema.Tree, which says whether a block is there from the top-level keys
+// alone (the block's content is the schema's to judge, with line numbers, so
+// a typo beside role: is reported, never skipped) and goes on in the Result,
+// so the schema decodes it without parsing it again.
 //
 // Every source tried is recorded with its outcome (the provenance), logged
 // through log/slog and returned, also on failure. Reasons never hold a
@@ -36,6 +38,6 @@
 // workstation tool hands it over, and with nothing to fall back to, missing
 // or blank is a failure there.
 //
-// It does not parse or validate the block (schema does) and has no HTTP
+// It does not decode or validate the block (schema does) and has no HTTP
 // client of its own: URLs go through internal/fetch.
 package source

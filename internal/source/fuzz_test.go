@@ -35,7 +35,7 @@ func FuzzInspect(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, doc string, cloudConfig bool) {
-		absent, err := inspect([]byte(doc), cloudConfig)
+		_, absent, err := inspect([]byte(doc), cloudConfig)
 		if absent != "" && err != nil {
 			t.Fatalf("both absent (%s) and failed (%v)", absent, err)
 		}

@@ -101,7 +101,7 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 	if blank(data) {
 		return answer{}, fmt.Errorf("%s=%s: the document is empty", paramConfig, shown)
 	}
-	absent, err := inspect(data, false)
+	tree, absent, err := inspect(data, false)
 	if err != nil {
 		return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
 	}
@@ -115,7 +115,7 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 	if len(notes) > 0 {
 		detail += " (" + strings.Join(notes, ", ") + ")"
 	}
-	return answer{data: data, detail: detail, onCmdline: hasScheme(val, "data")}, nil
+	return answer{data: data, tree: tree, detail: detail, onCmdline: hasScheme(val, "data")}, nil
 }
 
 func parseWait(v string) (time.Duration, error) {

@@ -23,14 +23,14 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 	if blank(data) {
 		return answer{absent: p + " is empty"}, nil
 	}
-	absent, err := inspect(data, cloudConfig)
+	tree, absent, err := inspect(data, cloudConfig)
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", p, err)
 	}
 	if absent != "" {
 		return answer{absent: p + ": " + absent}, nil
 	}
-	return answer{data: data}, nil
+	return answer{data: data, tree: tree}, nil
 }
 
 // fromFlag reads --config FILE, which replaces the chain: with nothing to
@@ -49,7 +49,7 @@ func fromFlag(o Options) (*Result, error) {
 	if blank(data) {
 		return fail(fmt.Errorf("reading %s: the file is empty; it must hold a corium block", p))
 	}
-	absent, err := inspect(data, false)
+	tree, absent, err := inspect(data, false)
 	if err == nil && absent != "" {
 		err = errors.New(absent + "; it must hold a corium block")
 	}
@@ -57,7 +57,7 @@ func fromFlag(o Options) (*Result, error) {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
 	res.record(o.Logger, Attempt{Source: p, Outcome: Used})
-	res.Source, res.Data = p, data
+	res.Source, res.Data, res.Tree = p, data, tree
 	return res, nil
 }
 

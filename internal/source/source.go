@@ -7,6 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
 )
 
 // Names of the sources, as provenance and status spell them.
@@ -53,6 +54,9 @@ type Result struct {
 	// (corium.config=data:), where every user of the node can read it in
 	// /proc/cmdline.
 	OnCmdline bool `json:"onCmdline,omitempty"`
+	// Tree is the document as read, for the schema to decode without
+	// parsing it again; it knows whether the document is a cloud-config.
+	Tree *schema.Tree `json:"-"`
 }
 
 // Options says where to look.
@@ -71,6 +75,7 @@ type Options struct {
 // answer is what one source yields: a document, or the reason it is absent.
 type answer struct {
 	data      []byte
+	tree      *schema.Tree
 	absent    string
 	detail    string // for a used source: where the document came from
 	onCmdline bool
@@ -111,7 +116,7 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Absent, Reason: a.absent})
 		default:
 			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Used, Reason: a.detail})
-			res.Source, res.Data, res.OnCmdline = s.name, a.data, a.onCmdline
+			res.Source, res.Data, res.OnCmdline, res.Tree = s.name, a.data, a.onCmdline, a.tree
 			return res, nil
 		}
 	}
