@@ -13,8 +13,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/firstboot"
 	"github.com/corium/corium-agent/internal/notify"
+	"github.com/corium/corium-agent/internal/resolve"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -56,7 +56,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		ConfigFile: *nf.config,
 		FactsFile:  *nf.facts,
 		Again:      *again,
-		Resolver:   secret.NewResolver(root, secret.WithLogger(log)),
+		Resolver:   resolve.NewResolver(root, resolve.WithLogger(log)),
 		Log:        log,
 		Notify:     func(line string) { _, _ = notify.Status(line) },
 	}

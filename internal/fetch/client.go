@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/retry"
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 // Timeouts of one attempt. They bound a server that accepts and then says
@@ -84,7 +85,7 @@ func checkRedirect(req *http.Request, via []*http.Request) error {
 	}
 	allowHTTP, _ := req.Context().Value(allowHTTPKey{}).(bool)
 	if req.URL.Scheme != "https" && !(allowHTTP && req.URL.Scheme == "http") {
-		return fmt.Errorf("%w: to %s", ErrInsecureRedirect, Redact(req.URL.String()))
+		return fmt.Errorf("%w: to %s", ErrInsecureRedirect, secret.ShownURL(req.URL.String()))
 	}
 	if origin(req.URL) != origin(via[0].URL) {
 		req.Header.Del("Authorization")

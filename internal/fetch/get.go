@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/retry"
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 // DefaultMaxBytes caps a body when the request sets no cap.
@@ -40,7 +41,7 @@ type Attempt struct {
 // Get fetches req.URL, retrying "not there yet" until req.Wait runs out. An
 // error names the redacted URL.
 func (c *Client) Get(ctx context.Context, req Request) ([]byte, error) {
-	shown := Redact(req.URL)
+	shown := secret.ShownURL(req.URL)
 	policy := c.backoff
 	policy.Wait = req.Wait
 	if req.Report != nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/retry"
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 func TestGetReturnsBodyAndSendsHeader(t *testing.T) {
@@ -306,7 +307,7 @@ func expectCancelled(t *testing.T, done chan error) {
 	}
 }
 
-func TestRedact(t *testing.T) {
+func TestShownURL(t *testing.T) {
 	for in, want := range map[string]string{
 		"https://h/p":                    "https://h/p",
 		"https://u:p@h:8443/p?q=1#f":     "https://h:8443/p",
@@ -315,8 +316,8 @@ func TestRedact(t *testing.T) {
 		"https://h/p%zz?token=SECRETISH": "(an unparsable URL)",
 		"https://h/a%20b?sig=1":          "https://h/a%20b",
 	} {
-		if got := Redact(in); got != want {
-			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		if got := secret.ShownURL(in); got != want {
+			t.Errorf("secret.ShownURL(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // SecretResolver resolves one SecretSource; path is the field path used in
-// messages. *secret.Resolver is one.
+// messages. *resolve.Resolver is one.
 type SecretResolver interface {
 	Resolve(ctx context.Context, path string, src secret.Source) (secret.Value, error)
 }

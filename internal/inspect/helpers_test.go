@@ -17,8 +17,8 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/firstboot"
+	"github.com/corium/corium-agent/internal/resolve"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -89,7 +89,7 @@ func provision(t testing.TB, n node) rootfs.Root {
 func provisionWith(t testing.TB, root rootfs.Root, config, facts string) {
 	t.Helper()
 	dir := t.TempDir()
-	o := firstboot.Options{Root: root, ConfigFile: filepath.Join(dir, "config.yaml"), Resolver: secret.NewResolver(root)}
+	o := firstboot.Options{Root: root, ConfigFile: filepath.Join(dir, "config.yaml"), Resolver: resolve.NewResolver(root)}
 	if err := os.WriteFile(o.ConfigFile, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
-
-	"github.com/corium/corium-agent/internal/fetch"
 )
 
 // sourceFields is Source without its printing methods.
@@ -46,7 +44,7 @@ func RedactURL(raw string) string {
 	if u.User == nil && u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" {
 		return raw
 	}
-	return fetch.Redact(raw) + "?" + Redacted
+	return ShownURL(raw) + "?" + Redacted
 }
 
 // Where names the source for a message: its file, its URL as RedactURL shows

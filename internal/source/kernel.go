@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/corium/corium-agent/internal/fetch"
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 const (
@@ -72,7 +72,7 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 			return answer{absent: paramConfig + "=" + val + ": the file is empty"}, nil
 		}
 	case hasScheme(val, "https"), hasScheme(val, "http"):
-		shown = fetch.Redact(val)
+		shown = secret.ShownURL(val)
 		if hasScheme(val, "http") && pin == "" {
 			return answer{}, fmt.Errorf("%s=%s: plain http is refused without %s= (a configuration carries join material and must not be forgeable in transit); use https:// or pin the document's digest",
 				paramConfig, shown, paramSHA256)

@@ -1,9 +1,10 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/corium/corium-agent/internal/secret"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -34,7 +35,7 @@ func (r *Resolver) credentialKind(name string) (kind, error) {
 	shown := "credential " + name
 	return kind{
 		what: shown, notThere: "is not there", neverCame: "did not appear",
-		attempt: func(context.Context) (Value, error) {
+		attempt: func(context.Context) (secret.Value, error) {
 			// Not under the node's root: systemd hands over an absolute
 			// path. The directory is a root of its own, so the name (one
 			// component, checked above) is opened the same careful way: a

@@ -1,8 +1,9 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"fmt"
+	"github.com/corium/corium-agent/internal/secret"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -36,7 +37,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}),
 	})
 	var outs []string
-	record := func(v Value, err error) {
+	record := func(v secret.Value, err error) {
 		outs = append(outs, fmt.Sprintf("%v|%+v|%#v|%s|%q", v, v, v, v, v))
 		if err != nil {
 			outs = append(outs, err.Error(), fmt.Sprintf("%+v", err), fmt.Sprintf("%#v", err))
@@ -85,31 +86,31 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		WithBackoff(retryPolicy(10*time.Millisecond, 40*time.Millisecond)))
 	ctx := context.Background()
 
-	v, err := r.Resolve(ctx, "wireguard[0].privateKeyFrom", Source{File: "/run/corium/wg0.key"})
+	v, err := r.Resolve(ctx, "wireguard[0].privateKeyFrom", secret.Source{File: "/run/corium/wg0.key"})
 	if v.Reveal() != leakFile {
 		t.Fatalf("file scenario did not resolve: %v", err)
 	}
 	record(v, err)
 	go func() { time.Sleep(100 * time.Millisecond); g.write(t, "/run/corium/late", leakFile) }()
-	record(r.Resolve(ctx, "wireguard[1].privateKeyFrom", Source{File: "/run/corium/late", WaitFor: "10s"}))
-	record(r.Resolve(ctx, "ha.authPassFrom", Source{File: "/run/corium/empty", WaitFor: "100ms"}))
-	v, err = r.Resolve(ctx, "join.tokenFrom", Source{URL: secretURL("/ok"), AuthFile: "/etc/corium/auth", WaitFor: "10s"})
+	record(r.Resolve(ctx, "wireguard[1].privateKeyFrom", secret.Source{File: "/run/corium/late", WaitFor: "10s"}))
+	record(r.Resolve(ctx, "ha.authPassFrom", secret.Source{File: "/run/corium/empty", WaitFor: "100ms"}))
+	v, err = r.Resolve(ctx, "join.tokenFrom", secret.Source{URL: secretURL("/ok"), AuthFile: "/etc/corium/auth", WaitFor: "10s"})
 	if v.Reveal() != leakURL {
 		t.Fatalf("url scenario did not resolve: %v", err)
 	}
 	record(v, err)
 	for _, path := range []string{"/denied", "/busy", "/later", "/big", "/away"} {
-		record(r.Resolve(ctx, "join.tokenFrom", Source{URL: secretURL(path), AuthFile: "/etc/corium/auth", WaitFor: "300ms"}))
+		record(r.Resolve(ctx, "join.tokenFrom", secret.Source{URL: secretURL(path), AuthFile: "/etc/corium/auth", WaitFor: "300ms"}))
 	}
-	v, err = r.Resolve(ctx, "wireguard[0].peers[0].presharedKeyFrom", Source{Credential: "corium.wg0"})
+	v, err = r.Resolve(ctx, "wireguard[0].peers[0].presharedKeyFrom", secret.Source{Credential: "corium.wg0"})
 	if v.Reveal() != leakCred {
 		t.Fatalf("credential scenario did not resolve: %v", err)
 	}
 	record(v, err)
-	record(r.Resolve(ctx, "wireguard[0].peers[1].presharedKeyFrom", Source{Credential: "corium.absent", WaitFor: "50ms"}))
+	record(r.Resolve(ctx, "wireguard[0].peers[1].presharedKeyFrom", secret.Source{Credential: "corium.absent", WaitFor: "50ms"}))
 	cancelled, cancel := context.WithCancel(ctx)
 	time.AfterFunc(100*time.Millisecond, cancel)
-	record(r.Resolve(cancelled, "join.tokenFrom", Source{URL: secretURL("/busy"), AuthFile: "/etc/corium/auth", WaitFor: "1h"}))
+	record(r.Resolve(cancelled, "join.tokenFrom", secret.Source{URL: secretURL("/busy"), AuthFile: "/etc/corium/auth", WaitFor: "1h"}))
 
 	time.Sleep(100 * time.Millisecond) // the last datagrams
 	all := strings.Join(append(outs, logs.String(), sock.Text()), "\n")

@@ -1,8 +1,9 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"errors"
+	"github.com/corium/corium-agent/internal/secret"
 	"os"
 	"regexp"
 	"strings"
@@ -16,7 +17,7 @@ func TestFileAppearingAfterDelay(t *testing.T) {
 		time.Sleep(300 * time.Millisecond)
 		g.write(t, "/run/corium/wg0.key", "  c2VjcmV0LWtleS1ieXRlcw==\n")
 	}()
-	v, err := g.resolver().Resolve(context.Background(), "wireguard[0].privateKeyFrom", Source{File: "/run/corium/wg0.key", WaitFor: "10s"})
+	v, err := g.resolver().Resolve(context.Background(), "wireguard[0].privateKeyFrom", secret.Source{File: "/run/corium/wg0.key", WaitFor: "10s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func TestFileAppearingAfterDelay(t *testing.T) {
 func TestFileReadUnderTheRootOnly(t *testing.T) {
 	g := newRig(t)
 	// /etc/hostname exists on the host but not under the root.
-	_, err := g.resolver().Resolve(context.Background(), "join.tokenFrom", Source{File: "/etc/hostname"})
+	_, err := g.resolver().Resolve(context.Background(), "join.tokenFrom", secret.Source{File: "/etc/hostname"})
 	if err == nil || !strings.Contains(err.Error(), "/etc/hostname is not there (tried once") {
 		t.Fatalf("err = %v", err)
 	}
@@ -55,7 +56,7 @@ func TestEmptyFileIsNotThereYet(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		g.write(t, "/run/k", "token")
 	}()
-	v, err := g.resolver().Resolve(context.Background(), "join.tokenFrom", Source{File: "/run/k", WaitFor: "10s"})
+	v, err := g.resolver().Resolve(context.Background(), "join.tokenFrom", secret.Source{File: "/run/k", WaitFor: "10s"})
 	if err != nil || v.Reveal() != "token" {
 		t.Fatalf("Resolve = %v", err)
 	}
@@ -63,7 +64,7 @@ func TestEmptyFileIsNotThereYet(t *testing.T) {
 
 func TestFileNeverAppears(t *testing.T) {
 	g := newRig(t)
-	_, err := g.resolver().Resolve(context.Background(), "wireguard[0].privateKeyFrom", Source{File: "/run/corium/wg0.key", WaitFor: "300ms"})
+	_, err := g.resolver().Resolve(context.Background(), "wireguard[0].privateKeyFrom", secret.Source{File: "/run/corium/wg0.key", WaitFor: "300ms"})
 	want := regexp.MustCompile(`^wireguard\[0\]\.privateKeyFrom: /run/corium/wg0\.key did not appear within 300ms \(\d+ attempts; last: /run/corium/wg0\.key does not exist yet\)$`)
 	if err == nil || !want.MatchString(err.Error()) {
 		t.Fatalf("err = %v", err)
@@ -75,7 +76,7 @@ func TestUnreadableFileFailsAtOnce(t *testing.T) {
 	if err := g.root.MkdirAll("/run/corium/wg0.key", 0o700); err != nil {
 		t.Fatal(err)
 	}
-	_, err := g.resolver().Resolve(context.Background(), "wireguard[0].privateKeyFrom", Source{File: "/run/corium/wg0.key", WaitFor: "1h"})
+	_, err := g.resolver().Resolve(context.Background(), "wireguard[0].privateKeyFrom", secret.Source{File: "/run/corium/wg0.key", WaitFor: "1h"})
 	if err == nil || err.Error() != "wireguard[0].privateKeyFrom: reading /run/corium/wg0.key: is a directory" {
 		t.Fatalf("err = %v", err)
 	}
@@ -89,7 +90,7 @@ func TestDeadlineWithinOneStep(t *testing.T) {
 	const wait, ceiling = 600 * time.Millisecond, 200 * time.Millisecond
 	r := g.resolver(WithBackoff(retryPolicy(100*time.Millisecond, ceiling)))
 	start := time.Now()
-	_, err := r.Resolve(context.Background(), "ha.authPassFrom", Source{File: "/run/pass", WaitFor: "600ms"})
+	_, err := r.Resolve(context.Background(), "ha.authPassFrom", secret.Source{File: "/run/pass", WaitFor: "600ms"})
 	elapsed := time.Since(start)
 	if err == nil {
 		t.Fatal("want an error")
@@ -105,7 +106,7 @@ func TestCancelStopsWaitAtOnce(t *testing.T) {
 	r := g.resolver(WithBackoff(retryPolicy(time.Hour, time.Hour)), WithStatus(func(string) { cancel() }))
 	done := make(chan error, 1)
 	go func() {
-		_, err := r.Resolve(ctx, "join.tokenFrom", Source{File: "/run/token", WaitFor: "1h"})
+		_, err := r.Resolve(ctx, "join.tokenFrom", secret.Source{File: "/run/token", WaitFor: "1h"})
 		done <- err
 	}()
 	select {
@@ -121,7 +122,7 @@ func TestCancelStopsWaitAtOnce(t *testing.T) {
 func TestCredentialRead(t *testing.T) {
 	g := newRig(t)
 	dir := credentialsDir(t, map[string]string{"corium.wg0": "a2V5\n"})
-	v, err := g.resolver(WithCredentialsDir(dir)).Resolve(context.Background(), "wireguard[0].privateKeyFrom", Source{Credential: "corium.wg0"})
+	v, err := g.resolver(WithCredentialsDir(dir)).Resolve(context.Background(), "wireguard[0].privateKeyFrom", secret.Source{Credential: "corium.wg0"})
 	if err != nil || v.Reveal() != "a2V5" {
 		t.Fatalf("Resolve = %v", err)
 	}
@@ -129,7 +130,7 @@ func TestCredentialRead(t *testing.T) {
 
 func TestCredentialFromEnvironment(t *testing.T) {
 	t.Setenv("CREDENTIALS_DIRECTORY", credentialsDir(t, map[string]string{"corium.join": "tok"}))
-	v, err := NewResolver(newRig(t).root, WithStatus(func(string) {}), WithLogger(discard)).Resolve(context.Background(), "join.tokenFrom", Source{Credential: "corium.join"})
+	v, err := NewResolver(newRig(t).root, WithStatus(func(string) {}), WithLogger(discard)).Resolve(context.Background(), "join.tokenFrom", secret.Source{Credential: "corium.join"})
 	if err != nil || v.Reveal() != "tok" {
 		t.Fatalf("Resolve = %v", err)
 	}
@@ -149,7 +150,7 @@ func TestCredentialRefusals(t *testing.T) {
 		{"relative/dir", "corium.wg0", "is not an absolute path"},
 		{dir, "corium.absent", "credential corium.absent is not there (tried once"},
 	} {
-		_, err := g.resolver(WithCredentialsDir(tc.dir)).Resolve(context.Background(), "wireguard[0].privateKeyFrom", Source{Credential: tc.name})
+		_, err := g.resolver(WithCredentialsDir(tc.dir)).Resolve(context.Background(), "wireguard[0].privateKeyFrom", secret.Source{Credential: tc.name})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("credential %q in %q: err = %v, want %q", tc.name, tc.dir, err, tc.want)
 		}
@@ -157,7 +158,7 @@ func TestCredentialRefusals(t *testing.T) {
 }
 
 func TestSourceShape(t *testing.T) {
-	_, err := newRig(t).resolver().Resolve(context.Background(), "join.tokenFrom", Source{File: "/a", Credential: "b"})
+	_, err := newRig(t).resolver().Resolve(context.Background(), "join.tokenFrom", secret.Source{File: "/a", Credential: "b"})
 	if err == nil || err.Error() != "join.tokenFrom: exactly one of file, url and credential must be set" {
 		t.Fatalf("err = %v", err)
 	}
@@ -167,7 +168,7 @@ func TestStatusGoesToNotifySocket(t *testing.T) {
 	sock := listenNotify(t)
 	g := newRig(t)
 	r := NewResolver(g.root, WithLogger(discard), WithBackoff(retryPolicy(10*time.Millisecond, 10*time.Millisecond)))
-	_, err := r.Resolve(context.Background(), "ha.authPassFrom", Source{File: "/run/pass", WaitFor: "100ms"})
+	_, err := r.Resolve(context.Background(), "ha.authPassFrom", secret.Source{File: "/run/pass", WaitFor: "100ms"})
 	if err == nil {
 		t.Fatal("want an error")
 	}

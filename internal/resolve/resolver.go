@@ -1,9 +1,10 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/corium/corium-agent/internal/secret"
 	"log/slog"
 	"os"
 	"time"
@@ -66,21 +67,21 @@ func NewResolver(root rootfs.Root, opts ...Option) *Resolver {
 	return r
 }
 
-// kind is what a Source reads, with the words its messages use.
+// kind is what a secret.Source reads, with the words its messages use.
 type kind struct {
 	what      string // "/run/corium/wg0.key", "https://host/path", "credential corium.x"
 	notThere  string // for a single attempt
 	neverCame string // for a wait that ran out
-	attempt   func(ctx context.Context) (Value, error)
+	attempt   func(ctx context.Context) (secret.Value, error)
 }
 
 // Resolve reads src, retrying "not there yet" until src.WaitFor runs out.
 // path is the field path the source was written at
 // (wireguard[0].privateKeyFrom); it starts every progress line and error.
-func (r *Resolver) Resolve(ctx context.Context, path string, src Source) (Value, error) {
+func (r *Resolver) Resolve(ctx context.Context, path string, src secret.Source) (secret.Value, error) {
 	k, err := r.kindOf(src)
 	if err != nil {
-		return Value{}, fmt.Errorf("%s: %w", path, err)
+		return secret.Value{}, fmt.Errorf("%s: %w", path, err)
 	}
 	policy := r.backoff
 	policy.Wait = src.Wait()
@@ -92,7 +93,7 @@ func (r *Resolver) Resolve(ctx context.Context, path string, src Source) (Value,
 		r.log.Info(line, "field", path, "reason", a.Err.Error())
 		r.status(line)
 	}
-	var v Value
+	var v secret.Value
 	start := time.Now()
 	err = retry.Do(ctx, policy, func(ctx context.Context) error {
 		var err error
@@ -100,13 +101,13 @@ func (r *Resolver) Resolve(ctx context.Context, path string, src Source) (Value,
 		return err
 	})
 	if err != nil {
-		return Value{}, failure(path, k, err)
+		return secret.Value{}, failure(path, k, err)
 	}
 	r.log.Info(fmt.Sprintf("%s: resolved from %s", path, k.what), "field", path, "took", roundDelay(time.Since(start)))
 	return v, nil
 }
 
-func (r *Resolver) kindOf(src Source) (kind, error) {
+func (r *Resolver) kindOf(src secret.Source) (kind, error) {
 	switch {
 	case src.File != "" && src.URL == "" && src.Credential == "":
 		return r.fileKind(src.File), nil
@@ -121,7 +122,7 @@ func (r *Resolver) kindOf(src Source) (kind, error) {
 func (r *Resolver) fileKind(p string) kind {
 	return kind{
 		what: p, notThere: "is not there", neverCame: "did not appear",
-		attempt: func(context.Context) (Value, error) { return readSecretFile(r.root, p, p) },
+		attempt: func(context.Context) (secret.Value, error) { return readSecretFile(r.root, p, p) },
 	}
 }
 

@@ -1,8 +1,9 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"errors"
+	"github.com/corium/corium-agent/internal/secret"
 	"net"
 	"os"
 	"path/filepath"
@@ -57,18 +58,18 @@ func TestNotARegularFileFailsAtOnce(t *testing.T) {
 				g := newRig(t)
 				creds := t.TempDir()
 				srv := newScripted(t, reply{status: 200, body: "never"})
-				var src Source
+				var src secret.Source
 				var want string
 				switch as {
 				case "file":
 					plant(t, g.root.Dir(), "run/corium/wg0.key", kind)
-					src, want = Source{File: "/run/corium/wg0.key", WaitFor: "1h"}, "wireguard[0].privateKeyFrom: reading /run/corium/wg0.key: "
+					src, want = secret.Source{File: "/run/corium/wg0.key", WaitFor: "1h"}, "wireguard[0].privateKeyFrom: reading /run/corium/wg0.key: "
 				case "authFile":
 					plant(t, g.root.Dir(), "etc/corium/auth", kind)
-					src, want = Source{URL: srv.URL + "/t", AuthFile: "/etc/corium/auth", WaitFor: "1h"}, "wireguard[0].privateKeyFrom: reading authFile /etc/corium/auth: "
+					src, want = secret.Source{URL: srv.URL + "/t", AuthFile: "/etc/corium/auth", WaitFor: "1h"}, "wireguard[0].privateKeyFrom: reading authFile /etc/corium/auth: "
 				case "credential":
 					plant(t, creds, "corium.wg0", kind)
-					src, want = Source{Credential: "corium.wg0", WaitFor: "1h"}, "wireguard[0].privateKeyFrom: reading credential corium.wg0: "
+					src, want = secret.Source{Credential: "corium.wg0", WaitFor: "1h"}, "wireguard[0].privateKeyFrom: reading credential corium.wg0: "
 				}
 				want += kindWords[kind]
 				r := g.resolver(WithFetch(trusting(srv.Server)), WithCredentialsDir(creds))
@@ -137,7 +138,7 @@ func TestSecretThroughALongChainReadsNothingOutside(t *testing.T) {
 	}
 	p := host + "/l0/key"
 	srv := newScripted(t, reply{status: 200, body: "never"})
-	for _, src := range []Source{{File: p, WaitFor: "1h"}, {URL: srv.URL + "/t", AuthFile: p, WaitFor: "1h"}} {
+	for _, src := range []secret.Source{{File: p, WaitFor: "1h"}, {URL: srv.URL + "/t", AuthFile: p, WaitFor: "1h"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		v, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(ctx, "join.tokenFrom", src)
 		cancel()

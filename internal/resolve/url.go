@@ -1,9 +1,10 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/corium/corium-agent/internal/secret"
 	"net/http"
 	"strings"
 
@@ -17,33 +18,33 @@ const MaxURLBytes = 64 << 10
 var errEmptyBody = errors.New("the server answered with an empty body")
 
 func (r *Resolver) urlKind(rawURL, authFile string) kind {
-	shown := fetch.Redact(rawURL)
+	shown := secret.ShownURL(rawURL)
 	return kind{
 		what: shown, notThere: "was not available", neverCame: "was not available",
-		attempt: func(ctx context.Context) (Value, error) {
+		attempt: func(ctx context.Context) (secret.Value, error) {
 			req := fetch.Request{URL: rawURL, MaxBytes: MaxURLBytes}
 			if authFile != "" {
 				// Read on every attempt: the token may be written by another
 				// unit after the agent started.
 				token, err := readSecretFile(r.root, authFile, "authFile "+authFile)
 				if err != nil {
-					return Value{}, err
+					return secret.Value{}, err
 				}
 				req.Header = http.Header{"Authorization": {"Bearer " + token.Reveal()}}
 			}
 			body, err := r.fetch.Once(ctx, req)
 			if err != nil {
 				if transient, _ := retry.IsNotYet(err); transient {
-					return Value{}, err
+					return secret.Value{}, err
 				}
-				return Value{}, fmt.Errorf("fetching %s: %w%s", shown, err, authHint(err, authFile))
+				return secret.Value{}, fmt.Errorf("fetching %s: %w%s", shown, err, authHint(err, authFile))
 			}
 			s := strings.TrimSpace(string(body))
 			clear(body)
 			if s == "" {
-				return Value{}, retry.NotYet(errEmptyBody)
+				return secret.Value{}, retry.NotYet(errEmptyBody)
 			}
-			return NewValue(s), nil
+			return secret.NewValue(s), nil
 		},
 	}
 }

@@ -1,7 +1,8 @@
-package secret
+package resolve
 
 import (
 	"context"
+	"github.com/corium/corium-agent/internal/secret"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -15,7 +16,7 @@ func BenchmarkResolveFile(b *testing.B) {
 		b.Fatal(err)
 	}
 	r := NewResolver(g.root, WithLogger(discard), WithStatus(func(string) {}))
-	src := Source{File: "/run/corium/wg0.key"}
+	src := secret.Source{File: "/run/corium/wg0.key"}
 	for b.Loop() {
 		if _, err := r.Resolve(context.Background(), "wireguard[0].privateKeyFrom", src); err != nil {
 			b.Fatal(err)
@@ -29,7 +30,7 @@ func BenchmarkResolveURL(b *testing.B) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("token")) }))
 	defer srv.Close()
 	r := NewResolver(newRig(b).root, WithFetch(trusting(srv)), WithLogger(discard), WithStatus(func(string) {}))
-	src := Source{URL: srv.URL + "/t"}
+	src := secret.Source{URL: srv.URL + "/t"}
 	for b.Loop() {
 		if _, err := r.Resolve(context.Background(), "join.tokenFrom", src); err != nil {
 			b.Fatal(err)

@@ -1,8 +1,9 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"errors"
+	"github.com/corium/corium-agent/internal/secret"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -17,7 +18,7 @@ func TestURLNotThereYetThenOK(t *testing.T) {
 	g.write(t, "/etc/corium/token", "\n bearer-abc \n")
 	srv := newScripted(t, reply{status: 404}, reply{status: 503}, reply{status: 200, body: "join-token-value\n"})
 	v, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom",
-		Source{URL: srv.URL + "/token?sig=abc", AuthFile: "/etc/corium/token", WaitFor: "1m"})
+		secret.Source{URL: srv.URL + "/token?sig=abc", AuthFile: "/etc/corium/token", WaitFor: "1m"})
 	if err != nil || v.Reveal() != "join-token-value" {
 		t.Fatalf("Resolve = %v", err)
 	}
@@ -40,7 +41,7 @@ func TestURLUnauthorizedFailsAfterOneRequest(t *testing.T) {
 	g.write(t, "/etc/corium/token", "wrong")
 	srv := newScripted(t, reply{status: 401}, reply{status: 200, body: "never"})
 	_, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom",
-		Source{URL: srv.URL + "/t", AuthFile: "/etc/corium/token", WaitFor: "1h"})
+		secret.Source{URL: srv.URL + "/t", AuthFile: "/etc/corium/token", WaitFor: "1h"})
 	var se *fetch.StatusError
 	if !errors.As(err, &se) || se.Code != 401 {
 		t.Fatalf("err = %v", err)
@@ -62,7 +63,7 @@ func TestURLRedirectToHTTPRefused(t *testing.T) {
 	defer plain.Close()
 	srv := newScripted(t, reply{redirectTo: plain.URL + "/key"})
 	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "wireguard[0].privateKeyFrom",
-		Source{URL: srv.URL, WaitFor: "1h"})
+		secret.Source{URL: srv.URL, WaitFor: "1h"})
 	if !errors.Is(err, fetch.ErrInsecureRedirect) || hits != 0 || srv.requests() != 1 {
 		t.Fatalf("err = %v, http hits %d, https requests %d", err, hits, srv.requests())
 	}
@@ -70,7 +71,7 @@ func TestURLRedirectToHTTPRefused(t *testing.T) {
 
 func TestURLRetryAfterHonoured(t *testing.T) {
 	srv := newScripted(t, reply{status: 429, header: map[string]string{"Retry-After": "1"}}, reply{status: 200, body: "k"})
-	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "ha.authPassFrom", Source{URL: srv.URL, WaitFor: "30s"})
+	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "ha.authPassFrom", secret.Source{URL: srv.URL, WaitFor: "30s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestURLRetryAfterHonoured(t *testing.T) {
 
 func TestURLBodyCap(t *testing.T) {
 	srv := newScripted(t, reply{status: 200, body: strings.Repeat("a", MaxURLBytes+1)})
-	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL, WaitFor: "1m"})
+	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL, WaitFor: "1m"})
 	if !errors.Is(err, fetch.ErrTooLarge) || srv.requests() != 1 {
 		t.Fatalf("err = %v after %d requests", err, srv.requests())
 	}
@@ -94,7 +95,7 @@ func TestURLAuthFileAppearsLater(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 		g.write(t, "/run/auth", "tok")
 	}()
-	_, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL, AuthFile: "/run/auth", WaitFor: "10s"})
+	_, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL, AuthFile: "/run/auth", WaitFor: "10s"})
 	if err != nil || srv.requests() != 1 || srv.auth[0] != "Bearer tok" {
 		t.Fatalf("err = %v, requests %d", err, srv.requests())
 	}
@@ -102,7 +103,7 @@ func TestURLAuthFileAppearsLater(t *testing.T) {
 
 func TestURLEmptyBodyIsNotThereYet(t *testing.T) {
 	srv := newScripted(t, reply{status: 200, body: "\n"}, reply{status: 200, body: "k"})
-	v, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL, WaitFor: "10s"})
+	v, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL, WaitFor: "10s"})
 	if err != nil || v.Reveal() != "k" || srv.requests() != 2 {
 		t.Fatalf("err = %v, requests %d", err, srv.requests())
 	}
@@ -110,7 +111,7 @@ func TestURLEmptyBodyIsNotThereYet(t *testing.T) {
 
 func TestURLNeverAvailable(t *testing.T) {
 	srv := newScripted(t, reply{status: 503})
-	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL + "/t?x=1", WaitFor: "200ms"})
+	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL + "/t?x=1", WaitFor: "200ms"})
 	want := "join.tokenFrom: " + srv.URL + "/t was not available within 200ms ("
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "last: server answered 503 Service Unavailable)") {
 		t.Fatalf("err = %v", err)

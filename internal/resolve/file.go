@@ -1,8 +1,9 @@
-package secret
+package resolve
 
 import (
 	"errors"
 	"fmt"
+	"github.com/corium/corium-agent/internal/secret"
 	"io"
 	"io/fs"
 	"strings"
@@ -25,31 +26,31 @@ var (
 // path that is not a regular file included: a FIFO would block the open past
 // waitFor, and a directory or a device will not turn into a secret by
 // waiting. Errors name the node path, never the host path or the content.
-func readSecretFile(root rootfs.Root, p, name string) (Value, error) {
+func readSecretFile(root rootfs.Root, p, name string) (secret.Value, error) {
 	f, err := root.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Value{}, retry.NotYet(fmt.Errorf("%s %w", name, errMissing))
+		return secret.Value{}, retry.NotYet(fmt.Errorf("%s %w", name, errMissing))
 	}
 	if errors.Is(err, rootfs.ErrNotRegular) {
-		return Value{}, fmt.Errorf("reading %s: %w", name, pathErrCause(err))
+		return secret.Value{}, fmt.Errorf("reading %s: %w", name, pathErrCause(err))
 	}
 	if err != nil {
-		return Value{}, fmt.Errorf("opening %s: %w", name, pathErrCause(err))
+		return secret.Value{}, fmt.Errorf("opening %s: %w", name, pathErrCause(err))
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
-		return Value{}, fmt.Errorf("reading %s: %w", name, pathErrCause(err))
+		return secret.Value{}, fmt.Errorf("reading %s: %w", name, pathErrCause(err))
 	}
 	if len(b) > maxFileBytes {
-		return Value{}, fmt.Errorf("reading %s: larger than %d bytes; a secret file holds one key or token", name, maxFileBytes)
+		return secret.Value{}, fmt.Errorf("reading %s: larger than %d bytes; a secret file holds one key or token", name, maxFileBytes)
 	}
 	s := strings.TrimSpace(string(b))
 	clear(b)
 	if s == "" {
-		return Value{}, retry.NotYet(fmt.Errorf("%s %w", name, errEmpty))
+		return secret.Value{}, retry.NotYet(fmt.Errorf("%s %w", name, errEmpty))
 	}
-	return NewValue(s), nil
+	return secret.NewValue(s), nil
 }
 
 // pathErrCause drops *fs.PathError's path, so a message names the path once,

@@ -1,11 +1,11 @@
-package fetch
+package secret
 
 import "net/url"
 
-// Redact returns rawURL fit for a log line or an error: scheme, host and path
+// ShownURL is rawURL fit for a log line or an error: scheme, host and path
 // only. The query string and userinfo often carry tokens (presigned URLs,
 // basic auth), and the fragment is dropped with them.
-func Redact(rawURL string) string {
+func ShownURL(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		// url.Parse quotes its input in its error, so neither is shown.

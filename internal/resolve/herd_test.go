@@ -1,8 +1,9 @@
-package secret
+package resolve
 
 import (
 	"context"
 	"fmt"
+	"github.com/corium/corium-agent/internal/secret"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -115,7 +116,7 @@ func herd(t *testing.T, jitter retry.Jitter) (total, minimum int) {
 				return
 			}
 			<-boot
-			v, err := r.Resolve(context.Background(), "join.tokenFrom", Source{URL: srv.URL + "/token", WaitFor: wait.String()})
+			v, err := r.Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL + "/token", WaitFor: wait.String()})
 			if err == nil && v.Reveal() != "fleet-join-token" {
 				err = fmt.Errorf("wrong value")
 			}
