@@ -122,12 +122,15 @@ func goldenCases(t *testing.T) map[string]rendered {
 			}
 			out["golden "+filepath.ToSlash(rel)] = r
 		case "plan.json":
+			// A whole plan, or the golden of one step.
 			var plan bootstrap.Plan
 			if err := json.Unmarshal(readFile(t, p), &plan); err != nil {
-				// A single step's golden; it holds no install.
+				t.Errorf("%s: %v", rel, err)
+			}
+			if len(plan.Steps) == 0 {
 				var step bootstrap.Step
-				if json.Unmarshal(readFile(t, p), &step) != nil {
-					t.Errorf("%s: neither a plan nor a step", rel)
+				if err := json.Unmarshal(readFile(t, p), &step); err != nil {
+					t.Errorf("%s: %v", rel, err)
 				}
 				plan.Steps = []bootstrap.Step{step}
 			}
