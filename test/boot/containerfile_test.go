@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/k0srules"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -77,6 +78,16 @@ func (cf containerfile) env(over map[string]string) []string {
 		env = append(env, k+"="+v)
 	}
 	return env
+}
+
+// TestContainerfileK0sPin holds the image to the k0s release whose install
+// rules the boot tests' stand-in enforces: a new pin needs the rules read
+// again from that release.
+func TestContainerfileK0sPin(t *testing.T) {
+	cf := readContainerfile(t)
+	if got := cf.args["K0S_VERSION"]; got != k0srules.Version {
+		t.Errorf("ARG K0S_VERSION = %q, but internal/k0srules is written from k0s %s", got, k0srules.Version)
+	}
 }
 
 // TestContainerfileBuildStage runs the build stage's own go build command

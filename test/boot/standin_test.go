@@ -1,75 +1,49 @@
 package boot
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
+	"testing"
 )
 
 // standInDir is where the k0s stand-in records what it was asked to do.
 const standInDir = "/var/lib/k0s-standin"
 
-// k0sStandIn is a STAND-IN for the k0s binary, not k0s: k0s cannot run here.
-// `k0s install controller|worker ...` records its argv (install.argv, one
-// argument a line; install.count, a line per call) and, like k0s, writes and
-// enables the unit k0scontroller.service or k0sworker.service. That unit
-// records its start (boot id, uptime and args, in started) before systemd
-// counts it as started, then runs `k0s controller|worker ...`, which sleeps
-// like a server. Anything else is logged.
-const k0sStandIn = `#!/bin/sh
-# k0s STAND-IN for the boot test: records how it is called; it is not k0s.
-set -eu
-rec=` + standInDir + `
-mkdir -p "$rec"
-quote() { printf ' "%s"' "$(printf '%s' "$1" | sed -e 's/[\\"]/\\&/g' -e 's/%/%%/g' -e 's/\$/$$/g')"; }
-case "${1:-}" in
-install)
-	role=$2
-	printf '%s\n' "$@" >"$rec/install.argv"
-	echo install >>"$rec/install.count"
-	shift 2
-	args=
-	for a in "$@"; do args="$args$(quote "$a")"; done
-	unit=k0s$role.service
-	cat >/etc/systemd/system/$unit <<UNIT
-# k0s STAND-IN unit for the boot test (written by the stand-in's install).
-[Unit]
-Description=k0s stand-in ($role)
-Wants=network-online.target
-After=network-online.target
+var (
+	standInOnce sync.Once
+	standInPath string
+	standInErr  error
+)
 
-[Service]
-# Recorded before the unit counts as started, so a test that sees it active
-# also sees the record.
-ExecStartPre=/usr/local/bin/k0s stand-in-record $role$args
-ExecStart=/usr/local/bin/k0s $role$args
+// standInBinary builds the k0s STAND-IN (test/boot/k0sstandin), once per
+// test binary, static like the agent, next to the agent in the build
+// directory TestMain removes. It is not k0s: it refuses what k0s
+// v1.36.3+k0s.0 refuses when installing and starting (internal/k0srules),
+// and otherwise records its calls and writes a unit that records its start.
+func standInBinary(t testing.TB) string {
+	t.Helper()
+	agent := agentBinary(t)
+	standInOnce.Do(func() {
+		standInPath = filepath.Join(filepath.Dir(agent), "k0s-standin")
+		cmd := exec.Command("go", "build", "-trimpath", "-o", standInPath, "./test/boot/k0sstandin")
+		cmd.Dir = repoRoot
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			standInErr = &cmdError{args: cmd.Args, err: err, out: out}
+		}
+	})
+	if standInErr != nil {
+		t.Fatalf("building the k0s stand-in: %v", standInErr)
+	}
+	return standInPath
+}
 
-[Install]
-WantedBy=multi-user.target
-UNIT
-	mkdir -p /etc/systemd/system/multi-user.target.wants
-	ln -sf ../$unit /etc/systemd/system/multi-user.target.wants/$unit
-	systemctl daemon-reload || true
-	echo "k0s stand-in: installed $unit"
-	;;
-stand-in-record)
-	shift
-	{
-		echo "boot $(cat /proc/sys/kernel/random/boot_id)"
-		echo "uptime $(cut -d' ' -f1 /proc/uptime)"
-		printf 'arg %s\n' "$@"
-	} >>"$rec/started"
-	;;
-controller | worker)
-	echo "k0s stand-in: $1 started"
-	exec sleep infinity
-	;;
-*)
-	echo "k0s stand-in: $*"
-	;;
-esac
-`
-
+// installK0sStandIn puts the stand-in where the agent finds k0s.
 func installK0sStandIn(n *Node) {
-	n.WriteFile("/usr/local/bin/k0s", []byte(k0sStandIn), 0o755)
+	n.CopyFile(standInBinary(n.t), "/usr/local/bin/k0s", 0o755)
 }
 
 // standInInstallArgs is the argv of the last `k0s install`, or nil.

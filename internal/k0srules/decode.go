@@ -1,0 +1,267 @@
+package k0srules
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// This file is the second half of k0s's decoding: the JSON value decoded
+// into the v1beta1 types by encoding/json, which is what
+// ConfigFromBytes/MergedWithYAML does (clusterconfig_types.go:311-321).
+// The result is the document as k0s holds it: only the fields k0s knows,
+// under their own names, each of the type the field has.
+
+const (
+	srcDecode       = "pkg/apis/k0s/v1beta1/clusterconfig_types.go:359"
+	srcMergedYAML   = "pkg/apis/k0s/v1beta1/clusterconfig_types.go:313"
+	srcIgnoredNames = "internal/pkg/strictyaml/strictyaml.go:20"
+)
+
+// maskedFields are the unknown keys k0s forgives: MergedWithYAML asks
+// strictyaml to ignore "interval" and "podSecurityPolicy"
+// (clusterconfig_types.go:313), and strictyaml does so by dropping the whole
+// error when its text names one of them (strictyaml.go:20-26). encoding/json
+// reports the first error only, so a forgiven key that comes first forgives
+// everything after it.
+var maskedFields = map[string]bool{"interval": true, "podSecurityPolicy": true}
+
+type decodeProblem struct {
+	Problem
+	unknown bool // an unknown key in a strict part
+	masked  bool // an unknown key k0s forgives
+}
+
+type decoder struct {
+	problems []decodeProblem
+	dropped  []string
+}
+
+func (d *decoder) fail(path, source, format string, args ...any) {
+	d.problems = append(d.problems, decodeProblem{Problem: Problem{Path: path, Message: fmt.Sprintf(format, args...), Source: source}})
+}
+
+// droppedKeys is every key k0s decodes past: unknown in a lenient part, or
+// unknown and forgiven.
+func (d *decoder) droppedKeys() []string {
+	out := slices.Clone(d.dropped)
+	forgiven := len(d.problems) > 0 && d.problems[0].masked
+	for _, p := range d.problems {
+		if p.unknown && (p.masked || forgiven) {
+			out = append(out, p.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// result applies k0s's forgiveness of masked keys to the problems found.
+func (d *decoder) result() Problems {
+	if len(d.problems) == 0 || d.problems[0].masked {
+		return nil
+	}
+	var out Problems
+	for _, p := range d.problems {
+		if !p.masked {
+			out = append(out, p.Problem)
+		}
+	}
+	return out
+}
+
+func joinPath(parent, key string) string {
+	if parent == "" {
+		return key
+	}
+	return parent + "." + key
+}
+
+func indexPath(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
+
+// object decodes v into t. strict is whether unknown keys are refused: true
+// from the ClusterConfig down to the first type with its own UnmarshalJSON.
+func (d *decoder) object(v *value, t *typ, path string, strict bool) *value {
+	if t.lenient {
+		strict = false
+	}
+	out := &value{kind: vMap, line: v.line}
+	for _, mem := range v.m {
+		p := joinPath(path, mem.key)
+		f, ok := t.field(mem.key)
+		if !ok {
+			if strict {
+				d.problems = append(d.problems, decodeProblem{
+					Problem: Problem{Path: p, Message: fmt.Sprintf("unknown field %q", mem.key), Source: srcDecode},
+					unknown: true,
+					masked:  maskedFields[mem.key],
+				})
+			} else {
+				d.dropped = append(d.dropped, p)
+			}
+			continue
+		}
+		fp := joinPath(path, f.name)
+		if dv := d.field(mem.val, f, fp, strict); dv != nil {
+			out.set(f.name, dv)
+		}
+	}
+	return out
+}
+
+// field decodes one value; nil means the field stays as k0s's defaults left
+// it (null, or a value that could not be decoded).
+func (d *decoder) field(v *value, f field, path string, strict bool) *value {
+	if v.kind == vNull {
+		if f.kind == kDuration {
+			// metav1.Duration's UnmarshalJSON gets null, reads "" and
+			// fails to parse it.
+			d.fail(path, srcDecode, "time: invalid duration %q", "")
+		}
+		return nil
+	}
+	switch f.kind {
+	case kString:
+		if v.kind == vString {
+			return v
+		}
+	case kBool:
+		if v.kind == vBool {
+			return v
+		}
+	case kInt, kInt64, kInt32, kUint32:
+		return d.number(v, f.kind, path)
+	case kDuration:
+		if v.kind == vString {
+			if _, err := time.ParseDuration(v.s); err != nil {
+				d.fail(path, srcDecode, "%v", err)
+				return nil
+			}
+			return v
+		}
+		d.typeError(path, v, "string")
+		return nil
+	case kCompatDuration:
+		// extensions.go:127-143: a duration string, else an integer.
+		if v.kind == vString {
+			if _, err := time.ParseDuration(v.s); err != nil {
+				d.fail(path, "pkg/apis/k0s/v1beta1/extensions.go:138", "%v", err)
+				return nil
+			}
+			return v
+		}
+		if n := d.integral(v); n != nil {
+			return n
+		}
+		d.typeError(path, v, "string")
+		return nil
+	case kTime:
+		if v.kind == vString {
+			if _, err := time.Parse(time.RFC3339, v.s); err != nil {
+				d.fail(path, srcDecode, "%v", err)
+				return nil
+			}
+			return v
+		}
+		d.typeError(path, v, "string")
+		return nil
+	case kRaw:
+		return v
+	case kStrings:
+		if v.kind == vList {
+			out := &value{kind: vList, line: v.line}
+			for i, item := range v.l {
+				switch item.kind {
+				case vString:
+					out.l = append(out.l, item)
+				case vNull:
+					out.l = append(out.l, &value{kind: vString, line: item.line})
+				default:
+					d.typeError(indexPath(path, i), item, "string")
+				}
+			}
+			return out
+		}
+	case kStringMap:
+		if v.kind == vMap {
+			out := &value{kind: vMap, line: v.line}
+			for _, mem := range v.m {
+				switch mem.val.kind {
+				case vString:
+					out.set(mem.key, mem.val)
+				case vNull:
+					out.set(mem.key, &value{kind: vString, line: mem.val.line})
+				default:
+					d.typeError(joinPath(path, mem.key), mem.val, "string")
+				}
+			}
+			return out
+		}
+	case kObject:
+		if v.kind == vMap {
+			return d.object(v, f.of, path, strict)
+		}
+		d.typeError(path, v, f.of.name)
+		return nil
+	case kList:
+		if v.kind == vList {
+			out := &value{kind: vList, line: v.line}
+			for i, item := range v.l {
+				switch item.kind {
+				case vMap:
+					out.l = append(out.l, d.object(item, f.of, indexPath(path, i), strict))
+				case vNull:
+					out.l = append(out.l, &value{kind: vMap, line: item.line})
+				default:
+					d.typeError(indexPath(path, i), item, f.of.name)
+				}
+			}
+			return out
+		}
+		d.typeError(path, v, "[]"+f.of.name)
+		return nil
+	}
+	d.typeError(path, v, goKind(f.kind))
+	return nil
+}
+
+func goKind(k kind) string {
+	switch k {
+	case kString:
+		return "string"
+	case kBool:
+		return "bool"
+	case kInt:
+		return "int"
+	case kInt32:
+		return "int32"
+	case kInt64:
+		return "int64"
+	case kUint32:
+		return "uint32"
+	case kStrings:
+		return "[]string"
+	case kStringMap:
+		return "map[string]string"
+	}
+	return "value"
+}
+
+// typeError is encoding/json's UnmarshalTypeError, which it records and
+// decodes on past.
+func (d *decoder) typeError(path string, v *value, want string) {
+	d.fail(path, srcDecode, "cannot unmarshal %s into a field of type %s", v.jsonKind(), want)
+}
+
+// set sets key in a map value; a second key that decodes into the same field
+// (podCIDR and podcidr) replaces the first, as encoding/json does.
+func (v *value) set(key string, x *value) {
+	for i := range v.m {
+		if v.m[i].key == key {
+			v.m[i].val = x
+			return
+		}
+	}
+	v.m = append(v.m, member{key: key, val: x})
+}

@@ -1,0 +1,266 @@
+package k0srules_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
+)
+
+const repo = "../.."
+
+// knownRenderFailures are rendered configurations the current renderer
+// produces and k0s refuses, each with why. The renderer's owner removes an
+// entry with the fix; a case listed here that passes fails the test, so the
+// table cannot go stale.
+var knownRenderFailures = map[string]string{
+	"render examples/demo/config.yaml without facts":                                unicastSourceUnknown,
+	"render testdata/bootstrap/k0s/controller-ha-overlay/config.yaml without facts": unicastSourceUnknown,
+}
+
+// unicastSourceUnknown: ha.unicastPeers with ha.interface on the underlay.
+// Without facts (and on a node whose VRRP interface has no address in the
+// peers' family) VRRPUnicastSource returns "", k0sCPLB then leaves
+// unicastSourceIP out but still writes unicastPeers, and k0s refuses
+// unicastPeers without a valid unicastSourceIP (cplb.go:193-196).
+const unicastSourceUnknown = "unicastPeers rendered without unicastSourceIP when this node's address on the VRRP interface is not known"
+
+// placeholders stand in for the secrets a document fetches at boot, as
+// k0s_golden_test.go does; only their shape matters to k0s.
+var placeholders = map[schema.SecretKind]string{
+	schema.SecretToken:        "K0S-JOIN-TOKEN-SECRET-7f3a",
+	schema.SecretPassword:     "vrrpPW1",
+	schema.SecretWireGuardKey: "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+}
+
+// rendered is what the agent hands k0s for one configuration.
+type rendered struct {
+	config []byte   // /etc/k0s/k0s.yaml, nil for a worker
+	args   []string // `k0s install ...`, program name first
+}
+
+func (r rendered) check(t *testing.T) error {
+	t.Helper()
+	if len(r.args) < 2 || r.args[0] != "k0s" {
+		t.Fatalf("not a k0s command line: %q", r.args)
+	}
+	if err := k0srules.CheckInstall(r.args[1:], r.config); err != nil {
+		return err
+	}
+	// The unit k0s writes must also start.
+	inv, err := k0srules.ParseInstallArgs(r.args[1:])
+	if err != nil {
+		return err
+	}
+	return k0srules.CheckStart(inv.ServiceArgs("/"), r.config)
+}
+
+// TestRenderedPass: every k0s.yaml and install line the repository renders
+// is one k0s v1.36.3+k0s.0 installs.
+func TestRenderedPass(t *testing.T) {
+	cases := map[string]rendered{}
+	for name, r := range goldenCases(t) {
+		cases[name] = r
+	}
+	for name, r := range renderCases(t) {
+		cases[name] = r
+	}
+	if len(cases) < 20 {
+		t.Fatalf("only %d rendered cases found", len(cases))
+	}
+	names := make([]string, 0, len(cases))
+	for n := range cases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			err := cases[name].check(t)
+			reason, known := knownRenderFailures[name]
+			switch {
+			case known && err == nil:
+				t.Errorf("listed in knownRenderFailures (%s) but k0s accepts it now: remove the entry", reason)
+			case known:
+				t.Logf("known render failure (%s):\n%v", reason, err)
+			case err != nil:
+				t.Errorf("k0s %s refuses what the agent renders:\n%v\nk0s.yaml:\n%s\nargs: %q", k0srules.Version, err, cases[name].config, cases[name].args)
+			}
+		})
+	}
+	for name := range knownRenderFailures {
+		if _, ok := cases[name]; !ok {
+			t.Errorf("knownRenderFailures lists %s, which is not rendered any more", name)
+		}
+	}
+}
+
+// goldenCases are the goldens on disk: every expected/k0s.yaml with its
+// install.txt, and every k0s-install action in an expected plan.json.
+func goldenCases(t *testing.T) map[string]rendered {
+	t.Helper()
+	out := map[string]rendered{}
+	err := filepath.WalkDir(filepath.Join(repo, "testdata", "bootstrap"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(filepath.Dir(p)) != "expected" {
+			return err
+		}
+		rel, _ := filepath.Rel(repo, p)
+		switch filepath.Base(p) {
+		case "install.txt":
+			data := readFile(t, p)
+			r := rendered{args: strings.Split(strings.TrimRight(string(data), "\n"), "\n")}
+			if conf, err := os.ReadFile(filepath.Join(filepath.Dir(p), "k0s.yaml")); err == nil {
+				r.config = conf
+			}
+			out["golden "+filepath.ToSlash(rel)] = r
+		case "plan.json":
+			// A whole plan, or the golden of one step.
+			var plan bootstrap.Plan
+			if err := json.Unmarshal(readFile(t, p), &plan); err != nil {
+				t.Errorf("%s: %v", rel, err)
+			}
+			if len(plan.Steps) == 0 {
+				var step bootstrap.Step
+				if err := json.Unmarshal(readFile(t, p), &step); err != nil {
+					t.Errorf("%s: %v", rel, err)
+				}
+				plan.Steps = []bootstrap.Step{step}
+			}
+			for _, s := range plan.Steps {
+				for _, a := range s.Actions {
+					if a.Kind == bootstrap.ActionK0sInstall {
+						out["golden "+filepath.ToSlash(rel)] = rendered{args: a.Args}
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// renderCases renders every configuration in the repository through the
+// agent's own path (schema.Load, then bootstrap.RenderNode) with placeholder
+// secrets: without facts, and with the facts beside it when there are any.
+func renderCases(t *testing.T) map[string]rendered {
+	t.Helper()
+	var files []string
+	for _, pattern := range []string{"testdata/valid/*.yaml", "testdata/bootstrap/*/config.yaml", "testdata/bootstrap/k0s/*/config.yaml"} {
+		m, _ := filepath.Glob(filepath.Join(repo, pattern))
+		files = append(files, m...)
+	}
+	_ = filepath.WalkDir(filepath.Join(repo, "examples"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && (strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+			files = append(files, p)
+		}
+		return err
+	})
+	out := map[string]rendered{}
+	for _, f := range files {
+		rel, _ := filepath.Rel(repo, f)
+		rel = filepath.ToSlash(rel)
+		data := readFile(t, f)
+		if content, ok := writtenConfig(t, data); ok {
+			data = content
+		}
+		cfg, _, err := schema.Load(data)
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		if cfg == nil {
+			t.Logf("%s: holds no corium configuration", rel)
+			continue
+		}
+		// Offline, without --facts, is a render too (corium-agent plan).
+		out["render "+rel+" without facts"] = render(t, rel, cfg, nil)
+		if fd, err := os.ReadFile(filepath.Join(filepath.Dir(f), "facts.json")); err == nil {
+			facts, err := bootstrap.ParseFacts(fd)
+			if err != nil {
+				t.Fatalf("%s: facts: %v", rel, err)
+			}
+			out["render "+rel+" with its facts"] = render(t, rel, cfg, facts)
+		}
+	}
+	return out
+}
+
+func render(t *testing.T, name string, cfg *schema.Config, facts *bootstrap.Facts) rendered {
+	t.Helper()
+	secrets := bootstrap.Secrets{}
+	for _, f := range schema.SecretFields(cfg) {
+		if f.From != nil {
+			secrets[f.FromPath()] = secret.NewValue(placeholders[f.Kind])
+		}
+	}
+	plan, err := bootstrap.RenderNode(bootstrap.Inputs{
+		Config:   cfg,
+		Secrets:  secrets,
+		Decision: bootstrap.SelectNodeAddress(cfg, facts),
+		Facts:    facts,
+	})
+	if err != nil {
+		t.Fatalf("%s: rendering: %v", name, err)
+	}
+	var r rendered
+	for _, s := range plan.Steps {
+		for _, f := range s.Files {
+			if f.Path == bootstrap.K0sConfigPath {
+				r.config = f.Content
+			}
+		}
+		for _, a := range s.Actions {
+			if a.Kind == bootstrap.ActionK0sInstall {
+				r.args = a.Args
+			}
+		}
+	}
+	if r.args == nil {
+		t.Fatalf("%s: the plan installs no k0s", name)
+	}
+	return r
+}
+
+// writtenConfig is the block a cloud-init write_files entry puts at
+// /etc/corium/config.yaml, as test/examples reads it.
+func writtenConfig(t *testing.T, data []byte) ([]byte, bool) {
+	t.Helper()
+	if !strings.HasPrefix(string(data), "#cloud-config") {
+		return nil, false
+	}
+	var doc struct {
+		WriteFiles []struct {
+			Path    string `yaml:"path"`
+			Content string `yaml:"content"`
+		} `yaml:"write_files"`
+	}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("not YAML: %v", err)
+	}
+	for _, f := range doc.WriteFiles {
+		if f.Path == "/etc/corium/config.yaml" {
+			return []byte(f.Content), true
+		}
+	}
+	return nil, false
+}
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -1,0 +1,174 @@
+// Command k0sstandin is a STAND-IN for the k0s binary in the boot tests, not
+// k0s: k0s cannot run here. A test node carries it as /usr/local/bin/k0s and
+// it answers what the agent and the unit it installs run:
+//
+//	k0s install controller|worker ...  refuses what k0s v1.36.3+k0s.0
+//	    refuses at install (internal/k0srules: the flags, and for a
+//	    controller the config file and the feature gates), and an existing
+//	    unit without --force; otherwise writes and enables the unit
+//	    k0scontroller.service or k0sworker.service, as k0s does. Every call
+//	    is recorded first: its arguments in install.argv, one a line, and a
+//	    line in install.count.
+//	k0s stand-in-record ROLE ARGS...   the unit's ExecStartPre: records the
+//	    start (boot id, uptime, arguments) in started, so a unit systemd
+//	    counts as started has its record.
+//	k0s controller|worker ...          the unit's ExecStart: refuses what k0s
+//	    refuses when the unit starts, else sleeps like a server until
+//	    stopped.
+//
+// Anything else is echoed. It runs no Kubernetes: a refusal is k0s's, an
+// acceptance only means k0s would have gone on to start.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/corium/corium-agent/internal/k0srules"
+)
+
+// recordDir is where the stand-in records what it was asked to do; the
+// boot tests read it (test/boot/standin_test.go).
+const recordDir = "/var/lib/k0s-standin"
+
+func main() {
+	args := os.Args[1:]
+	if len(args) == 0 {
+		fmt.Println("k0s stand-in (not k0s)")
+		return
+	}
+	var err error
+	switch args[0] {
+	case "install":
+		err = install(args)
+	case "stand-in-record":
+		err = recordStart(args[1:])
+	case "controller", "server", "worker":
+		err = serve(args)
+	default:
+		fmt.Println("k0s stand-in: " + strings.Join(args, " "))
+	}
+	if err != nil {
+		// cobra's wording: k0s prints "Error: " and its error, exit 1.
+		fmt.Fprintln(os.Stderr, "Error: "+err.Error())
+		fmt.Fprintln(os.Stderr, "k0s stand-in: refused as k0s "+k0srules.Version+" would; this is a stand-in, not k0s")
+		os.Exit(1)
+	}
+}
+
+func install(args []string) error {
+	if err := record(args); err != nil {
+		return err
+	}
+	inv, err := k0srules.ParseInstallArgs(args)
+	if err != nil {
+		return err
+	}
+	config, err := readConfig(inv)
+	if err != nil {
+		return fmt.Errorf("failed to load node config: %w", err)
+	}
+	// The arguments passed above, so what remains is the config's.
+	if err := k0srules.CheckInstall(args, config); err != nil {
+		if inv.ConfigPath() == "-" {
+			return err
+		}
+		return fmt.Errorf("invalid node config: %w", err)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	unit, err := writeUnit(inv, cwd)
+	if err != nil {
+		return fmt.Errorf("failed to install %s service: %w", inv.Role, err)
+	}
+	// As kardianos/service does after writing the unit; without a running
+	// systemd (an image build) there is nothing to reload.
+	_ = exec.Command("systemctl", "daemon-reload").Run()
+	fmt.Println("k0s stand-in: installed " + unit)
+	return nil
+}
+
+// record appends this call to install.argv and install.count.
+func record(args []string) error {
+	if err := os.MkdirAll(recordDir, 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(recordDir+"/install.argv", []byte(strings.Join(args, "\n")+"\n"), 0o644); err != nil {
+		return err
+	}
+	return appendFile(recordDir+"/install.count", "install\n")
+}
+
+// readConfig is the controller's config as k0s reads it: nil for no file at
+// the default path (k0s's defaults), an error for no file elsewhere.
+func readConfig(inv *k0srules.Invocation) ([]byte, error) {
+	path := inv.ConfigPath()
+	if path == "" || path == "-" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) && path == k0srules.DefaultConfigPath {
+		return nil, nil
+	}
+	return data, err
+}
+
+func recordStart(args []string) error {
+	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return err
+	}
+	uptime, err := os.ReadFile("/proc/uptime")
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "boot %s\nuptime %s\n", strings.TrimSpace(string(boot)), strings.Fields(string(uptime))[0])
+	for _, a := range args {
+		fmt.Fprintf(&b, "arg %s\n", a)
+	}
+	if err := os.MkdirAll(recordDir, 0o755); err != nil {
+		return err
+	}
+	return appendFile(recordDir+"/started", b.String())
+}
+
+// serve is the unit's `k0s controller|worker`: what k0s refuses at start
+// ends it, else it runs until systemd stops it.
+func serve(args []string) error {
+	inv, err := k0srules.ParseRunArgs(args)
+	if err != nil {
+		return err
+	}
+	config, err := readConfig(inv)
+	if err != nil {
+		return fmt.Errorf("failed to load node config: %w", err)
+	}
+	if err := k0srules.CheckStart(args, config); err != nil {
+		return err
+	}
+	fmt.Println("k0s stand-in: " + inv.Role + " started")
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	<-stop
+	return nil
+}
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
