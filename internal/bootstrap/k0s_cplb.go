@@ -4,16 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"unicode/utf8"
 
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
 // k0sCPLB is k0s's control-plane load balancing: one keepalived VRRP
-// instance holding the virtual IP. The userspace reverse proxy balances; no
-// keepalived virtual servers, which k0s refuses with an external address
-// and with controller+worker.
+// instance holding the virtual IP, with k0s's userspace reverse proxy
+// balancing the API behind it; no keepalived virtual servers, which would
+// balance at the kernel's IPVS instead and bring nothing the proxy lacks.
 func k0sCPLB(cfg *schema.Config, in K0sInputs) map[string]any {
 	vrrp := map[string]any{
 		"virtualIPs": []any{cfg.HA.VirtualIP},
@@ -61,8 +60,8 @@ func checkCPLB(cfg *schema.Config, authPass secret.Value, facts *Facts) (string,
 	if !cfg.HA.On() {
 		return "", nil
 	}
-	if n := utf8.RuneCountInString(authPass.Reveal()); n > maxAuthPass && cfg.HA.AuthPassFrom != nil {
-		return "", fmt.Errorf("ha.authPassFrom: the password read from %s is %d characters; keepalived takes at most %d (k0s refuses a longer one at install)",
+	if n := len(authPass.Reveal()); n > maxAuthPass && cfg.HA.AuthPassFrom != nil {
+		return "", fmt.Errorf("ha.authPassFrom: the password read from %s is %d bytes; keepalived takes at most %d (k0s refuses a longer one at install)",
 			cfg.HA.AuthPassFrom.Where(), n, maxAuthPass)
 	}
 	if cfg.HA.Interface == "" && facts != nil && facts.DefaultRoute == nil {

@@ -46,7 +46,7 @@ func TestCheckCPLBRefusesWhatK0sRefuses(t *testing.T) {
 		want  string
 	}{
 		{"resolved password over 8 characters", haConfig(), long, eth0("192.0.2.11/24"),
-			"ha.authPassFrom: the password read from /run/corium/vrrp is 10 characters; keepalived takes at most 8"},
+			"ha.authPassFrom: the password read from /run/corium/vrrp is 10 bytes; keepalived takes at most 8"},
 		{"unicast peers, facts unknown", haConfig("192.0.2.12"), "vrrp", nil,
 			"ha.interface: keepalived sends unicast adverts to ha.unicastPeers from this node's own address on the VRRP interface, and the host's addresses are not known here"},
 		{"unicast peers, interface not up", haConfig("192.0.2.12"), "vrrp", &Facts{DefaultRoute: &RouteFacts{Interface: "eth1"}},

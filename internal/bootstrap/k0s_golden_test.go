@@ -233,3 +233,22 @@ func TestDecideHostname(t *testing.T) {
 		}
 	}
 }
+
+// A k0s.patch k0s would refuse at install is refused at render, before the
+// first write, with k0s's path into the ClusterConfig.
+func TestRenderRefusesWhatK0sRefuses(t *testing.T) {
+	for patch, want := range map[string]string{
+		`{spec: {telemetry: {enabld: false}}}`:   "spec.telemetry.enabld",
+		`{spec: {network: {provider: flannel}}}`: "spec.network.provider",
+		`{spec: {api: {port: 70000}}}`:           "spec.api.port",
+	} {
+		cfg, _, err := schema.Load([]byte("role: controller\nk0s:\n  patch: " + patch + "\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", patch, err)
+		}
+		_, err = RenderNode(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil)})
+		if err == nil || !strings.Contains(err.Error(), "would refuse what was rendered") || !strings.Contains(err.Error(), want) {
+			t.Errorf("patch %s: got %v, want a refusal naming %s", patch, err, want)
+		}
+	}
+}

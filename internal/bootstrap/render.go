@@ -141,8 +141,11 @@ func RenderNode(in Inputs) (*Plan, error) {
 	}
 	steps = append(steps, guardStep)
 
+	args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken, UnitExists: in.K0sUnitExists})
+	if err := checkWithK0s(args, k0sConfigOf(k0s)); err != nil {
+		return nil, err
+	}
 	if !in.DayTwo {
-		args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken, UnitExists: in.K0sUnitExists})
 		steps = append(steps, Step{Name: StepInstall, Actions: []Action{
 			{Kind: ActionK0sInstall, Unit: unit, Args: args},
 			{Kind: ActionDaemonReload},

@@ -412,7 +412,7 @@ func TestRefusedBeforeTheFirstWrite(t *testing.T) {
 	}
 	before := snapshot(t, root)
 	st, err := Run(context.Background(), demoOptions(root, nil))
-	if err == nil || !strings.Contains(err.Error(), "ha.authPassFrom: the password read from /run/corium/secrets/vrrp-pass is 22 characters") {
+	if err == nil || !strings.Contains(err.Error(), "ha.authPassFrom: the password read from /run/corium/secrets/vrrp-pass is 22 bytes") {
 		t.Fatalf("got %v", err)
 	}
 	if strings.Contains(err.Error(), long) || strings.Contains(st.Error, long) {

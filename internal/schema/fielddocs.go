@@ -112,7 +112,7 @@ var fieldExamples = map[string]string{
 // states them; JSON Schema cannot express them.
 var crossRules = map[string][]string{
 	"network.podCIDR":                      {"must not overlap serviceCIDR or any wireguard address prefix", "the same address family as serviceCIDR; IPv6 alone installs controllers with --feature-gates=IPv6SingleStack=true", "at most 16 bits wider than the per-node range k0s hands out (/24 IPv4, /117 IPv6) unless k0s.patch sets node-cidr-mask-size"},
-	"network.serviceCIDR":                  {"must not overlap podCIDR or any wireguard address prefix", "the same address family as podCIDR; an IPv6 range /108 or shorter"},
+	"network.serviceCIDR":                  {"must not overlap podCIDR or any wireguard address prefix", "the same address family as podCIDR; an IPv6 range must be a /108 (k0s refuses longer, kube-apiserver shorter)"},
 	"storage.type":                         {"sqlite is refused with ha.enabled"},
 	"join":                                 {"a worker needs token or tokenFrom; single refuses both"},
 	"join.token":                           {"at most one of token and tokenFrom; not empty"},

@@ -29,6 +29,7 @@ var notInJSONSchema = map[string]string{
 	"network-ipv6-ranges-out-of-bounds":      "prefix arithmetic",
 	"node-address-family-not-in-ranges":      "address families across fields",
 	"ha-unicast-families":                    "address families across fields",
+	"ha-auth-pass-bytes":                     "JSON Schema counts characters, k0s bytes",
 	"storage-sqlite-with-ha":                 "across fields",
 	"join-token-and-tokenfrom":               "across fields",
 	"worker-without-join":                    "across fields",

@@ -15,9 +15,11 @@ const (
 	nodeMaskIPv4   = 24
 	nodeMaskIPv6   = 117
 	maxNodeMaskGap = 16
-	// maxServiceBitsIPv6 is the longest IPv6 service prefix k0s accepts
-	// (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/network.go:119-125).
-	maxServiceBitsIPv6 = 108
+	// serviceBitsIPv6 is the one IPv6 service prefix length that works: k0s
+	// refuses a longer one (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/
+	// network.go:119-125), kube-apiserver a shorter one (at most 20 bits of
+	// service addresses, cmd/kube-apiserver/app/options/validation.go).
+	serviceBitsIPv6 = 108
 )
 
 // addressFamilies: the pod and service ranges share one family, as k0s
@@ -34,8 +36,8 @@ func (v *crossCheck) addressFamilies() {
 		v.errorf("network.serviceCIDR", "is %s and network.podCIDR %s: k0s needs both in one family", family(svc.Addr()), family(pod.Addr()))
 		return
 	}
-	if svc.Addr().Is6() && svc.Bits() > maxServiceBitsIPv6 {
-		v.errorf("network.serviceCIDR", "is an IPv6 range longer than /%d, which k0s refuses; use /%d or shorter", maxServiceBitsIPv6, maxServiceBitsIPv6)
+	if svc.Addr().Is6() && svc.Bits() != serviceBitsIPv6 {
+		v.errorf("network.serviceCIDR", "is an IPv6 /%d: k0s refuses a range longer than /%d and kube-apiserver one shorter, so it must be a /%d", svc.Bits(), serviceBitsIPv6, serviceBitsIPv6)
 	}
 	if !v.patchSetsNodeMask() {
 		mask := nodeMaskIPv4

@@ -3,6 +3,7 @@ package schema
 import (
 	"fmt"
 	"net/netip"
+	"unicode/utf8"
 )
 
 // ha: the settings make sense only together, on a controller.
@@ -40,6 +41,10 @@ func (v *crossCheck) ha() {
 		v.errorf("ha.authPassFrom", "give only one of ha.authPass and ha.authPassFrom")
 	case h.AuthPass != nil && h.AuthPass.IsZero():
 		v.errorf("ha.authPass", "must not be empty")
+	case h.AuthPass != nil && len(h.AuthPass.Reveal()) > maxAuthPassBytes && utf8.RuneCountInString(h.AuthPass.Reveal()) <= maxAuthPassBytes:
+		// The field rule counts characters; k0s counts bytes
+		// (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/cplb.go:180).
+		v.errorf("ha.authPass", "is longer than %d bytes: k0s counts bytes, and a character outside ASCII takes more than one", maxAuthPassBytes)
 	}
 	v.unicastFamilies()
 	if h.Interface == "" || !v.isWireGuard(h.Interface) {
@@ -50,6 +55,9 @@ func (v *crossCheck) ha() {
 		v.errorf("ha.unicastPeers", "is required when ha.interface is a wireguard interface: multicast VRRP does not cross a tunnel")
 	}
 }
+
+// maxAuthPassBytes is keepalived's limit on the VRRP password.
+const maxAuthPassBytes = 8
 
 // unicastFamilies: keepalived sends unicast adverts from one address, so
 // the peers share its family, and a wireguard VRRP interface must have an

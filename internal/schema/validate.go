@@ -41,6 +41,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	v.addressFamilies()
 	v.firewall()
 	v.secretSources()
+	v.k0sPatch()
 	if o.cmdline {
 		v.cmdline()
 	}
