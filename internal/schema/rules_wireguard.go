@@ -149,15 +149,22 @@ func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 }
 
 // inlineSecretKey finds k among the document's inline WireGuard secrets
-// (private and preshared keys) and names the field that holds it.
+// (private and preshared keys) and names the field that holds it. The keys
+// are indexed once per validation: a hub has thousands of peers.
 func (v *crossCheck) inlineSecretKey(k wgtypes.Key) (string, bool) {
-	for _, f := range SecretFields(v.cfg) {
-		if f.Kind != SecretWireGuardKey || f.Inline == nil {
-			continue
-		}
-		if s, ok := parseKey(f.Inline.Reveal()); ok && s == k {
-			return f.Path, true
+	if v.inlineKeys == nil {
+		v.inlineKeys = map[wgtypes.Key]string{}
+		for _, f := range SecretFields(v.cfg) {
+			if f.Kind != SecretWireGuardKey || f.Inline == nil {
+				continue
+			}
+			if s, ok := parseKey(f.Inline.Reveal()); ok {
+				if _, seen := v.inlineKeys[s]; !seen {
+					v.inlineKeys[s] = f.Path
+				}
+			}
 		}
 	}
-	return "", false
+	path, ok := v.inlineKeys[k]
+	return path, ok
 }

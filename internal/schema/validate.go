@@ -3,6 +3,8 @@ package schema
 import (
 	"context"
 	"fmt"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 )
 
 // Validate checks every rule of the contract and returns all findings,
@@ -66,6 +68,9 @@ type crossCheck struct {
 	*collector
 	cfg *Config
 	eff *Config
+	// inlineKeys are the document's inline WireGuard secrets by key, built
+	// when first needed (inlineSecretKey).
+	inlineKeys map[wgtypes.Key]string
 }
 
 // Load parses, validates and applies defaults. The error is non-nil on a YAML
