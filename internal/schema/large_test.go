@@ -64,6 +64,22 @@ func TestLargeMapsAreCheckedInLinearTime(t *testing.T) {
 	}
 }
 
+// A hub's peers are checked in linear time too: rules that compare each
+// peer with the document's other keys index them once.
+func TestManyPeersAreCheckedInLinearTime(t *testing.T) {
+	doc := bigConfig(t, 1, 20_000)
+	done := make(chan error, 1)
+	go func() { _, _, err := Load(doc); done <- err }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("validating 20,000 peers took over a minute: not linear in the peers")
+	}
+}
+
 // A termination signal ends a long validation at once: Check and
 // LoadContext answer with the context's error while the check still runs.
 func TestValidationStopsWhenTheContextEnds(t *testing.T) {
