@@ -9,8 +9,6 @@ import (
 	"os"
 	"time"
 
-	"github.com/coreos/go-systemd/v22/daemon"
-
 	"github.com/corium/corium-agent/internal/firstboot"
 	"github.com/corium/corium-agent/internal/notify"
 	"github.com/corium/corium-agent/internal/resolve"
@@ -84,7 +82,9 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 	printRun(stdout, st)
-	_, _ = daemon.SdNotify(false, "READY=1\nSTATUS="+summary(st))
+	if _, err := notify.Finished(summary(st)); err != nil {
+		log.Warn("the service manager's status line was not updated", "error", err.Error())
+	}
 	if runErr != nil {
 		fmt.Fprintf(stderr, "corium-agent apply: %v\n", runErr)
 		return exitFailed
