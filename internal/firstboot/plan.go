@@ -92,7 +92,7 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	if err != nil {
 		return fmt.Errorf("validating the configuration: %w", err)
 	}
-	facts, err := hostFacts(o)
+	facts, err := hostFacts(o, cfg)
 	if err != nil {
 		return err
 	}
