@@ -30,7 +30,7 @@ import (
 // (`ip route get`); an endpoint with no route has no entry. A route's mtu is
 // the route's own mtu metric when it has one, else its link's. Facts written
 // before MTUs were gathered have neither peerRoutes nor an mtu: they still
-// parse, and the MTUs are then unknown.
+// parse, and the overlay's MTU is then unknown (see InterfaceMTU).
 type Facts struct {
 	Interfaces   []InterfaceFacts `json:"interfaces"`
 	DefaultRoute *RouteFacts      `json:"defaultRoute,omitempty"`

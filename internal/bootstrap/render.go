@@ -61,7 +61,7 @@ type Inputs struct {
 // Render is the whole first boot as a plan: the overlay, then everything
 // that depends on the node address.
 func Render(in Inputs) (*Plan, error) {
-	overlay, err := RenderOverlay(in.Config, in.Secrets, in.Previous)
+	overlay, err := RenderOverlay(in)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,11 @@ func RenderNode(in Inputs) (*Plan, error) {
 		if cfg.HA.On() && authPass.IsZero() {
 			return nil, errors.New("ha.authPassFrom: no resolved password; resolve secrets before rendering")
 		}
-		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, in.Facts, in.Decision)})
+		overlayMTU, err := nodeAddressMTU(in)
+		if err != nil {
+			return nil, err
+		}
+		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, in.Facts, in.Decision), OverlayMTU: overlayMTU})
 		if err != nil {
 			return nil, err
 		}

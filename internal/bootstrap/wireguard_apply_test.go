@@ -34,6 +34,7 @@ func (f fakeDevices) Device(name string) (*wgtypes.Device, error) {
 // fakeLinks answers like netlink; an address shows up after `after` reads.
 type fakeLinks struct {
 	addrs map[string][]string
+	mtu   map[string]int
 	after int
 	reads int
 }
@@ -42,7 +43,7 @@ func (f *fakeLinks) LinkByName(name string) (netlink.Link, error) {
 	if _, ok := f.addrs[name]; !ok {
 		return nil, netlink.LinkNotFoundError{}
 	}
-	return &netlink.Dummy{LinkAttrs: netlink.LinkAttrs{Name: name}}, nil
+	return &netlink.Dummy{LinkAttrs: netlink.LinkAttrs{Name: name, MTU: f.mtu[name]}}, nil
 }
 
 func (f *fakeLinks) AddrList(link netlink.Link, _ int) ([]netlink.Addr, error) {
@@ -65,7 +66,7 @@ func (f *fakeLinks) AddrList(link netlink.Link, _ int) ([]netlink.Addr, error) {
 // liveDevicesFor builds devices and links exactly as step expects them.
 func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 	t.Helper()
-	devs, links := fakeDevices{}, &fakeLinks{addrs: map[string][]string{}}
+	devs, links := fakeDevices{}, &fakeLinks{addrs: map[string][]string{}, mtu: map[string]int{}}
 	for _, s := range steps {
 		for _, a := range s.Actions {
 			if a.Kind != ActionVerifyDevice {
@@ -80,6 +81,7 @@ func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 				d.Peers = append(d.Peers, wgtypes.Peer{PublicKey: p})
 			}
 			devs[e.Name] = d
+			links.mtu[e.Name] = e.MTU
 			for _, p := range e.Addresses {
 				links.addrs[e.Name] = append(links.addrs[e.Name], p.String())
 			}

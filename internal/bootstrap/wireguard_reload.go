@@ -11,6 +11,8 @@ import (
 // to next through wg-quick@'s ExecReload, `wg syncconf IF <(wg-quick strip
 // IF)`, instead of a restart. A restart of wg-quick@IF is propagated by
 // systemd to every unit that Requires= it, k0s among them; a reload is not.
+// old and next carry the MTU their files state: render fills in a derived
+// one (InterfaceMTU), and an old file that states none leaves old.MTU nil.
 //
 // syncconf sets what `wg-quick strip` keeps: the private key, the listen
 // port and the peers (keys, preshared keys, endpoints, allowed IPs,
@@ -18,9 +20,6 @@ import (
 // itself does at `up`: the addresses, the MTU, and a route for each allowed
 // IP the addresses do not already cover. So a change to the addresses, the
 // MTU, or that set of routes needs a restart; everything else reloads.
-//
-// With no MTU configured, wg-quick picks one at `up` from the routes to the
-// endpoints; a reload keeps the one the running interface has.
 func ReloadSuffices(old, next schema.WireGuard) bool {
 	oldAddrs, ok1 := prefixSet(old.Address, false)
 	newAddrs, ok2 := prefixSet(next.Address, false)

@@ -25,13 +25,15 @@ type DeviceExpectation struct {
 	Name       string
 	PublicKey  wgtypes.Key
 	ListenPort int // 0: not configured, any port will do
+	MTU        int // the file's; 0: not checked (arguments of an older run)
 	Peers      []wgtypes.Key
 	Addresses  []netip.Prefix
 }
 
-// expectDevice derives the expectation of interface wg from its private key.
-func expectDevice(wg schema.WireGuard, priv wgtypes.Key) (DeviceExpectation, error) {
-	e := DeviceExpectation{Name: wg.Name, PublicKey: priv.PublicKey()}
+// expectDevice derives the expectation of interface wg, brought up with mtu,
+// from its private key.
+func expectDevice(wg schema.WireGuard, priv wgtypes.Key, mtu int) (DeviceExpectation, error) {
+	e := DeviceExpectation{Name: wg.Name, PublicKey: priv.PublicKey(), MTU: mtu}
 	if wg.ListenPort != nil {
 		e.ListenPort = *wg.ListenPort
 	}
@@ -59,6 +61,9 @@ func (e DeviceExpectation) Args() []string {
 	if e.ListenPort != 0 {
 		args = append(args, "listenPort="+strconv.Itoa(e.ListenPort))
 	}
+	if e.MTU != 0 {
+		args = append(args, "mtu="+strconv.Itoa(e.MTU))
+	}
 	for _, a := range e.Addresses {
 		args = append(args, "address="+a.String())
 	}
@@ -82,6 +87,8 @@ func ParseDeviceExpectation(args []string) (DeviceExpectation, error) {
 			e.PublicKey, err = wgtypes.ParseKey(value)
 		case "listenPort":
 			e.ListenPort, err = strconv.Atoi(value)
+		case "mtu":
+			e.MTU, err = strconv.Atoi(value)
 		case "address":
 			var p netip.Prefix
 			p, err = netip.ParsePrefix(value)
@@ -105,7 +112,7 @@ type WireGuardDevices interface {
 	Device(name string) (*wgtypes.Device, error)
 }
 
-// LinkAddrs reads a link's addresses; *netlink.Handle is one, and
+// LinkAddrs reads a link, its MTU and its addresses; *netlink.Handle is one, and
 // netlink.NewHandleAt reads another network namespace.
 type LinkAddrs interface {
 	LinkByName(name string) (netlink.Link, error)
@@ -126,8 +133,9 @@ type Verifier struct {
 
 // Verify checks that the device exists, that its public key is the one
 // derived from the configured private key, that its listen port and peer set
-// match, and that every configured address is on the link (waiting a bounded
-// time for them). Every mismatch is reported, with where to look.
+// match, and that every configured address is on the link and the link has
+// the file's MTU (waiting a bounded time for them). Every mismatch is
+// reported, with where to look.
 func (v Verifier) Verify(ctx context.Context, e DeviceExpectation) error {
 	unit := WgQuickUnit(e.Name)
 	dev, err := v.Devices.Device(e.Name)
@@ -170,8 +178,8 @@ func comparePeers(live []wgtypes.Peer, want []wgtypes.Key) []error {
 	return problems
 }
 
-// waitAddresses polls the link until it carries every configured address or
-// the wait runs out.
+// waitAddresses polls the link until it carries every configured address
+// and the file's MTU, or the wait runs out.
 func (v Verifier) waitAddresses(ctx context.Context, e DeviceExpectation) error {
 	wait := v.AddressWait
 	if wait <= 0 {
@@ -179,22 +187,29 @@ func (v Verifier) waitAddresses(ctx context.Context, e DeviceExpectation) error 
 	}
 	policy := retry.Policy{Wait: wait, Base: 50 * time.Millisecond, Cap: time.Second}
 	return retry.Do(ctx, policy, func(context.Context) error {
-		missing, err := missingAddresses(v.Links, e)
+		link, err := v.Links.LinkByName(e.Name)
+		if err != nil {
+			return retry.NotYet(fmt.Errorf("finding link %s: %w", e.Name, err))
+		}
+		missing, err := missingAddresses(v.Links, link, e)
 		if err != nil {
 			return retry.NotYet(err)
 		}
+		var problems []error
 		if len(missing) > 0 {
-			return retry.NotYet(fmt.Errorf("addresses %s are not on the link", strings.Join(missing, ", ")))
+			problems = append(problems, fmt.Errorf("addresses %s are not on the link", strings.Join(missing, ", ")))
+		}
+		if have := link.Attrs().MTU; e.MTU != 0 && have != e.MTU {
+			problems = append(problems, fmt.Errorf("link MTU is %d, want %d", have, e.MTU))
+		}
+		if len(problems) > 0 {
+			return retry.NotYet(errors.Join(problems...))
 		}
 		return nil
 	})
 }
 
-func missingAddresses(links LinkAddrs, e DeviceExpectation) ([]string, error) {
-	link, err := links.LinkByName(e.Name)
-	if err != nil {
-		return nil, fmt.Errorf("finding link %s: %w", e.Name, err)
-	}
+func missingAddresses(links LinkAddrs, link netlink.Link, e DeviceExpectation) ([]string, error) {
 	addrs, err := links.AddrList(link, netlink.FAMILY_ALL)
 	if err != nil {
 		return nil, fmt.Errorf("listing addresses of %s: %w", e.Name, err)
