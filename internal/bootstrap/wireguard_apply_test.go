@@ -78,7 +78,7 @@ func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 			}
 			d := &wgtypes.Device{Name: e.Name, PublicKey: e.PublicKey, ListenPort: e.ListenPort}
 			for _, p := range e.Peers {
-				d.Peers = append(d.Peers, wgtypes.Peer{PublicKey: p})
+				d.Peers = append(d.Peers, livePeer(p))
 			}
 			devs[e.Name] = d
 			links.mtu[e.Name] = e.MTU
@@ -88,6 +88,24 @@ func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 		}
 	}
 	return devs, links
+}
+
+// livePeer is the peer wgctrl would report for a device that matches p.
+func livePeer(p PeerExpectation) wgtypes.Peer {
+	lp := wgtypes.Peer{PublicKey: p.PublicKey}
+	if p.Endpoint.IsValid() {
+		lp.Endpoint = net.UDPAddrFromAddrPort(p.Endpoint)
+	}
+	for _, a := range p.AllowedIPs {
+		lp.AllowedIPs = append(lp.AllowedIPs, net.IPNet{IP: a.Addr().AsSlice(), Mask: net.CIDRMask(a.Bits(), a.Addr().BitLen())})
+	}
+	if p.Keepalive != nil {
+		lp.PersistentKeepaliveInterval = time.Duration(*p.Keepalive) * time.Second
+	}
+	if p.PresharedKey != nil && *p.PresharedKey {
+		lp.PresharedKey = wgtypes.Key{1}
+	}
+	return lp
 }
 
 type fileID struct {
@@ -166,6 +184,7 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	devs, links = liveDevicesFor(t, changed) // as the restart leaves the device
 	third := run(changed)
 	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") {
 		t.Errorf("after changing wg1 only, systemd was asked:\n%s\nwant wg1 restarted and wg0 left alone", third)

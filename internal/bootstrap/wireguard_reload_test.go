@@ -34,10 +34,42 @@ func TestReloadSuffices(t *testing.T) {
 		{"address prefix length", func(w *schema.WireGuard) { w.Address = schema.AddressList{"10.20.0.1/25", "fd20::1/64"} }, false},
 		{"address dropped", func(w *schema.WireGuard) { w.Address = schema.AddressList{"10.20.0.1/24"} }, false},
 		{"mtu set", func(w *schema.WireGuard) { w.MTU = intp(1380) }, false},
+		// syncconf cannot clear these (setconf.c sync_conf, config.c
+		// parse_endpoint; psk and keepalive only since v1.0.20260223).
+		{"endpoint dropped", func(w *schema.WireGuard) { w.Peers[0].Endpoint = "" }, false},
+		{"preshared key dropped", func(w *schema.WireGuard) { w.Peers[0].PresharedKeyFrom = nil }, false},
+		{"the peer with them replaced by another", func(w *schema.WireGuard) {
+			w.Peers[0] = schema.Peer{PublicKey: testPubB, AllowedIPs: w.Peers[0].AllowedIPs}
+		}, true},
+		{"allowed IPs beyond the addresses (a new route)", func(w *schema.WireGuard) { w.Peers[0].AllowedIPs = append(w.Peers[0].AllowedIPs, "10.99.0.0/16") }, false},
+		{"default route", func(w *schema.WireGuard) { w.Peers[0].AllowedIPs = []string{"0.0.0.0/0"} }, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			old, next := base(), base()
 			next.Peers = append([]schema.Peer(nil), old.Peers...)
+			c.edit(&next)
+			if got := ReloadSuffices(old, next); got != c.reload {
+				t.Errorf("ReloadSuffices = %v, want %v", got, c.reload)
+			}
+		})
+	}
+	// From an interface with a listen port and a keepalive.
+	for _, c := range []struct {
+		name   string
+		edit   func(*schema.WireGuard)
+		reload bool
+	}{
+		{"keepalive dropped", func(w *schema.WireGuard) { w.Peers[0].PersistentKeepalive = nil }, false},
+		{"keepalive changed", func(w *schema.WireGuard) { w.Peers[0].PersistentKeepalive = intp(30) }, true},
+		// config.c config_read_init sets the listen port on every syncconf,
+		// to 0 (a fresh one) when the file has none.
+		{"listen port dropped", func(w *schema.WireGuard) { w.ListenPort = nil }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			old := base()
+			old.ListenPort, old.Peers[0].PersistentKeepalive = intp(51821), intp(25)
+			next := old
+			next.Peers = []schema.Peer{old.Peers[0]}
 			c.edit(&next)
 			if got := ReloadSuffices(old, next); got != c.reload {
 				t.Errorf("ReloadSuffices = %v, want %v", got, c.reload)
