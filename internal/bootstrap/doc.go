@@ -10,10 +10,12 @@
 // what was applied before (Previous), whether each interface is reloaded,
 // restarted, or removed. Apply writes files under a root and performs the
 // plan's live actions through the Live interface: LiveHost drives systemd,
-// runs `k0s install`, checks a WireGuard device with wgctrl and netlink
-// (Verifier) and applies the guard; RecordingLive records them as text for
-// tests. GatherFacts reads the host's links, default route and routes to the
-// peers' endpoints over netlink.
+// runs `k0s install`, checks a WireGuard device against what its file
+// states with wgctrl and netlink (Verifier) and applies the guard;
+// RecordingLive records them as text for tests. GatherFacts reads the host's
+// links, default route and routes to the peers' endpoints over netlink;
+// ReadPrevious, ReadHostnameFacts and ReadWgQuickLinks read from the root
+// what render needs of it, so render itself reads nothing.
 //
 // It does not parse or validate configuration (schema), resolve secrets
 // (secret), find the document or sequence a whole run (firstboot), or

@@ -56,6 +56,10 @@ type Inputs struct {
 	// Previous is what the last run applied, on day two (nil on a first
 	// boot): it decides reload or restart, and which interfaces go.
 	Previous *Previous
+	// WgQuickLinks are the enable links of each wg-quick@ unit by unit
+	// name, read from the template under the root (ReadWgQuickLinks); a
+	// unit without an entry gets the multi-user.target link.
+	WgQuickLinks map[string][]Link
 }
 
 // Render is the whole first boot as a plan: the overlay, then everything

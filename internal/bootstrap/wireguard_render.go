@@ -20,7 +20,8 @@ const StepWireGuard = "wireguard"
 // enables its wg-quick@ unit, the k0s drop-in that makes k0s wait for and
 // require every interface, and the live actions that bring the interfaces up
 // and check them. With no interfaces it returns an empty step. It has no
-// host facts, so an interface without mtu gets 1420 (see InterfaceMTU).
+// host facts, so an interface without mtu gets 1420 (see InterfaceMTU), and
+// no enable links read from a root (see Inputs.WgQuickLinks).
 //
 // secrets holds the resolved keys by field path (see Secrets). A missing or
 // malformed key is an error naming the field path, never the value.
@@ -32,14 +33,15 @@ func RenderWireGuard(cfg *schema.Config, secrets Secrets) (Step, error) {
 // two, where in.Previous is what the last run applied: an interface whose
 // change a reload carries (see ReloadSuffices) is reloaded instead of
 // restarted, and interfaces the last run made that the config drops are
-// taken down and removed. It reads Config, Secrets, Facts and Previous.
+// taken down and removed. It reads Config, Secrets, Facts, Previous and
+// WgQuickLinks.
 func RenderOverlay(in Inputs) ([]Step, error) {
 	step, err := renderWireGuard(in)
 	if err != nil {
 		return nil, err
 	}
 	steps := []Step{step}
-	if rm := renderRemoved(in.Config, in.Previous); len(rm.Actions) > 0 || len(rm.Removes) > 0 {
+	if rm := renderRemoved(in.Config, in.Previous, in.WgQuickLinks); len(rm.Actions) > 0 || len(rm.Removes) > 0 {
 		steps = append(steps, rm)
 	}
 	return steps, nil
@@ -75,7 +77,7 @@ func renderWireGuard(in Inputs) (Step, error) {
 		confPath := WireGuardConfPath(wg.Name)
 		unitName := WgQuickUnit(wg.Name)
 		step.Files = append(step.Files, File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys})
-		step.Links = append(step.Links, wgQuickWantsLink(wg.Name))
+		step.Links = append(step.Links, wgQuickLinks(in.WgQuickLinks, wg.Name)...)
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
 		// On day two a change a reload carries is reloaded after the start,

@@ -153,6 +153,10 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	}
 	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
 	st.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
+	links, err := bootstrap.ReadWgQuickLinks(o.Root, cfg, prev)
+	if err != nil {
+		return err
+	}
 	plan, err := bootstrap.Render(bootstrap.Inputs{
 		Config:        cfg,
 		Secrets:       secrets,
@@ -162,6 +166,7 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
 		DayTwo:        o.Again,
 		Previous:      prev,
+		WgQuickLinks:  links,
 	})
 	if err != nil {
 		return fmt.Errorf("rendering the node: %w", err)
