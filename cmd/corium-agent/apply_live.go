@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/netip"
 
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl"
@@ -38,7 +39,9 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *firstboot.Options) (
 		Verifier: bootstrap.Verifier{Devices: wg, Links: nl},
 		Guard:    func(ctx context.Context) error { return firewall.ApplyRendered(ctx, root) },
 	}
-	o.GatherFacts = func() (*bootstrap.Facts, error) { return bootstrap.GatherFacts(nl) }
+	o.GatherFacts = func(endpoints []netip.Addr) (*bootstrap.Facts, error) {
+		return bootstrap.GatherFacts(nl, endpoints...)
+	}
 	return func() {
 		nl.Close()
 		_ = wg.Close()

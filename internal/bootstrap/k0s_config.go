@@ -27,8 +27,7 @@ var k0sSecretKeys = []string{"authPass", "dataSource", "password"}
 // Encapsulation overheads subtracted from the overlay MTU so that a pod
 // packet, once wrapped by the CNI and then by WireGuard, still fits.
 const (
-	defaultOverlayMTU = 1420 // wg-quick's default when the interface sets none
-	ipipOverhead4     = 20
+	ipipOverhead4 = 20
 	// kube-router makes its IPv6 tunnels as ip6tnl links without the
 	// "ignore encapsulation limit" flag (kube-router v2.10.0
 	// pkg/tunnels/linux_tunnels.go:297 createIPIPTunnel, netlink.Ip6tnl
@@ -51,12 +50,19 @@ type K0sInputs struct {
 	// UnicastSource is this node's address on the VRRP interface (see
 	// VRRPUnicastSource); "" lets keepalived take the interface's primary.
 	UnicastSource string
+	// OverlayMTU is the MTU the wg-quick file of the node address's
+	// interface states (InterfaceMTU); the CNI's MTU is derived from it.
+	// Required when the node address is on the overlay.
+	OverlayMTU int
 }
 
 // RenderK0sConfig renders /etc/k0s/k0s.yaml for a controller role. The
 // bytes depend only on the config and the inputs: two controllers with the
 // same document differ only where their own address appears.
 func RenderK0sConfig(cfg *schema.Config, in K0sInputs) ([]byte, error) {
+	if wg := OverlayOfNodeAddress(cfg); wg != nil && in.OverlayMTU <= 0 {
+		return nil, fmt.Errorf("rendering %s: no MTU decided for %s, the node address's interface; decide it with InterfaceMTU, as the wg-quick file does", K0sConfigPath, wg.Name)
+	}
 	spec := map[string]any{
 		"network":   k0sNetwork(cfg, in),
 		"storage":   k0sStorage(cfg, in.NodeAddress),
@@ -131,11 +137,10 @@ func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
 		"serviceCIDR": cfg.Network.ServiceCIDR,
 		"provider":    provider,
 	}
-	if wg := OverlayOfNodeAddress(cfg); wg != nil {
-		mtu := defaultOverlayMTU
-		if wg.MTU != nil {
-			mtu = *wg.MTU
-		}
+	if OverlayOfNodeAddress(cfg) != nil {
+		// The file's own MTU, derived or configured, never a guess at
+		// what wg-quick would pick.
+		mtu := in.OverlayMTU
 		v6 := isIPv6(in.NodeAddress)
 		switch cfg.Network.CNI {
 		case schema.CNIKubeRouter, "":

@@ -76,7 +76,11 @@ func TestK0sGolden(t *testing.T) {
 			got := map[string][]byte{}
 			if cfg.Role.IsController() {
 				authPass := configuredSecret(k0sTestSecrets, "ha.authPass", cfg.HA.AuthPass, cfg.HA.AuthPassFrom != nil)
-				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, facts)})
+				overlayMTU, err := nodeAddressMTU(Inputs{Config: cfg, Facts: facts})
+				if err != nil {
+					t.Fatal(err)
+				}
+				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, facts), OverlayMTU: overlayMTU})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -125,11 +129,11 @@ func compareGolden(t *testing.T, dir string, got map[string][]byte, update bool)
 func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 	cfg := loadTestConfig(t, filepath.Join(k0sGoldenDir, "controller-ha-overlay", "config.yaml"))
 	pw := secret.NewValue("vrrpPW1")
-	a, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw})
+	a, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.9", AuthPass: pw})
+	b, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.9", AuthPass: pw, OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +143,7 @@ func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 	if got := bytes.ReplaceAll(b, []byte("10.10.0.9"), []byte("10.10.0.7")); !bytes.Equal(a, got) {
 		t.Errorf("controllers differ beyond their own address:\n%s\n---\n%s", a, b)
 	}
-	again, _ := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw})
+	again, _ := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
 	if !bytes.Equal(a, again) {
 		t.Error("rendering twice gave different bytes")
 	}
@@ -147,7 +151,7 @@ func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 
 func TestK0sAddressReachesEveryPlace(t *testing.T) {
 	cfg := loadTestConfig(t, filepath.Join(k0sGoldenDir, "controller-ha-overlay", "config.yaml"))
-	conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.1", AuthPass: secret.NewValue("x")})
+	conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.1", AuthPass: secret.NewValue("x"), OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}

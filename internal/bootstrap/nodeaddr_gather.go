@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"slices"
 
 	"github.com/vishvananda/netlink"
+
+	"github.com/corium/corium-agent/internal/schema"
 )
 
 // Netlink is the part of *netlink.Handle that gathering facts uses; a handle
@@ -21,11 +24,14 @@ type Netlink interface {
 // looks the route up, no packet is sent.
 var internetProbes = []net.IP{net.ParseIP("1.1.1.1"), net.ParseIP("2606:4700:4700::1111")}
 
-// GatherFacts reads the live host's links that are up, their addresses and
-// the route to the internet. Overlay interfaces are listed by name like any
-// other link (a userspace WireGuard device is a tuntap link). A host with no
-// route to the internet has a nil DefaultRoute; that is a fact, not an error.
-func GatherFacts(nl Netlink) (*Facts, error) {
+// GatherFacts reads the live host's links that are up, their addresses, the
+// route to the internet, and the route to each of endpoints (the peers'
+// endpoint addresses, see EndpointAddrs), each with its MTU. Overlay
+// interfaces are listed by name like any other link (a userspace WireGuard
+// device is a tuntap link). A host with no route to the internet has a nil
+// DefaultRoute, and an endpoint with no route has no PeerRoute; those are
+// facts, not errors.
+func GatherFacts(nl Netlink, endpoints ...netip.Addr) (*Facts, error) {
 	links, err := nl.LinkList()
 	if err != nil {
 		return nil, fmt.Errorf("listing links: %w", err)
@@ -52,6 +58,9 @@ func GatherFacts(nl Netlink) (*Facts, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.PeerRoutes, err = peerRoutes(nl, endpoints); err != nil {
+		return nil, err
+	}
 	return f, nil
 }
 
@@ -67,12 +76,80 @@ func defaultRoute(nl Netlink) (*RouteFacts, error) {
 			if !ok {
 				continue
 			}
-			link, err := nl.LinkByIndex(r.LinkIndex)
+			name, mtu, err := routeLink(nl, r)
 			if err != nil {
 				return nil, fmt.Errorf("finding the default route's link %d: %w", r.LinkIndex, err)
 			}
-			return &RouteFacts{Interface: link.Attrs().Name, Source: src.Unmap()}, nil
+			return &RouteFacts{Interface: name, Source: src.Unmap(), MTU: mtu}, nil
 		}
 	}
 	return nil, nil
+}
+
+// peerRoutes looks up the route to each endpoint address, as wg-quick's
+// set_mtu_up runs `ip route get` for each (wireguard-tools
+// src/wg-quick/linux.bash).
+func peerRoutes(nl Netlink, endpoints []netip.Addr) ([]PeerRoute, error) {
+	var out []PeerRoute
+	seen := map[netip.Addr]bool{}
+	for _, ep := range endpoints {
+		ep = ep.Unmap()
+		if !ep.IsValid() || seen[ep] {
+			continue
+		}
+		seen[ep] = true
+		routes, err := nl.RouteGet(ep.AsSlice())
+		if err != nil || len(routes) == 0 {
+			// Unreachable (ENETUNREACH, a blackhole): the endpoint has no
+			// route, so it has no say in the MTU, as with wg-quick.
+			continue
+		}
+		name, mtu, err := routeLink(nl, routes[0])
+		if err != nil {
+			return nil, fmt.Errorf("finding the link of the route to %s: %w", ep, err)
+		}
+		out = append(out, PeerRoute{To: ep, Interface: name, MTU: mtu})
+	}
+	return out, nil
+}
+
+// routeLink is the name of a route's outgoing link and the route's MTU: its
+// RTAX_MTU metric when set (what `ip route get` prints as "mtu N"), else the
+// link's, the two places wg-quick's set_mtu_up reads in that order.
+func routeLink(nl Netlink, r netlink.Route) (string, int, error) {
+	link, err := nl.LinkByIndex(r.LinkIndex)
+	if err != nil {
+		return "", 0, err
+	}
+	mtu := r.MTU
+	if mtu <= 0 {
+		mtu = link.Attrs().MTU
+	}
+	return link.Attrs().Name, mtu, nil
+}
+
+// endpointAddrs are the addresses of wg's peer endpoints that are IP
+// literals, in peer order; host names are left out.
+func endpointAddrs(wg schema.WireGuard) []netip.Addr {
+	var out []netip.Addr
+	for _, p := range wg.Peers {
+		if ap, err := netip.ParseAddrPort(p.Endpoint); err == nil {
+			out = append(out, ap.Addr().Unmap())
+		}
+	}
+	return out
+}
+
+// EndpointAddrs are the distinct peer endpoint addresses of every interface
+// cfg names: what GatherFacts looks routes up to.
+func EndpointAddrs(cfg *schema.Config) []netip.Addr {
+	var out []netip.Addr
+	for _, wg := range cfg.WireGuard {
+		for _, a := range endpointAddrs(wg) {
+			if !slices.Contains(out, a) {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }

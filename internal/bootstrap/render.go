@@ -56,12 +56,16 @@ type Inputs struct {
 	// Previous is what the last run applied, on day two (nil on a first
 	// boot): it decides reload or restart, and which interfaces go.
 	Previous *Previous
+	// WgQuickLinks are the enable links of each wg-quick@ unit by unit
+	// name, read from the template under the root (ReadWgQuickLinks); a
+	// unit without an entry gets the multi-user.target link.
+	WgQuickLinks map[string][]Link
 }
 
 // Render is the whole first boot as a plan: the overlay, then everything
 // that depends on the node address.
 func Render(in Inputs) (*Plan, error) {
-	overlay, err := RenderOverlay(in.Config, in.Secrets, in.Previous)
+	overlay, err := RenderOverlay(in)
 	if err != nil {
 		return nil, err
 	}
@@ -100,7 +104,11 @@ func RenderNode(in Inputs) (*Plan, error) {
 		if err != nil {
 			return nil, err
 		}
-		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: source})
+		overlayMTU, err := nodeAddressMTU(in)
+		if err != nil {
+			return nil, err
+		}
+		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: source, OverlayMTU: overlayMTU})
 		if err != nil {
 			return nil, err
 		}

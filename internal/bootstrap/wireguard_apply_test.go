@@ -34,6 +34,7 @@ func (f fakeDevices) Device(name string) (*wgtypes.Device, error) {
 // fakeLinks answers like netlink; an address shows up after `after` reads.
 type fakeLinks struct {
 	addrs map[string][]string
+	mtu   map[string]int
 	after int
 	reads int
 }
@@ -42,7 +43,7 @@ func (f *fakeLinks) LinkByName(name string) (netlink.Link, error) {
 	if _, ok := f.addrs[name]; !ok {
 		return nil, netlink.LinkNotFoundError{}
 	}
-	return &netlink.Dummy{LinkAttrs: netlink.LinkAttrs{Name: name}}, nil
+	return &netlink.Dummy{LinkAttrs: netlink.LinkAttrs{Name: name, MTU: f.mtu[name]}}, nil
 }
 
 func (f *fakeLinks) AddrList(link netlink.Link, _ int) ([]netlink.Addr, error) {
@@ -65,7 +66,7 @@ func (f *fakeLinks) AddrList(link netlink.Link, _ int) ([]netlink.Addr, error) {
 // liveDevicesFor builds devices and links exactly as step expects them.
 func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 	t.Helper()
-	devs, links := fakeDevices{}, &fakeLinks{addrs: map[string][]string{}}
+	devs, links := fakeDevices{}, &fakeLinks{addrs: map[string][]string{}, mtu: map[string]int{}}
 	for _, s := range steps {
 		for _, a := range s.Actions {
 			if a.Kind != ActionVerifyDevice {
@@ -77,15 +78,34 @@ func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 			}
 			d := &wgtypes.Device{Name: e.Name, PublicKey: e.PublicKey, ListenPort: e.ListenPort}
 			for _, p := range e.Peers {
-				d.Peers = append(d.Peers, wgtypes.Peer{PublicKey: p})
+				d.Peers = append(d.Peers, livePeer(p))
 			}
 			devs[e.Name] = d
+			links.mtu[e.Name] = e.MTU
 			for _, p := range e.Addresses {
 				links.addrs[e.Name] = append(links.addrs[e.Name], p.String())
 			}
 		}
 	}
 	return devs, links
+}
+
+// livePeer is the peer wgctrl would report for a device that matches p.
+func livePeer(p PeerExpectation) wgtypes.Peer {
+	lp := wgtypes.Peer{PublicKey: p.PublicKey}
+	if p.Endpoint.IsValid() {
+		lp.Endpoint = net.UDPAddrFromAddrPort(p.Endpoint)
+	}
+	for _, a := range p.AllowedIPs {
+		lp.AllowedIPs = append(lp.AllowedIPs, net.IPNet{IP: a.Addr().AsSlice(), Mask: net.CIDRMask(a.Bits(), a.Addr().BitLen())})
+	}
+	if p.Keepalive != nil {
+		lp.PersistentKeepaliveInterval = time.Duration(*p.Keepalive) * time.Second
+	}
+	if p.PresharedKey != nil && *p.PresharedKey {
+		lp.PresharedKey = wgtypes.Key{1}
+	}
+	return lp
 }
 
 type fileID struct {
@@ -164,6 +184,7 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	devs, links = liveDevicesFor(t, changed) // as the restart leaves the device
 	third := run(changed)
 	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") {
 		t.Errorf("after changing wg1 only, systemd was asked:\n%s\nwant wg1 restarted and wg0 left alone", third)

@@ -81,10 +81,16 @@ func loadConfig(t *testing.T, path string) *schema.Config {
 	return cfg
 }
 
+// renderScenario renders a scenario's overlay with its facts, as a first
+// boot does.
+func renderScenario(s scenario) (Step, error) {
+	return renderWireGuard(Inputs{Config: s.cfg, Secrets: s.secrets, Facts: s.facts})
+}
+
 // rendered is everything a scenario produces, as files relative to expected/.
 func rendered(t *testing.T, s scenario) map[string][]byte {
 	t.Helper()
-	step, err := RenderWireGuard(s.cfg, s.secrets)
+	step, err := renderScenario(s)
 	if err != nil {
 		t.Fatalf("%s: render: %v", s.name, err)
 	}

@@ -25,7 +25,7 @@ func TestGoldenConfsComeUp(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = wg.Close() })
 	for _, s := range loadScenarios(t) {
-		step, err := RenderWireGuard(s.cfg, s.secrets)
+		step, err := renderScenario(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 package bootstrap
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -32,12 +34,42 @@ func TestReloadSuffices(t *testing.T) {
 		{"address prefix length", func(w *schema.WireGuard) { w.Address = schema.AddressList{"10.20.0.1/25", "fd20::1/64"} }, false},
 		{"address dropped", func(w *schema.WireGuard) { w.Address = schema.AddressList{"10.20.0.1/24"} }, false},
 		{"mtu set", func(w *schema.WireGuard) { w.MTU = intp(1380) }, false},
+		// syncconf cannot clear these (setconf.c sync_conf, config.c
+		// parse_endpoint; psk and keepalive only since v1.0.20260223).
+		{"endpoint dropped", func(w *schema.WireGuard) { w.Peers[0].Endpoint = "" }, false},
+		{"preshared key dropped", func(w *schema.WireGuard) { w.Peers[0].PresharedKeyFrom = nil }, false},
+		{"the peer with them replaced by another", func(w *schema.WireGuard) {
+			w.Peers[0] = schema.Peer{PublicKey: testPubB, AllowedIPs: w.Peers[0].AllowedIPs}
+		}, true},
 		{"allowed IPs beyond the addresses (a new route)", func(w *schema.WireGuard) { w.Peers[0].AllowedIPs = append(w.Peers[0].AllowedIPs, "10.99.0.0/16") }, false},
 		{"default route", func(w *schema.WireGuard) { w.Peers[0].AllowedIPs = []string{"0.0.0.0/0"} }, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			old, next := base(), base()
 			next.Peers = append([]schema.Peer(nil), old.Peers...)
+			c.edit(&next)
+			if got := ReloadSuffices(old, next); got != c.reload {
+				t.Errorf("ReloadSuffices = %v, want %v", got, c.reload)
+			}
+		})
+	}
+	// From an interface with a listen port and a keepalive.
+	for _, c := range []struct {
+		name   string
+		edit   func(*schema.WireGuard)
+		reload bool
+	}{
+		{"keepalive dropped", func(w *schema.WireGuard) { w.Peers[0].PersistentKeepalive = nil }, false},
+		{"keepalive changed", func(w *schema.WireGuard) { w.Peers[0].PersistentKeepalive = intp(30) }, true},
+		// config.c config_read_init sets the listen port on every syncconf,
+		// to 0 (a fresh one) when the file has none.
+		{"listen port dropped", func(w *schema.WireGuard) { w.ListenPort = nil }, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			old := base()
+			old.ListenPort, old.Peers[0].PersistentKeepalive = intp(51821), intp(25)
+			next := old
+			next.Peers = []schema.Peer{old.Peers[0]}
 			c.edit(&next)
 			if got := ReloadSuffices(old, next); got != c.reload {
 				t.Errorf("ReloadSuffices = %v, want %v", got, c.reload)
@@ -59,7 +91,7 @@ func TestDayTwoRendersReloadOrRestart(t *testing.T) {
 	cfg.WireGuard[0].Peers[0].Endpoint = "192.0.2.77:51820" // reload
 	mtu := 1380
 	cfg.WireGuard[1].MTU = &mtu // restart
-	steps, err := RenderOverlay(cfg, twoInterfaceSecrets(), &Previous{Applied: applied})
+	steps, err := RenderOverlay(Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Previous: previousOf(t, applied)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,5 +125,74 @@ func TestDayTwoRendersReloadOrRestart(t *testing.T) {
 		if a.Kind == ActionReload {
 			t.Errorf("a first boot reloads: %s", a)
 		}
+	}
+}
+
+// previousOf is what ReadPrevious finds after a first boot applied cfg: the
+// configuration and the wg-quick files it rendered.
+func previousOf(t *testing.T, applied *schema.Config) *Previous {
+	t.Helper()
+	step, err := RenderWireGuard(applied, twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := &Previous{Applied: applied, Confs: map[string][]byte{}}
+	for _, wg := range applied.WireGuard {
+		prev.Confs[wg.Name] = fileAt(t, step, WireGuardConfPath(wg.Name)).Content
+	}
+	return prev
+}
+
+// TestDayTwoDerivedMTU: an MTU derived from the routes is compared as the
+// files state it. The same routes reload a change syncconf carries; a new
+// underlay MTU changes the file's MTU and restarts; a file from before the
+// MTU was stated restarts too, since syncconf would not set it.
+func TestDayTwoDerivedMTU(t *testing.T) {
+	underlay := func(mtu int) *Facts {
+		return facts(t, fmt.Sprintf(`{"interfaces":[],"peerRoutes":[{"to":"192.0.2.2","interface":"eth0","mtu":%d},{"to":"192.0.2.3","interface":"eth0","mtu":%d}]}`, mtu, mtu))
+	}
+	applied := twoInterfaceConfig(schema.RoleWorker)
+	first, err := renderWireGuard(Inputs{Config: applied, Secrets: twoInterfaceSecrets(), Facts: underlay(1450)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prev := &Previous{Applied: applied, Confs: map[string][]byte{}}
+	for _, wg := range applied.WireGuard {
+		prev.Confs[wg.Name] = fileAt(t, first, WireGuardConfPath(wg.Name)).Content
+	}
+	cfg := twoInterfaceConfig(schema.RoleWorker)
+	keepalive := 10
+	cfg.WireGuard[0].Peers[0].PersistentKeepalive = &keepalive // a change syncconf carries
+
+	wg0 := func(t *testing.T, f *Facts, prev *Previous) string {
+		t.Helper()
+		step, err := renderWireGuard(Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Facts: f, Previous: prev})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if conf := fileAt(t, step, WireGuardConfPath("wg0")).Content; !bytes.Contains(conf, []byte(fmt.Sprintf("\nMTU = %d\n", f.PeerRoutes[0].MTU-80))) {
+			t.Errorf("wg0.conf does not state the MTU of its routes:\n%s", conf)
+		}
+		for _, a := range step.Actions {
+			if a.Unit == WgQuickUnit("wg0") && (a.Kind == ActionReload || a.Kind == ActionRestart) {
+				return string(a.Kind)
+			}
+		}
+		return ""
+	}
+	if got := wg0(t, underlay(1450), prev); got != "reload" {
+		t.Errorf("same routes: wg0 is %s, want reload", got)
+	}
+	if got := wg0(t, underlay(1500), prev); got != "restart" {
+		t.Errorf("the underlay's MTU changed from 1450 to 1500: wg0 is %s, want restart", got)
+	}
+	before := &Previous{Applied: applied, Confs: map[string][]byte{
+		"wg0": bytes.ReplaceAll(prev.Confs["wg0"], []byte("MTU = 1370\n"), nil),
+	}}
+	if bytes.Contains(before.Confs["wg0"], []byte("\nMTU")) {
+		t.Fatal("the stand-in for an older file still states an MTU")
+	}
+	if got := wg0(t, underlay(1450), before); got != "restart" {
+		t.Errorf("the last file stated no MTU: wg0 is %s, want restart", got)
 	}
 }

@@ -8,12 +8,12 @@ const StepWireGuardRemoved = "wireguard-removed"
 
 // renderRemoved takes down each interface the last run made that cfg no
 // longer names: stop wg-quick@IF (its ExecStop reads the file, so the file
-// goes after), disable it, then remove its file and its .wants link. It runs
+// goes after), disable it, then remove its file and its enable links. It runs
 // after the overlay step, which has already rewritten the k0s drop-in
 // without the interface and reloaded systemd: stopping a unit k0s still
 // Requires= would stop k0s with it. A file without the managed-by header is
 // not the agent's, and its interface is left alone.
-func renderRemoved(cfg *schema.Config, prev *Previous) Step {
+func renderRemoved(cfg *schema.Config, prev *Previous, links map[string][]Link) Step {
 	step := Step{Name: StepWireGuardRemoved}
 	removed := prev.removed(cfg)
 	if len(removed) == 0 {
@@ -40,7 +40,10 @@ func renderRemoved(cfg *schema.Config, prev *Previous) Step {
 		if onDisk {
 			step.Removes = append(step.Removes, WireGuardConfPath(wg.Name))
 		}
-		step.Removes = append(step.Removes, wgQuickWantsLink(wg.Name).Path, WgQuickK0sDropInPath(wg.Name))
+		for _, l := range wgQuickLinks(links, wg.Name) {
+			step.Removes = append(step.Removes, l.Path)
+		}
+		step.Removes = append(step.Removes, WgQuickK0sDropInPath(wg.Name))
 	}
 	if stops > 0 {
 		// As `systemctl disable` does after removing the links.

@@ -18,7 +18,7 @@ func applyOverlay(t *testing.T, root rootfs.Root, cfg, applied *schema.Config) (
 	if applied != nil {
 		prev = ReadPrevious(root, applied)
 	}
-	steps, err := RenderOverlay(cfg, twoInterfaceSecrets(), prev)
+	steps, err := RenderOverlay(Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Previous: prev})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,31 +19,36 @@ const StepWireGuard = "wireguard"
 // (0600 in a 0700 directory, it holds the private key), the .wants link that
 // enables its wg-quick@ unit, the k0s drop-in that makes k0s wait for and
 // require every interface, and the live actions that bring the interfaces up
-// and check them. With no interfaces it returns an empty step.
+// and check them. With no interfaces it returns an empty step. It has no
+// host facts, so an interface without mtu gets 1420 (see InterfaceMTU), and
+// no enable links read from a root (see Inputs.WgQuickLinks).
 //
 // secrets holds the resolved keys by field path (see Secrets). A missing or
 // malformed key is an error naming the field path, never the value.
 func RenderWireGuard(cfg *schema.Config, secrets Secrets) (Step, error) {
-	return renderWireGuard(cfg, secrets, nil)
+	return renderWireGuard(Inputs{Config: cfg, Secrets: secrets})
 }
 
-// RenderOverlay is the overlay on a first boot (prev nil) or on day two,
-// where prev is what the last run applied: an interface whose change a
-// reload carries (see ReloadSuffices) is reloaded instead of restarted, and
-// interfaces the last run made that cfg drops are taken down and removed.
-func RenderOverlay(cfg *schema.Config, secrets Secrets, prev *Previous) ([]Step, error) {
-	step, err := renderWireGuard(cfg, secrets, prev)
+// RenderOverlay is the overlay on a first boot (in.Previous nil) or on day
+// two, where in.Previous is what the last run applied: an interface whose
+// change a reload carries (see ReloadSuffices) is reloaded instead of
+// restarted, and interfaces the last run made that the config drops are
+// taken down and removed. It reads Config, Secrets, Facts, Previous and
+// WgQuickLinks.
+func RenderOverlay(in Inputs) ([]Step, error) {
+	step, err := renderWireGuard(in)
 	if err != nil {
 		return nil, err
 	}
 	steps := []Step{step}
-	if rm := renderRemoved(cfg, prev); len(rm.Actions) > 0 || len(rm.Removes) > 0 {
+	if rm := renderRemoved(in.Config, in.Previous, in.WgQuickLinks); len(rm.Actions) > 0 || len(rm.Removes) > 0 {
 		steps = append(steps, rm)
 	}
 	return steps, nil
 }
 
-func renderWireGuard(cfg *schema.Config, secrets Secrets, prev *Previous) (Step, error) {
+func renderWireGuard(in Inputs) (Step, error) {
+	cfg, prev := in.Config, in.Previous
 	step := Step{Name: StepWireGuard}
 	if len(cfg.WireGuard) == 0 {
 		if len(prev.removed(cfg)) > 0 {
@@ -67,21 +72,25 @@ func renderWireGuard(cfg *schema.Config, secrets Secrets, prev *Previous) (Step,
 	step.Actions = append(step.Actions, Action{Kind: ActionDaemonReload, OnChange: reloadOn})
 
 	for i, wg := range cfg.WireGuard {
-		conf, expect, err := renderWgQuick(i, wg, secrets)
+		mtu, err := InterfaceMTU(wg, in.Facts, prev)
+		if err != nil {
+			return Step{}, fmt.Errorf("wireguard[%d].%w", i, err)
+		}
+		conf, expect, err := renderWgQuick(i, wg, in.Secrets, mtu)
 		if err != nil {
 			return Step{}, err
 		}
 		confPath := WireGuardConfPath(wg.Name)
 		unitName := WgQuickUnit(wg.Name)
 		step.Files = append(step.Files, File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys})
-		step.Links = append(step.Links, wgQuickWantsLink(wg.Name))
+		step.Links = append(step.Links, wgQuickLinks(in.WgQuickLinks, wg.Name)...)
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
 		// On day two a change a reload carries is reloaded after the start,
 		// so an interface found down comes up from the new file and the
 		// reload is a plain one, never a start in disguise.
 		step.Actions = append(step.Actions, Action{Kind: ActionEnable, Unit: unitName})
-		if old := prev.iface(wg.Name); old != nil && ReloadSuffices(*old, wg) {
+		if reloadCarries(prev, wg, mtu) {
 			step.Actions = append(step.Actions,
 				Action{Kind: ActionStart, Unit: unitName},
 				Action{Kind: ActionReload, Unit: unitName, OnChange: []string{confPath}},
@@ -97,6 +106,24 @@ func renderWireGuard(cfg *schema.Config, secrets Secrets, prev *Previous) (Step,
 	return step, nil
 }
 
+// reloadCarries compares the interface as the last run's file left it with
+// the one rendered now, each with the MTU its file states: a derived MTU
+// follows the host's routes, so two alike configurations need not make
+// alike files.
+func reloadCarries(prev *Previous, wg schema.WireGuard, mtu MTU) bool {
+	old := prev.iface(wg.Name)
+	if old == nil {
+		return false
+	}
+	was, now := *old, wg
+	was.MTU = nil
+	if v := prev.confMTU(wg.Name); v > 0 {
+		was.MTU = &v
+	}
+	now.MTU = &mtu.Value
+	return ReloadSuffices(was, now)
+}
+
 // wgQuickSecretKeys are the wg-quick keys whose values are secrets.
 var wgQuickSecretKeys = []string{"PrivateKey", "PresharedKey"}
 
@@ -104,7 +131,7 @@ var wgQuickSecretKeys = []string{"PrivateKey", "PresharedKey"}
 // device must look like once it is up. Only keys wg-quick handles without
 // outside help are used: DNS= needs resolvconf, and Table=, PostUp= and
 // friends are not part of the contract.
-func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, DeviceExpectation, error) {
+func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, DeviceExpectation, error) {
 	priv, err := wireGuardKey(secrets, schema.PrivateKeyPath(i), wg.PrivateKey, true)
 	if err != nil {
 		return nil, DeviceExpectation{}, err
@@ -113,19 +140,23 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets) ([]byte, DeviceE
 	if err := checkPeerKeys(i, wg, key, secrets); err != nil {
 		return nil, DeviceExpectation{}, err
 	}
-	expect, err := expectDevice(wg, key)
+	expect, err := expectDevice(wg, key, mtu.Value)
 	if err != nil {
 		return nil, DeviceExpectation{}, fmt.Errorf("wireguard[%d]: %w", i, err)
 	}
 	var b strings.Builder
 	b.WriteString(rootfs.Managed("#"))
 	b.WriteString("[Interface]\n")
+	// wg-quick's own keys first, then those `wg-quick strip` hands to wg.
 	kv(&b, "Address", strings.Join(wg.Address, ", "))
+	// Always stated: the device and the CNI's MTU then follow one number,
+	// instead of the CNI guessing what wg-quick would pick at `up`.
+	if mtu.Why != "" {
+		b.WriteString("# MTU: " + mtu.Why + "\n")
+	}
+	kv(&b, "MTU", strconv.Itoa(mtu.Value))
 	if wg.ListenPort != nil {
 		kv(&b, "ListenPort", strconv.Itoa(*wg.ListenPort))
-	}
-	if wg.MTU != nil {
-		kv(&b, "MTU", strconv.Itoa(*wg.MTU))
 	}
 	kv(&b, "PrivateKey", priv.Reveal())
 	for j, p := range wg.Peers {

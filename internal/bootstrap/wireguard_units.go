@@ -2,19 +2,23 @@ package bootstrap
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"slices"
 
 	"github.com/coreos/go-systemd/v22/unit"
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // Unit names and paths of the overlay. The wg-quick@.service template comes
 // from the image's wireguard-tools package; Fedora installs it under
-// /usr/lib/systemd/system, and that is where `systemctl --root=DIR enable`
-// points the .wants link.
+// /usr/lib/systemd/system. wgQuickTemplate and wgQuickWantedBy are the
+// enable link of a root without the template (see wgQuickLinks).
 const (
 	wgQuickTemplate      = "/usr/lib/systemd/system/wg-quick@.service"
 	wgQuickWantedBy      = "/etc/systemd/system/multi-user.target.wants"
@@ -43,9 +47,49 @@ func WireGuardDropInPath(role schema.Role) string {
 }
 
 // wgQuickWantsLink is the link `systemctl --root=DIR enable wg-quick@NAME`
-// makes, so the interface comes up on every boot after the first.
+// makes with a template that says `WantedBy=multi-user.target`, as
+// wireguard-tools did before v1.0.20260223.
 func wgQuickWantsLink(name string) Link {
 	return Link{Path: wgQuickWantedBy + "/" + WgQuickUnit(name), Target: wgQuickTemplate}
+}
+
+// wgQuickLinks are the links that enable interface name's unit, so it comes
+// up on every boot after the first: those read from the template's [Install]
+// section (ReadWgQuickLinks), or, for a root without the template,
+// wgQuickWantsLink.
+func wgQuickLinks(read map[string][]Link, name string) []Link {
+	if links := read[WgQuickUnit(name)]; len(links) > 0 {
+		return links
+	}
+	return []Link{wgQuickWantsLink(name)}
+}
+
+// ReadWgQuickLinks reads, under root, the links `systemctl --root=DIR
+// enable` makes for the wg-quick@ unit of every interface cfg names and of
+// those prev applied that cfg drops (whose links day two removes), from the
+// [Install] section of the wg-quick@.service found there: wireguard-tools
+// v1.0.20260223 says `WantedBy=multi-user.target wg-quick.target`, earlier
+// ones only multi-user.target (src/systemd/wg-quick@.service). It is
+// Inputs.WgQuickLinks. A root without the template (a bare test root) gives
+// no entry; any other failure to read it is an error, since an interface
+// that is not enabled comes up on the first boot only.
+func ReadWgQuickLinks(root rootfs.Root, cfg *schema.Config, prev *Previous) (map[string][]Link, error) {
+	out := map[string][]Link{}
+	ifaces := append(slices.Clone(cfg.WireGuard), prev.removed(cfg)...)
+	for _, wg := range ifaces {
+		unitName := WgQuickUnit(wg.Name)
+		links, err := systemd.OfflineLinks(root, unitName)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading the install links of %s: %w", unitName, err)
+		}
+		for _, l := range links {
+			out[unitName] = append(out[unitName], Link{Path: l.Path, Target: l.Target})
+		}
+	}
+	return out, nil
 }
 
 // renderK0sDropIn orders k0s after every overlay interface and makes it

@@ -14,98 +14,14 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/retry"
-	"github.com/corium/corium-agent/internal/schema"
 )
-
-// DeviceExpectation is what a live WireGuard interface must look like after
-// wg-quick brought it up. It holds no secret: the public key is derived from
-// the private key at render time, so the verify action can carry it in the
-// plan as text.
-type DeviceExpectation struct {
-	Name       string
-	PublicKey  wgtypes.Key
-	ListenPort int // 0: not configured, any port will do
-	Peers      []wgtypes.Key
-	Addresses  []netip.Prefix
-}
-
-// expectDevice derives the expectation of interface wg from its private key.
-func expectDevice(wg schema.WireGuard, priv wgtypes.Key) (DeviceExpectation, error) {
-	e := DeviceExpectation{Name: wg.Name, PublicKey: priv.PublicKey()}
-	if wg.ListenPort != nil {
-		e.ListenPort = *wg.ListenPort
-	}
-	for _, p := range wg.Peers {
-		k, err := wgtypes.ParseKey(p.PublicKey)
-		if err != nil {
-			return DeviceExpectation{}, fmt.Errorf("parsing a peer public key of %s: %w", wg.Name, err)
-		}
-		e.Peers = append(e.Peers, k)
-	}
-	for _, a := range wg.Address {
-		p, err := netip.ParsePrefix(a)
-		if err != nil {
-			return DeviceExpectation{}, fmt.Errorf("parsing address %q of %s: %w", a, wg.Name, err)
-		}
-		e.Addresses = append(e.Addresses, p)
-	}
-	return e, nil
-}
-
-// Args is the expectation as the verify action's arguments: the interface
-// name first, then key=value pairs.
-func (e DeviceExpectation) Args() []string {
-	args := []string{e.Name, "publicKey=" + e.PublicKey.String()}
-	if e.ListenPort != 0 {
-		args = append(args, "listenPort="+strconv.Itoa(e.ListenPort))
-	}
-	for _, a := range e.Addresses {
-		args = append(args, "address="+a.String())
-	}
-	for _, p := range e.Peers {
-		args = append(args, "peer="+p.String())
-	}
-	return args
-}
-
-// ParseDeviceExpectation reads the verify action's arguments back.
-func ParseDeviceExpectation(args []string) (DeviceExpectation, error) {
-	if len(args) == 0 || strings.Contains(args[0], "=") {
-		return DeviceExpectation{}, errors.New("parsing verify-wireguard arguments: the interface name comes first")
-	}
-	e := DeviceExpectation{Name: args[0]}
-	for _, arg := range args[1:] {
-		key, value, _ := strings.Cut(arg, "=")
-		var err error
-		switch key {
-		case "publicKey":
-			e.PublicKey, err = wgtypes.ParseKey(value)
-		case "listenPort":
-			e.ListenPort, err = strconv.Atoi(value)
-		case "address":
-			var p netip.Prefix
-			p, err = netip.ParsePrefix(value)
-			e.Addresses = append(e.Addresses, p)
-		case "peer":
-			var k wgtypes.Key
-			k, err = wgtypes.ParseKey(value)
-			e.Peers = append(e.Peers, k)
-		default:
-			err = errors.New("unknown key")
-		}
-		if err != nil {
-			return DeviceExpectation{}, fmt.Errorf("parsing verify-wireguard argument %q: %w", arg, err)
-		}
-	}
-	return e, nil
-}
 
 // WireGuardDevices reads a live device; *wgctrl.Client is one.
 type WireGuardDevices interface {
 	Device(name string) (*wgtypes.Device, error)
 }
 
-// LinkAddrs reads a link's addresses; *netlink.Handle is one, and
+// LinkAddrs reads a link, its MTU and its addresses; *netlink.Handle is one, and
 // netlink.NewHandleAt reads another network namespace.
 type LinkAddrs interface {
 	LinkByName(name string) (netlink.Link, error)
@@ -124,10 +40,14 @@ type Verifier struct {
 	AddressWait time.Duration
 }
 
-// Verify checks that the device exists, that its public key is the one
-// derived from the configured private key, that its listen port and peer set
-// match, and that every configured address is on the link (waiting a bounded
-// time for them). Every mismatch is reported, with where to look.
+// Verify checks the device against what its file states: that it exists,
+// that its public key is the one derived from the configured private key,
+// its listen port (when the file sets one), its peer set, and each peer's
+// allowed IPs, keepalive and whether it has a preshared key; then, waiting a
+// bounded time as they may lag wg-quick's return, that every configured
+// address is on the link, that the link has the file's MTU, and that each
+// peer has the endpoint the file states. Every mismatch is reported, with
+// where to look.
 func (v Verifier) Verify(ctx context.Context, e DeviceExpectation) error {
 	unit := WgQuickUnit(e.Name)
 	dev, err := v.Devices.Device(e.Name)
@@ -142,7 +62,7 @@ func (v Verifier) Verify(ctx context.Context, e DeviceExpectation) error {
 		problems = append(problems, fmt.Errorf("listen port is %d, want %d", dev.ListenPort, e.ListenPort))
 	}
 	problems = append(problems, comparePeers(dev.Peers, e.Peers)...)
-	if err := v.waitAddresses(ctx, e); err != nil {
+	if err := v.waitSettled(ctx, e); err != nil {
 		problems = append(problems, err)
 	}
 	if len(problems) > 0 {
@@ -151,50 +71,148 @@ func (v Verifier) Verify(ctx context.Context, e DeviceExpectation) error {
 	return nil
 }
 
-func comparePeers(live []wgtypes.Peer, want []wgtypes.Key) []error {
-	have := make([]wgtypes.Key, 0, len(live))
-	for _, p := range live {
-		have = append(have, p.PublicKey)
+func comparePeers(live []wgtypes.Peer, want []PeerExpectation) []error {
+	byKey := make(map[wgtypes.Key]*wgtypes.Peer, len(live))
+	for i := range live {
+		byKey[live[i].PublicKey] = &live[i]
 	}
 	var problems []error
-	for _, k := range want {
-		if !slices.Contains(have, k) {
-			problems = append(problems, fmt.Errorf("peer %s is configured but not on the device", k))
+	wanted := make(map[wgtypes.Key]bool, len(want))
+	for _, w := range want {
+		wanted[w.PublicKey] = true
+		p := byKey[w.PublicKey]
+		if p == nil {
+			problems = append(problems, fmt.Errorf("peer %s is configured but not on the device", w.PublicKey))
+			continue
 		}
+		problems = append(problems, comparePeer(*p, w)...)
 	}
-	for _, k := range have {
-		if !slices.Contains(want, k) {
-			problems = append(problems, fmt.Errorf("peer %s is on the device but not configured", k))
+	for _, p := range live {
+		if !wanted[p.PublicKey] {
+			problems = append(problems, fmt.Errorf("peer %s is on the device but not configured", p.PublicKey))
 		}
 	}
 	return problems
 }
 
-// waitAddresses polls the link until it carries every configured address or
-// the wait runs out.
-func (v Verifier) waitAddresses(ctx context.Context, e DeviceExpectation) error {
+// comparePeer compares what syncconf and setconf leave on a peer. The
+// preshared key is compared by presence only and never shown.
+func comparePeer(p wgtypes.Peer, w PeerExpectation) []error {
+	var problems []error
+	if w.AllowedIPs != nil {
+		var have []string
+		for _, n := range p.AllowedIPs {
+			have = append(have, n.String())
+		}
+		got, _ := prefixSet(have, true)
+		if !slices.Equal(got, w.AllowedIPs) {
+			problems = append(problems, fmt.Errorf("peer %s: allowed IPs are %s, want %s", w.PublicKey, orNone(got), orNone(w.AllowedIPs)))
+		}
+	}
+	if w.Keepalive != nil {
+		if have := int(p.PersistentKeepaliveInterval / time.Second); have != *w.Keepalive {
+			problems = append(problems, fmt.Errorf("peer %s: persistent keepalive is %s, want %s", w.PublicKey, seconds(have), seconds(*w.Keepalive)))
+		}
+	}
+	if w.PresharedKey != nil {
+		switch has := p.PresharedKey != (wgtypes.Key{}); {
+		case has && !*w.PresharedKey:
+			problems = append(problems, fmt.Errorf("peer %s: has a preshared key, and the file sets none", w.PublicKey))
+		case !has && *w.PresharedKey:
+			problems = append(problems, fmt.Errorf("peer %s: has no preshared key, and the file sets one", w.PublicKey))
+		}
+	}
+	return problems
+}
+
+func orNone(ps []netip.Prefix) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	return strings.Join(prefixStrings(ps), ", ")
+}
+
+func seconds(s int) string {
+	if s == 0 {
+		return "off"
+	}
+	return strconv.Itoa(s) + "s"
+}
+
+// waitSettled polls until the link carries every configured address and
+// the file's MTU and each peer has its configured endpoint, or the wait runs
+// out.
+func (v Verifier) waitSettled(ctx context.Context, e DeviceExpectation) error {
 	wait := v.AddressWait
 	if wait <= 0 {
 		wait = DefaultAddressWait
 	}
 	policy := retry.Policy{Wait: wait, Base: 50 * time.Millisecond, Cap: time.Second}
 	return retry.Do(ctx, policy, func(context.Context) error {
-		missing, err := missingAddresses(v.Links, e)
+		link, err := v.Links.LinkByName(e.Name)
+		if err != nil {
+			return retry.NotYet(fmt.Errorf("finding link %s: %w", e.Name, err))
+		}
+		missing, err := missingAddresses(v.Links, link, e)
 		if err != nil {
 			return retry.NotYet(err)
 		}
+		var problems []error
 		if len(missing) > 0 {
-			return retry.NotYet(fmt.Errorf("addresses %s are not on the link", strings.Join(missing, ", ")))
+			problems = append(problems, fmt.Errorf("addresses %s are not on the link", strings.Join(missing, ", ")))
+		}
+		if have := link.Attrs().MTU; e.MTU != 0 && have != e.MTU {
+			problems = append(problems, fmt.Errorf("link MTU is %d, want %d", have, e.MTU))
+		}
+		problems = append(problems, v.endpointProblems(e)...)
+		if len(problems) > 0 {
+			return retry.NotYet(errors.Join(problems...))
 		}
 		return nil
 	})
 }
 
-func missingAddresses(links LinkAddrs, e DeviceExpectation) ([]string, error) {
-	link, err := links.LinkByName(e.Name)
-	if err != nil {
-		return nil, fmt.Errorf("finding link %s: %w", e.Name, err)
+// endpointProblems compares each peer's endpoint with the file's. A peer
+// that has completed a handshake is left out: WireGuard moves a peer's
+// endpoint to wherever its authenticated packets come from (roaming), so
+// from then on the endpoint is the network's, not the file's. The check is
+// retried, so a peer caught between its first packet and the handshake's
+// completion settles.
+func (v Verifier) endpointProblems(e DeviceExpectation) []error {
+	var want []PeerExpectation
+	for _, p := range e.Peers {
+		if p.Endpoint.IsValid() {
+			want = append(want, p)
+		}
 	}
+	if len(want) == 0 {
+		return nil
+	}
+	dev, err := v.Devices.Device(e.Name)
+	if err != nil {
+		return []error{fmt.Errorf("reading the device again for its endpoints: %w", err)}
+	}
+	var problems []error
+	for _, w := range want {
+		for _, p := range dev.Peers {
+			if p.PublicKey != w.PublicKey || !p.LastHandshakeTime.IsZero() {
+				continue
+			}
+			have := "none"
+			if p.Endpoint != nil {
+				ap := p.Endpoint.AddrPort()
+				if ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port()); ap == w.Endpoint {
+					continue
+				}
+				have = ap.String()
+			}
+			problems = append(problems, fmt.Errorf("peer %s: endpoint is %s, want %s", w.PublicKey, have, w.Endpoint))
+		}
+	}
+	return problems
+}
+
+func missingAddresses(links LinkAddrs, link netlink.Link, e DeviceExpectation) ([]string, error) {
 	addrs, err := links.AddrList(link, netlink.FAMILY_ALL)
 	if err != nil {
 		return nil, fmt.Errorf("listing addresses of %s: %w", e.Name, err)

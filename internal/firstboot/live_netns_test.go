@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -180,7 +181,7 @@ wireguard:
 		st, err := Run(context.Background(), Options{
 			Root: root, ConfigFile: cfgPath, Resolver: fileResolver{root},
 			Live: live, LiveUnderRoot: true,
-			GatherFacts: func() (*bootstrap.Facts, error) { return bootstrap.GatherFacts(nl) },
+			GatherFacts: func(eps []netip.Addr) (*bootstrap.Facts, error) { return bootstrap.GatherFacts(nl, eps...) },
 		})
 		if err == nil && (len(hostnames) != 1 || hostnames[0] != "live-a") {
 			t.Errorf("hostname set to %v", hostnames)

@@ -92,7 +92,7 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	if err != nil {
 		return fmt.Errorf("validating the configuration: %w", err)
 	}
-	facts, err := hostFacts(o)
+	facts, err := hostFacts(o, cfg)
 	if err != nil {
 		return err
 	}
@@ -123,6 +123,10 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	rep.Notes = append(rep.Notes, planNotes(cfg, facts, decision, host)...)
 
 	secrets := placeholderSecrets(cfg)
+	links, err := bootstrap.ReadWgQuickLinks(o.Root, cfg, prev)
+	if err != nil {
+		return err
+	}
 	p, err := bootstrap.Render(bootstrap.Inputs{
 		Config:        cfg,
 		Secrets:       secrets,
@@ -132,6 +136,7 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
 		DayTwo:        o.Again,
 		Previous:      prev,
+		WgQuickLinks:  links,
 	})
 	if err != nil {
 		return fmt.Errorf("rendering: %w", err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/netip"
 	"os"
 	"time"
 
@@ -35,8 +36,8 @@ type Options struct {
 	// LiveUnderRoot hands live actions to Live under any root (tests).
 	LiveUnderRoot bool
 	// GatherFacts reads the live host's network, once, before anything is
-	// written; nil offline.
-	GatherFacts func() (*bootstrap.Facts, error)
+	// written, with the routes to the peer endpoints given; nil offline.
+	GatherFacts func(endpoints []netip.Addr) (*bootstrap.Facts, error)
 	// AfterWrite runs after each file write; an error stops the run there.
 	AfterWrite func(path string) error
 	// Notify reports progress to the service manager (sd_notify STATUS).
@@ -110,7 +111,7 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	// The host's network is read once, before anything changes it: the
 	// routes to the peers (the overlay's MTU), the default route (the node
 	// address when none is marked), the VRRP interface's addresses.
-	facts, err := hostFacts(o)
+	facts, err := hostFacts(o, cfg)
 	if err != nil {
 		return err
 	}
@@ -152,6 +153,10 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	}
 	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
 	st.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
+	links, err := bootstrap.ReadWgQuickLinks(o.Root, cfg, prev)
+	if err != nil {
+		return err
+	}
 	plan, err := bootstrap.Render(bootstrap.Inputs{
 		Config:        cfg,
 		Secrets:       secrets,
@@ -161,6 +166,7 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
 		DayTwo:        o.Again,
 		Previous:      prev,
+		WgQuickLinks:  links,
 	})
 	if err != nil {
 		return fmt.Errorf("rendering the node: %w", err)
@@ -224,11 +230,12 @@ func validation(fs schema.Findings, err error) *status.Validation {
 	return v
 }
 
-// hostFacts reads the live host's network, or the --facts file under a
-// root that is not the host; without either there are no facts.
-func hostFacts(o Options) (*bootstrap.Facts, error) {
+// hostFacts reads the live host's network, with the routes to cfg's peer
+// endpoints, or the --facts file under a root that is not the host; without
+// either there are no facts.
+func hostFacts(o Options, cfg *schema.Config) (*bootstrap.Facts, error) {
 	if o.GatherFacts != nil {
-		facts, err := o.GatherFacts()
+		facts, err := o.GatherFacts(bootstrap.EndpointAddrs(cfg))
 		if err != nil {
 			return nil, fmt.Errorf("reading the host's addresses and routes: %w", err)
 		}

@@ -33,7 +33,8 @@ type Link struct {
 // OfflineLinks reads a unit's [Install] section under root and returns the
 // links `systemctl --root=DIR enable UNIT` makes: one per WantedBy=,
 // RequiredBy= and Alias=. An instance (name@inst.service) is enabled through
-// its template's file.
+// its template's file. A unit with no file under root is an error that wraps
+// fs.ErrNotExist.
 func OfflineLinks(root rootfs.Root, name string) ([]Link, error) {
 	file, err := findUnit(root, name)
 	if err != nil {
@@ -108,6 +109,8 @@ func findUnit(root rootfs.Root, name string) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("enabling %s: no unit file for it under %s in %s; is its package in the image?",
-		name, root.Dir(), strings.Join(unitSearchPath, ", "))
+	// Wrapping fs.ErrNotExist lets a caller tell a root without the unit
+	// (a bare test root) from one whose unit file is broken.
+	return "", fmt.Errorf("enabling %s: no unit file for it under %s in %s; is its package in the image? (%w)",
+		name, root.Dir(), strings.Join(unitSearchPath, ", "), fs.ErrNotExist)
 }

@@ -28,6 +28,10 @@ ExecStart=/usr/bin/wg-quick up %i
 WantedBy=multi-user.target
 `
 
+// wgQuickTemplateTarget is the template's [Install] since wireguard-tools
+// v1.0.20260223 (commit "wg-quick@.service: add deps on wg-quick.target").
+var wgQuickTemplateTarget = strings.Replace(wgQuickTemplate, "WantedBy=multi-user.target", "WantedBy=multi-user.target wg-quick.target", 1)
+
 const multiInstall = `[Unit]
 Description=stand-in with every kind of install link
 
@@ -52,6 +56,7 @@ func TestEnableOfflineMatchesSystemctl(t *testing.T) {
 	}{
 		{"fedora template instance", "/usr/lib/systemd/system", "wg-quick@.service", wgQuickTemplate, "wg-quick@wg0.service"},
 		{"split-usr template instance", "/lib/systemd/system", "wg-quick@.service", wgQuickTemplate, "wg-quick@wg1.service"},
+		{"template wanted by two targets", "/usr/lib/systemd/system", "wg-quick@.service", wgQuickTemplateTarget, "wg-quick@wg0.service"},
 		{"wants, requires and alias", "/usr/lib/systemd/system", "corium-standin.service", multiInstall, "corium-standin.service"},
 		{"unit in /etc", "/etc/systemd/system", "corium-standin.service", multiInstall, "corium-standin.service"},
 	}
@@ -90,6 +95,14 @@ func TestEnableOfflineMissingUnit(t *testing.T) {
 	_, err := EnableOffline(rootfs.New(t.TempDir()), "wg-quick@wg0.service")
 	if err == nil || !strings.Contains(err.Error(), "wg-quick@wg0.service") || !strings.Contains(err.Error(), "no unit file") {
 		t.Fatalf("got %v, want an error naming wg-quick@wg0.service and saying there is no unit file", err)
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing unit file is not fs.ErrNotExist, so a caller cannot tell it from a broken one: %v", err)
+	}
+	root := t.TempDir()
+	writeUnit(t, root, "/usr/lib/systemd/system", "wg-quick@.service", "[Install\nWantedBy=multi-user.target\n")
+	if _, err := OfflineLinks(rootfs.New(root), "wg-quick@wg0.service"); err == nil || errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a broken unit file: got %v, want an error that is not fs.ErrNotExist", err)
 	}
 }
 
