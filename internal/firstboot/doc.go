@@ -1,8 +1,9 @@
 // Package firstboot is the agent's run from end to end: find the document
-// (source), validate it (schema) before anything is touched, resolve its
-// secrets (secret), bring the overlay up, decide the node address, render and
-// apply the rest of the node (bootstrap), and record the run in the status
-// file, success or failure. The marker is written last, before the k0s start
+// (source), validate it (schema) before anything is touched, read the host's
+// network once, resolve its secrets (resolve), decide the node address,
+// render the whole node and check it (bootstrap) before the first write,
+// apply it — the overlay first — and record the run in the status file,
+// success or failure. The marker is written last, before the k0s start
 // is queued; a run that finds it does nothing. Day two (Options.Again)
 // converges the overlay and the guard on a provisioned node and refuses, with
 // each field named, changes a joined node cannot take.

@@ -161,7 +161,9 @@ type WireGuard struct {
 	Address AddressList `yaml:"address" json:"address" validate:"required,min=1,dive,hostprefix"`
 	// ListenPort is the UDP port; omit it for a node nobody dials.
 	ListenPort *int `yaml:"listenPort,omitempty" json:"listenPort,omitempty" validate:"omitempty,min=1,max=65535"`
-	// MTU of the interface: 576 to 65535, at least 1280 with an IPv6 address.
+	// MTU of the interface: 576 to 65535, at least 1280 with an IPv6 address;
+	// unset, the smallest route MTU to the peers' endpoints (or the default
+	// route's) less 80, as wg-quick derives it, written into the file.
 	MTU *int `yaml:"mtu,omitempty" json:"mtu,omitempty" validate:"omitempty,min=576,max=65535"`
 	// NodeAddress makes this interface's first address the one the node
 	// registers; at most one interface.
