@@ -2,7 +2,6 @@ package bootstrap
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,6 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
-
-var updateK0s = flag.Bool("update-k0s", false, "rewrite testdata/bootstrap/k0s/*/expected from the current output")
 
 const k0sGoldenDir = "../../testdata/bootstrap/k0s"
 
@@ -89,7 +86,7 @@ func TestK0sGolden(t *testing.T) {
 			hasToken := !configuredSecret(k0sTestSecrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil).IsZero()
 			args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken})
 			got["install.txt"] = []byte(strings.Join(args, "\n") + "\n")
-			compareGolden(t, filepath.Join(dir, "expected"), got, *updateK0s)
+			compareGolden(t, filepath.Join(dir, "expected"), got, *update)
 		})
 	}
 }
@@ -109,7 +106,7 @@ func compareGolden(t *testing.T, dir string, got map[string][]byte, update bool)
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		t.Fatalf("reading %s: %v (run with -update-k0s to create it)", dir, err)
+		t.Fatalf("reading %s: %v (run with -update to create it)", dir, err)
 	}
 	if len(entries) != len(got) {
 		t.Errorf("%s holds %d files, the renderer produced %d", dir, len(entries), len(got))

@@ -15,7 +15,7 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden trees under testdata/bootstrap")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/bootstrap (trees, plans, k0s) from the current output")
 
 const goldenDir = "../../testdata/bootstrap"
 

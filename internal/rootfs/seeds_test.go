@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-var writeSeeds = flag.Bool("write-seeds", false, "rewrite the named seeds of FuzzRootStaysInside from seedCorpus")
+var update = flag.Bool("update", false, "rewrite the named seeds of FuzzRootStaysInside from seedCorpus")
 
 // seed spells an input of FuzzRootStaysInside in the decoder's terms, so a
 // seed says what it plants and does.
@@ -200,7 +200,7 @@ func seedCorpus() map[string]*seed {
 }
 
 // TestSeedCorpus keeps the named seeds in step with the decoder: a change to
-// the input format must rewrite them (-write-seeds), or they would stop
+// the input format must rewrite them (-update), or they would stop
 // meaning what their names say. Seeds the fuzzer found sit beside them.
 func TestSeedCorpus(t *testing.T) {
 	dir := filepath.Join("testdata", "fuzz", "FuzzRootStaysInside")
@@ -211,14 +211,14 @@ func TestSeedCorpus(t *testing.T) {
 	for name, s := range corpus {
 		want := fmt.Sprintf("go test fuzz v1\n[]byte(%q)\n", s.bytes())
 		p := filepath.Join(dir, name)
-		if *writeSeeds {
+		if *update {
 			mustT(t, os.MkdirAll(dir, 0o755))
 			mustT(t, os.WriteFile(p, []byte(want), 0o644))
 			continue
 		}
 		got, err := os.ReadFile(p)
 		if err != nil || string(got) != want {
-			t.Errorf("seed %s is stale or missing (%v); run go test ./internal/rootfs -run TestSeedCorpus -write-seeds", name, err)
+			t.Errorf("seed %s is stale or missing (%v); run go test ./internal/rootfs -run TestSeedCorpus -update", name, err)
 		}
 	}
 }
