@@ -12,7 +12,6 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/source"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -67,6 +66,7 @@ type PlanAction struct {
 // the root. The error is non-nil when the configuration cannot be found or
 // is invalid; the report says as much as is known.
 func Plan(ctx context.Context, o Options) (*PlanReport, error) {
+	o = o.withDefaults()
 	rep := &PlanReport{Root: o.Root.Dir(), Provisioned: o.Root.Exists(bootstrap.MarkerPath), Steps: []PlanStep{}}
 	err := plan(ctx, o, rep)
 	if err != nil {
@@ -76,77 +76,45 @@ func Plan(ctx context.Context, o Options) (*PlanReport, error) {
 }
 
 func plan(ctx context.Context, o Options, rep *PlanReport) error {
-	res, err := source.Find(ctx, source.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
-	if res != nil {
-		rep.Provenance = provenance(res)
+	if o.Again && !rep.Provisioned {
+		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", bootstrap.MarkerPath)
 	}
-	if err != nil {
+	var t told
+	d, err := decide(ctx, o, &t, func(_ context.Context, cfg *schema.Config) (bootstrap.Secrets, error) {
+		return placeholderSecrets(cfg), nil
+	})
+	rep.Provenance, rep.Validation, rep.NodeAddress, rep.Hostname, rep.Refusals = t.provenance, t.validation, t.nodeAddress, t.hostname, t.refusals
+	var refused *refusedError
+	switch {
+	case errors.As(err, &refused):
+		return fmt.Errorf("apply --again would refuse %s; it would change nothing", refused)
+	case err != nil:
 		return err
-	}
-	if res.Source == "" {
+	case d == nil:
 		rep.Notes = append(rep.Notes, "no configuration source holds a corium block: apply would leave the node unconfigured")
 		return nil
 	}
-	cfg, findings, err := schema.LoadTree(ctx, res.Tree, ChecksFor(res)...)
-	rep.Validation = validation(findings, err)
-	if err != nil {
-		return fmt.Errorf("validating the configuration: %w", err)
-	}
-	facts, err := hostFacts(o, cfg)
-	if err != nil {
-		return err
-	}
-	var prev *bootstrap.Previous
-	switch {
-	case o.Again && !rep.Provisioned:
-		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", bootstrap.MarkerPath)
-	case o.Again:
-		applied, err := readApplied(o.Root)
-		if err != nil {
-			return err
-		}
-		if refusals := refuseDayTwo(o.Root, applied, cfg, facts); len(refusals) > 0 {
-			rep.Refusals = refusals
-			return fmt.Errorf("apply --again would refuse changes a joined node cannot take (%s); it would change nothing", joinFields(refusals))
-		}
-		prev = bootstrap.ReadPrevious(o.Root, applied)
-		for _, name := range prev.Foreign(cfg) {
-			rep.Notes = append(rep.Notes, "wireguard "+name+": dropped from the configuration, but "+bootstrap.WireGuardConfPath(name)+" is not managed by corium-agent; it is left alone")
-		}
-	case rep.Provisioned:
+	if rep.Provisioned && !o.Again {
 		rep.Notes = append(rep.Notes, "the node is provisioned ("+bootstrap.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
 	}
-	decision := bootstrap.SelectNodeAddress(cfg, facts)
-	rep.NodeAddress = decision.Status()
-	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
-	rep.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
-	rep.Notes = append(rep.Notes, planNotes(cfg, facts, decision, host)...)
+	for _, name := range d.prev.Foreign(d.cfg) {
+		rep.Notes = append(rep.Notes, "wireguard "+name+": dropped from the configuration, but "+bootstrap.WireGuardConfPath(name)+" is not managed by corium-agent; it is left alone")
+	}
+	rep.Notes = append(rep.Notes, planNotes(d.cfg, d.facts, d.decision, d.host)...)
+	return dryRun(o.Root, d, rep)
+}
 
-	secrets := placeholderSecrets(cfg)
-	links, err := bootstrap.ReadWgQuickLinks(o.Root, cfg, prev)
-	if err != nil {
-		return err
-	}
-	p, err := bootstrap.Render(bootstrap.Inputs{
-		Config:        cfg,
-		Secrets:       secrets,
-		Decision:      decision,
-		Facts:         facts,
-		Hostname:      host,
-		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
-		DayTwo:        o.Again,
-		Previous:      prev,
-		WgQuickLinks:  links,
-	})
-	if err != nil {
-		return fmt.Errorf("rendering: %w", err)
-	}
-	known := knownSecretsOf(cfg, secrets)
+// dryRun is the executor of a plan: for every file, link, action and
+// removal of the rendered node it says what apply would do to the root,
+// changing nothing.
+func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
+	cfg, p := d.cfg, d.plan
+	known := knownSecretsOf(cfg, d.secrets)
 	changed := map[string]bool{}
 	for _, s := range p.Steps {
 		ps := PlanStep{Name: s.Name}
 		for _, f := range s.Files {
-			pf, err := planFile(o.Root, f, known)
+			pf, err := planFile(root, f, known)
 			if err != nil {
 				return err
 			}
@@ -154,15 +122,15 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 			ps.Files = append(ps.Files, pf)
 		}
 		for _, l := range s.Links {
-			pf := planLink(o.Root, l)
+			pf := planLink(root, l)
 			changed[l.Path] = pf.Change != string(rootfs.Unchanged)
 			ps.Files = append(ps.Files, pf)
 		}
 		for _, a := range s.Actions {
-			ps.Actions = append(ps.Actions, planAction(o.Root, cfg, a, changed))
+			ps.Actions = append(ps.Actions, planAction(root, cfg, a, changed))
 		}
 		for _, r := range s.Removes {
-			if o.Root.Exists(r) {
+			if root.Exists(r) {
 				changed[r] = true
 				ps.Files = append(ps.Files, PlanFile{Path: r, Change: bootstrap.Removed})
 			}

@@ -45,16 +45,23 @@ type Options struct {
 	Log    *slog.Logger
 }
 
-// Run is one agent run. It always returns a status (also on failure); the
-// caller writes it with status.Write. The error is non-nil when the run
-// failed or refused.
-func Run(ctx context.Context, o Options) (*status.Status, error) {
+// withDefaults fills in what a caller may leave out: a log that discards,
+// no service manager to tell.
+func (o Options) withDefaults() Options {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	if o.Notify == nil {
 		o.Notify = func(string) {}
 	}
+	return o
+}
+
+// Run is one agent run. It always returns a status (also on failure); the
+// caller writes it with status.Write. The error is non-nil when the run
+// failed or refused.
+func Run(ctx context.Context, o Options) (*status.Status, error) {
+	o = o.withDefaults()
 	st := &status.Status{Command: "apply", Root: o.Root.Dir(), StartedAt: time.Now().UTC()}
 	if o.Again {
 		st.Command = "apply --again"
@@ -84,97 +91,34 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		return fmt.Errorf("checking %s: node not provisioned yet; run apply without --again", bootstrap.MarkerPath)
 	}
 
-	o.Notify("finding the configuration")
-	res, err := source.Find(ctx, source.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
-	if res != nil {
-		st.Provenance = provenance(res)
-	}
-	if err != nil {
+	var t told
+	d, err := decide(ctx, o, &t, func(ctx context.Context, cfg *schema.Config) (bootstrap.Secrets, error) {
+		return resolveSecrets(ctx, o.Resolver, cfg)
+	})
+	st.Provenance, st.Validation, st.NodeAddress, st.Hostname, st.Refusals = t.provenance, t.validation, t.nodeAddress, t.hostname, t.refusals
+	st.Steps = append(st.Steps, t.steps...)
+	var refused *refusedError
+	switch {
+	case errors.As(err, &refused):
+		st.Outcome = status.Refused
+		return fmt.Errorf("refusing day-two %s; nothing was changed", refused)
+	case err != nil:
 		return err
-	}
-	if res.Source == "" {
+	case d == nil:
 		st.Outcome = status.Unconfigured
 		o.Log.Info("no configuration found; the node stays unconfigured")
 		return nil
 	}
-
-	o.Notify("validating the configuration")
-	cfg, findings, err := schema.LoadTree(ctx, res.Tree, ChecksFor(res)...)
-	st.Validation = validation(findings, err)
-	for _, w := range findings.Warnings() {
+	for _, w := range d.findings.Warnings() {
 		o.Log.Warn("configuration warning", "finding", w.String())
 	}
-	if err != nil {
-		return fmt.Errorf("validating the configuration: %w", err)
-	}
-
-	// The host's network is read once, before anything changes it: the
-	// routes to the peers (the overlay's MTU), the default route (the node
-	// address when none is marked), the VRRP interface's addresses.
-	facts, err := hostFacts(o, cfg)
-	if err != nil {
-		return err
-	}
-
-	var prev *bootstrap.Previous
-	if o.Again {
-		var refusals []string
-		if applied, err := readApplied(o.Root); err != nil {
-			refusals = []string{err.Error()}
-		} else {
-			refusals = refuseDayTwo(o.Root, applied, cfg, facts)
-			prev = bootstrap.ReadPrevious(o.Root, applied)
-			for _, name := range prev.Foreign(cfg) {
-				o.Log.Warn("interface dropped from the configuration left alone: its file is not managed by corium-agent", "file", bootstrap.WireGuardConfPath(name))
-			}
-		}
-		if len(refusals) > 0 {
-			st.Outcome = status.Refused
-			st.Refusals = refusals
-			return fmt.Errorf("refusing day-two changes a joined node cannot take (%s); nothing was changed", joinFields(refusals))
-		}
-	}
-
-	o.Notify("resolving secrets")
-	start := time.Now()
-	secrets, err := resolveSecrets(ctx, o.Resolver, cfg)
-	st.Steps = append(st.Steps, timedStep("secrets", start, err))
-	if err != nil {
-		return err
-	}
-
-	// Everything is rendered, and so checked, before the first write: a
-	// node that cannot come up right refuses with nothing touched.
-	decision := bootstrap.SelectNodeAddress(cfg, facts)
-	st.NodeAddress = decision.Status()
-	o.Log.Info("node address", "address", st.NodeAddress.Address, "how", decision.Source, "reason", decision.Reason)
-	if decision.Source == bootstrap.SourceNone && bootstrap.OverlayOfNodeAddress(cfg) != nil {
-		return fmt.Errorf("deciding the node address: %s", decision.Reason)
-	}
-	host := bootstrap.DecideHostname(cfg, bootstrap.ReadHostnameFacts(o.Root))
-	st.Hostname = &status.Hostname{Name: host.Name, Source: host.Source}
-	links, err := bootstrap.ReadWgQuickLinks(o.Root, cfg, prev)
-	if err != nil {
-		return err
-	}
-	plan, err := bootstrap.Render(bootstrap.Inputs{
-		Config:        cfg,
-		Secrets:       secrets,
-		Decision:      decision,
-		Facts:         facts,
-		Hostname:      host,
-		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + bootstrap.K0sUnit(cfg.Role)),
-		DayTwo:        o.Again,
-		Previous:      prev,
-		WgQuickLinks:  links,
-	})
-	if err != nil {
-		return fmt.Errorf("rendering the node: %w", err)
+	for _, name := range d.prev.Foreign(d.cfg) {
+		o.Log.Warn("interface dropped from the configuration left alone: its file is not managed by corium-agent", "file", bootstrap.WireGuardConfPath(name))
 	}
 
 	o.Notify("bringing the overlay up and configuring k0s")
 	exec := &bootstrap.Executor{Root: o.Root, Live: o.Live, LiveUnderRoot: o.LiveUnderRoot, Log: o.Log, AfterWrite: o.AfterWrite}
-	steps, err := exec.Apply(ctx, plan)
+	steps, err := exec.Apply(ctx, d.plan)
 	st.Steps = append(st.Steps, steps...)
 	if err != nil {
 		if startFailed(steps) {
