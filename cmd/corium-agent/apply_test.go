@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -146,7 +146,7 @@ func TestApplyAndPlanCLI(t *testing.T) {
 		t.Errorf("status: %s", raw)
 	}
 	outputs["apply stdout"], outputs["apply stderr"], outputs["status"] = out, errOut, raw
-	for _, p := range []string{bootstrap.MarkerPath, bootstrap.AppliedPath, "/etc/k0s/k0s.yaml", "/etc/wireguard/wg0.conf"} {
+	for _, p := range []string{record.MarkerPath, record.AppliedPath, "/etc/k0s/k0s.yaml", "/etc/wireguard/wg0.conf"} {
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
 			t.Errorf("%s missing after apply", p)
 		}
@@ -205,7 +205,7 @@ func TestApplyCLIFailureLeavesStatusAndNoMarker(t *testing.T) {
 	if st.Outcome != status.Failed || !strings.Contains(st.Error, "join.tokenFrom") {
 		t.Errorf("status: %s", raw)
 	}
-	if rootfs.New(root).Exists(bootstrap.MarkerPath) || rootfs.New(root).Exists("/etc/wireguard/wg0.conf") {
+	if rootfs.New(root).Exists(record.MarkerPath) || rootfs.New(root).Exists("/etc/wireguard/wg0.conf") {
 		t.Error("a run whose secrets failed wrote files")
 	}
 	noDemoSecrets(t, secrets, map[string]string{"stdout": out, "stderr": errOut, "status": raw})

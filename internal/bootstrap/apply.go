@@ -103,7 +103,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step Step) (
 		}
 	}
 	for _, a := range step.Actions {
-		res := status.Action{Kind: string(a.Kind), Unit: a.Unit, Args: a.Args}
+		res := status.Action{Kind: string(a.Kind), Unit: a.Unit, Args: a.Words()}
 		switch {
 		case len(a.OnChange) > 0 && !e.anyChanged(a.OnChange):
 			res.Outcome = "skipped: nothing it depends on changed"
@@ -166,6 +166,6 @@ func (a Action) String() string {
 	if a.Unit != "" {
 		parts = append(parts, a.Unit)
 	}
-	parts = append(parts, a.Args...)
+	parts = append(parts, a.Words()...)
 	return strings.Join(parts, " ")
 }

@@ -72,11 +72,10 @@ func (h *LiveHost) Do(ctx context.Context, a Action) error {
 		}
 		return h.Guard(ctx)
 	case ActionVerifyDevice:
-		e, err := ParseDeviceExpectation(a.Args)
-		if err != nil {
-			return err
+		if a.Device == nil {
+			return errors.New("verifying a wireguard device: the action names no device")
 		}
-		return h.Verifier.Verify(ctx, e)
+		return h.Verifier.Verify(ctx, *a.Device)
 	}
 	return fmt.Errorf("unknown action %q", a.Kind)
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/unit"
 
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 )
 
@@ -26,7 +27,7 @@ func K0sAgentDropInPath(unitName string) string {
 func RenderK0sAgentDropIn() []byte {
 	body, _ := io.ReadAll(unit.Serialize([]*unit.UnitOption{
 		unit.NewUnitOption("Unit", "After", AgentUnit),
-		unit.NewUnitOption("Unit", "ConditionPathExists", MarkerPath),
+		unit.NewUnitOption("Unit", "ConditionPathExists", record.MarkerPath),
 	}))
 	return append([]byte(rootfs.Managed("#")), body...)
 }

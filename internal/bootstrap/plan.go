@@ -1,6 +1,10 @@
 package bootstrap
 
-import "io/fs"
+import (
+	"io/fs"
+
+	"github.com/corium/corium-agent/internal/record"
+)
 
 // Plan is what render decides and apply carries out: files, links and live
 // actions, in the order they must happen. It holds no I/O.
@@ -66,7 +70,18 @@ type Action struct {
 	Kind ActionKind `json:"kind"`
 	Unit string     `json:"unit,omitempty"`
 	Args []string   `json:"args,omitempty"`
+	// Device is what the verify action checks the live device against.
+	Device *record.Device `json:"device,omitempty"`
 	// When names the condition for the action ("changed" restarts only when
 	// one of OnChange changed).
 	OnChange []string `json:"onChange,omitempty"`
+}
+
+// Words is the action's arguments as plans, logs and the status file show
+// them: its Args, or the device a verify action checks.
+func (a Action) Words() []string {
+	if a.Device != nil {
+		return a.Device.Words()
+	}
+	return a.Args
 }

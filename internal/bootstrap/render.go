@@ -3,12 +3,9 @@ package bootstrap
 import (
 	"bytes"
 	"errors"
-	"fmt"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -23,18 +20,6 @@ const (
 	StepRecord   = "record"
 	StepMarker   = "marker"
 	StepStart    = "start"
-)
-
-// Files the first boot leaves behind.
-const (
-	StateDir    = "/var/lib/corium"
-	AppliedPath = StateDir + "/applied.yaml"
-	// NodeAddressPath records the node address the node joined with, so
-	// day two can refuse to move it.
-	NodeAddressPath = StateDir + "/node-address"
-	// MarkerPath is written last: its presence means every other file and
-	// action of the first boot is in place.
-	MarkerPath = StateDir + "/provisioned"
 )
 
 // Inputs is everything Render needs. Render reads nothing else.
@@ -160,15 +145,15 @@ func RenderNode(in Inputs) (*Plan, error) {
 		}})
 	}
 
-	applied, err := AppliedDocument(cfg)
+	applied, err := record.EncodeApplied(cfg)
 	if err != nil {
 		return nil, err
 	}
-	record := Step{Name: StepRecord, Files: []File{{Path: AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
-	if addr != "" && !in.DayTwo {
-		record.Files = append(record.Files, File{Path: NodeAddressPath, Mode: 0o600, DirMode: 0o700, Content: []byte(addr + "\n")})
+	records := Step{Name: StepRecord, Files: []File{{Path: record.AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
+	if in.Decision.Address.IsValid() && !in.DayTwo {
+		records.Files = append(records.Files, File{Path: record.NodeAddressPath, Mode: 0o600, DirMode: 0o700, Content: record.EncodeNodeAddress(in.Decision.Address)})
 	}
-	steps = append(steps, record)
+	steps = append(steps, records)
 	if !in.DayTwo {
 		// The marker comes before the k0s start, and the start is the very
 		// last thing the run does. A queued start job is only ordered
@@ -181,7 +166,7 @@ func RenderNode(in Inputs) (*Plan, error) {
 		// runs the agent again. The k0s unit's drop-in also makes the
 		// marker a condition of starting k0s at all.
 		steps = append(steps,
-			Step{Name: StepMarker, Files: []File{{Path: MarkerPath, Mode: 0o644, DirMode: 0o700, Content: []byte(rootfs.Managed("#") + "provisioned\n")}}},
+			Step{Name: StepMarker, Files: []File{{Path: record.MarkerPath, Mode: 0o644, DirMode: 0o700, Content: record.Marker()}}},
 			// Queued, not waited for: the k0s unit is ordered after the
 			// agent, so waiting here would wait for ourselves.
 			Step{Name: StepStart, Actions: []Action{{Kind: ActionQueueStart, Unit: unit}}},
@@ -212,22 +197,4 @@ func configuredSecret(secrets Secrets, path string, inline *secret.Value, hasFro
 
 func tokenFile(v secret.Value) []byte {
 	return []byte(string(bytes.TrimSpace([]byte(v.Reveal()))) + "\n")
-}
-
-// AppliedDocument is the configuration as applied: secret references as
-// written, inline secrets as [redacted]. It serves status and day-two diffs
-// and is never read back as a configuration.
-func AppliedDocument(cfg *schema.Config) ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteString(rootfs.Managed("#"))
-	buf.WriteString("# the configuration as applied; inline secrets are redacted, never re-read as a config\n")
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(cfg); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", AppliedPath, err)
-	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", AppliedPath, err)
-	}
-	return buf.Bytes(), nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/systemd"
@@ -72,11 +73,8 @@ func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 			if a.Kind != ActionVerifyDevice {
 				continue
 			}
-			e, err := ParseDeviceExpectation(a.Args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d := &wgtypes.Device{Name: e.Name, PublicKey: e.PublicKey, ListenPort: e.ListenPort}
+			e := *a.Device
+			d := &wgtypes.Device{Name: e.Name, PublicKey: wgtypes.Key(e.PublicKey), ListenPort: e.ListenPort}
 			for _, p := range e.Peers {
 				d.Peers = append(d.Peers, livePeer(p))
 			}
@@ -91,8 +89,8 @@ func liveDevicesFor(t *testing.T, steps ...Step) (fakeDevices, *fakeLinks) {
 }
 
 // livePeer is the peer wgctrl would report for a device that matches p.
-func livePeer(p PeerExpectation) wgtypes.Peer {
-	lp := wgtypes.Peer{PublicKey: p.PublicKey}
+func livePeer(p record.Peer) wgtypes.Peer {
+	lp := wgtypes.Peer{PublicKey: wgtypes.Key(p.PublicKey)}
 	if p.Endpoint.IsValid() {
 		lp.Endpoint = net.UDPAddrFromAddrPort(p.Endpoint)
 	}
@@ -235,23 +233,34 @@ func TestVerifyMissingDevice(t *testing.T) {
 	}
 }
 
-func TestDeviceExpectationArgsRoundTrip(t *testing.T) {
+// The verify action carries the device it checks as data, and the record
+// of the devices holds the same, so status reads what apply verified.
+func TestVerifyActionCarriesItsDevice(t *testing.T) {
 	step := workerStep(t)
+	var verified []record.Device
 	for _, a := range step.Actions {
-		if a.Kind != ActionVerifyDevice {
-			continue
-		}
-		e, err := ParseDeviceExpectation(a.Args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := e.Args(); strings.Join(got, " ") != strings.Join(a.Args, " ") {
-			t.Errorf("round trip: %v, want %v", got, a.Args)
+		if a.Kind == ActionVerifyDevice {
+			if a.Device == nil || a.Args != nil {
+				t.Fatalf("verify action %+v: want its device as data and no arguments", a)
+			}
+			verified = append(verified, *a.Device)
 		}
 	}
-	for _, bad := range [][]string{nil, {"publicKey=x"}, {"wg0", "listenPort=x"}, {"wg0", "colour=blue"}} {
-		if _, err := ParseDeviceExpectation(bad); err == nil {
-			t.Errorf("ParseDeviceExpectation(%q) accepted", bad)
+	var rec []byte
+	for _, f := range step.Files {
+		if f.Path == record.DevicesPath {
+			rec = f.Content
 		}
+	}
+	if !strings.Contains(string(rec), verified[0].PublicKey.String()) || strings.Contains(string(rec), testPrivA) {
+		t.Errorf("the devices record does not hold the verified device's public key, or holds the private key:\n%s", rec)
+	}
+	root := rootfs.New(t.TempDir())
+	if _, err := root.WriteFile(record.DevicesPath, rec, 0o600, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := record.ReadDevices(root)
+	if err != nil || !ok || len(got) != len(verified) || got[0].PublicKey != verified[0].PublicKey || got[0].MTU != verified[0].MTU {
+		t.Errorf("read back %+v, %v, %v; want %+v", got, ok, err, verified)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl"
 
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -50,10 +51,10 @@ func BenchmarkOverlayUpAndVerify(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var e DeviceExpectation
+	var e record.Device
 	for _, a := range step.Actions {
 		if a.Kind == ActionVerifyDevice {
-			e, _ = ParseDeviceExpectation(a.Args)
+			e = *a.Device
 		}
 	}
 	e.Name = "cbench" + randSuffix(b)

@@ -33,10 +33,7 @@ func TestGoldenConfsComeUp(t *testing.T) {
 			if a.Kind != ActionVerifyDevice {
 				continue
 			}
-			e, err := ParseDeviceExpectation(a.Args)
-			if err != nil {
-				t.Fatal(err)
-			}
+			e := *a.Device
 			t.Run(s.name+"/"+e.Name, func(t *testing.T) {
 				conf := fileAt(t, step, WireGuardConfPath(e.Name))
 				// A name of its own: UAPI sockets are shared by all namespaces.

@@ -96,10 +96,7 @@ wireguard:
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = wg.Close() })
-	e, err := ParseDeviceExpectation(verify)
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := verify
 	v := Verifier{Devices: wg, Links: h, AddressWait: 2 * time.Second}
 	if err := v.Verify(context.Background(), e); err != nil {
 		t.Errorf("verifying the device against the plan: %v", err)

@@ -2,12 +2,12 @@ package bootstrap
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -134,8 +134,8 @@ func mtuDocFor(cni string, v6 bool) string {
 }
 
 // renderedNode renders the whole node from doc and facts and returns the
-// wg-quick file of iface, its verify arguments and the CNI's MTU in k0s.yaml.
-func renderedNode(t *testing.T, doc string, f *Facts, iface string) (conf string, verify []string, cniMTU int) {
+// wg-quick file of iface, the device its verify action checks and the CNI's MTU in k0s.yaml.
+func renderedNode(t *testing.T, doc string, f *Facts, iface string) (conf string, verify record.Device, cniMTU int) {
 	t.Helper()
 	cfg, _, err := schema.Load([]byte(doc))
 	if err != nil {
@@ -157,8 +157,8 @@ func renderedNode(t *testing.T, doc string, f *Facts, iface string) (conf string
 			}
 		}
 		for _, a := range s.Actions {
-			if a.Kind == ActionVerifyDevice && a.Args[0] == iface {
-				verify = a.Args
+			if a.Kind == ActionVerifyDevice && a.Device.Name == iface {
+				verify = *a.Device
 			}
 		}
 	}
@@ -201,8 +201,8 @@ func TestRenderOneMTUForFileAndCNI(t *testing.T) {
 			if !strings.Contains(conf, fmt.Sprintf("\nMTU = %d\n", c.file)) {
 				t.Errorf("wg0.conf does not state MTU = %d:\n%s", c.file, conf)
 			}
-			if !slices.Contains(verify, fmt.Sprintf("mtu=%d", c.file)) {
-				t.Errorf("verify arguments %v do not check mtu=%d", verify, c.file)
+			if verify.MTU != c.file {
+				t.Errorf("the verify action checks MTU %d, want %d", verify.MTU, c.file)
 			}
 			if cni != c.cni2 {
 				t.Errorf("k0s.yaml %s mtu = %d, want %d", c.cni, cni, c.cni2)

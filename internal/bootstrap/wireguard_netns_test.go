@@ -18,6 +18,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/testutil"
@@ -128,7 +129,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 
 	t.Run("wrong private key caught", func(t *testing.T) {
 		e := expectationOf(t, a.step)
-		e.PublicKey = genKey(t).PublicKey()
+		e.PublicKey = record.Key(genKey(t).PublicKey())
 		e.Addresses = append(e.Addresses, netip.MustParsePrefix("10.77.9.1/24"))
 		v := Verifier{Devices: wg, Links: a.handle, AddressWait: 300 * time.Millisecond}
 		err := v.Verify(ctx, e)
@@ -215,19 +216,15 @@ func fileAt(t *testing.T, s Step, path string) File {
 	return File{}
 }
 
-func expectationOf(t *testing.T, s Step) DeviceExpectation {
+func expectationOf(t *testing.T, s Step) record.Device {
 	t.Helper()
 	for _, a := range s.Actions {
 		if a.Kind == ActionVerifyDevice {
-			e, err := ParseDeviceExpectation(a.Args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return e
+			return *a.Device
 		}
 	}
 	t.Fatal("no verify action in the step")
-	return DeviceExpectation{}
+	return record.Device{}
 }
 
 // wgQuickUp runs the real wg-quick with the userspace implementation in ns,

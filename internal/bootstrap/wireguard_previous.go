@@ -9,7 +9,7 @@ import (
 
 // Previous is what the last run left on a provisioned node, read before a
 // day-two render so that render stays pure: the configuration it applied
-// (AppliedPath) and the wg-quick file of each interface that configuration
+// (record.AppliedPath) and the wg-quick file of each interface that configuration
 // names, as found on disk.
 type Previous struct {
 	Applied *schema.Config

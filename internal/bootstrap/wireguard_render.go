@@ -7,6 +7,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
@@ -52,8 +53,9 @@ func renderWireGuard(in Inputs) (Step, error) {
 	step := Step{Name: StepWireGuard}
 	if len(cfg.WireGuard) == 0 {
 		if len(prev.removed(cfg)) > 0 {
-			// The last interface goes: so does the drop-in requiring it.
-			step.Removes = append(step.Removes, WireGuardDropInPath(cfg.Role))
+			// The last interface goes: so do the drop-in requiring it and
+			// the record of what it must be.
+			step.Removes = append(step.Removes, WireGuardDropInPath(cfg.Role), record.DevicesPath)
 		}
 		return step, nil
 	}
@@ -71,6 +73,7 @@ func renderWireGuard(in Inputs) (Step, error) {
 	}
 	step.Actions = append(step.Actions, Action{Kind: ActionDaemonReload, OnChange: reloadOn})
 
+	var devices []record.Device
 	for i, wg := range cfg.WireGuard {
 		mtu, err := InterfaceMTU(wg, in.Facts, prev)
 		if err != nil {
@@ -101,8 +104,11 @@ func renderWireGuard(in Inputs) (Step, error) {
 				Action{Kind: ActionStart, Unit: unitName},
 			)
 		}
-		step.Actions = append(step.Actions, Action{Kind: ActionVerifyDevice, Unit: unitName, Args: expect.Args()})
+		step.Actions = append(step.Actions, Action{Kind: ActionVerifyDevice, Unit: unitName, Device: &expect})
+		devices = append(devices, expect)
 	}
+	// What each device must be, for status to check after any reboot.
+	step.Files = append(step.Files, File{Path: record.DevicesPath, Mode: 0o600, DirMode: 0o700, Content: record.EncodeDevices(devices)})
 	return step, nil
 }
 
@@ -131,18 +137,18 @@ var wgQuickSecretKeys = []string{"PrivateKey", "PresharedKey"}
 // device must look like once it is up. Only keys wg-quick handles without
 // outside help are used: DNS= needs resolvconf, and Table=, PostUp= and
 // friends are not part of the contract.
-func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, DeviceExpectation, error) {
+func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, record.Device, error) {
 	priv, err := wireGuardKey(secrets, schema.PrivateKeyPath(i), wg.PrivateKey, true)
 	if err != nil {
-		return nil, DeviceExpectation{}, err
+		return nil, record.Device{}, err
 	}
 	key, _ := wgtypes.ParseKey(priv.Reveal()) // checked by wireGuardKey
 	if err := checkPeerKeys(i, wg, key, secrets); err != nil {
-		return nil, DeviceExpectation{}, err
+		return nil, record.Device{}, err
 	}
 	expect, err := expectDevice(wg, key, mtu.Value)
 	if err != nil {
-		return nil, DeviceExpectation{}, fmt.Errorf("wireguard[%d]: %w", i, err)
+		return nil, record.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
 	}
 	var b strings.Builder
 	b.WriteString(rootfs.Managed("#"))
@@ -164,7 +170,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte
 		kv(&b, "PublicKey", p.PublicKey)
 		psk, err := wireGuardKey(secrets, schema.PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
 		if err != nil {
-			return nil, DeviceExpectation{}, err
+			return nil, record.Device{}, err
 		}
 		if !psk.IsZero() {
 			kv(&b, "PresharedKey", psk.Reveal())

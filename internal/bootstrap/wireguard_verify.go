@@ -13,6 +13,7 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/retry"
 )
 
@@ -48,14 +49,14 @@ type Verifier struct {
 // address is on the link, that the link has the file's MTU, and that each
 // peer has the endpoint the file states. Every mismatch is reported, with
 // where to look.
-func (v Verifier) Verify(ctx context.Context, e DeviceExpectation) error {
+func (v Verifier) Verify(ctx context.Context, e record.Device) error {
 	unit := WgQuickUnit(e.Name)
 	dev, err := v.Devices.Device(e.Name)
 	if err != nil {
 		return fmt.Errorf("verifying wireguard %s: reading the device: %w; see journalctl -u %s", e.Name, err, unit)
 	}
 	var problems []error
-	if dev.PublicKey != e.PublicKey {
+	if dev.PublicKey != wgtypes.Key(e.PublicKey) {
 		problems = append(problems, fmt.Errorf("public key is %s, want %s (derived from the configured private key)", dev.PublicKey, e.PublicKey))
 	}
 	if e.ListenPort != 0 && dev.ListenPort != e.ListenPort {
@@ -71,7 +72,7 @@ func (v Verifier) Verify(ctx context.Context, e DeviceExpectation) error {
 	return nil
 }
 
-func comparePeers(live []wgtypes.Peer, want []PeerExpectation) []error {
+func comparePeers(live []wgtypes.Peer, want []record.Peer) []error {
 	byKey := make(map[wgtypes.Key]*wgtypes.Peer, len(live))
 	for i := range live {
 		byKey[live[i].PublicKey] = &live[i]
@@ -79,8 +80,8 @@ func comparePeers(live []wgtypes.Peer, want []PeerExpectation) []error {
 	var problems []error
 	wanted := make(map[wgtypes.Key]bool, len(want))
 	for _, w := range want {
-		wanted[w.PublicKey] = true
-		p := byKey[w.PublicKey]
+		wanted[wgtypes.Key(w.PublicKey)] = true
+		p := byKey[wgtypes.Key(w.PublicKey)]
 		if p == nil {
 			problems = append(problems, fmt.Errorf("peer %s is configured but not on the device", w.PublicKey))
 			continue
@@ -97,7 +98,7 @@ func comparePeers(live []wgtypes.Peer, want []PeerExpectation) []error {
 
 // comparePeer compares what syncconf and setconf leave on a peer. The
 // preshared key is compared by presence only and never shown.
-func comparePeer(p wgtypes.Peer, w PeerExpectation) []error {
+func comparePeer(p wgtypes.Peer, w record.Peer) []error {
 	var problems []error
 	if w.AllowedIPs != nil {
 		var have []string
@@ -129,7 +130,11 @@ func orNone(ps []netip.Prefix) string {
 	if len(ps) == 0 {
 		return "none"
 	}
-	return strings.Join(prefixStrings(ps), ", ")
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.String()
+	}
+	return strings.Join(out, ", ")
 }
 
 func seconds(s int) string {
@@ -142,7 +147,7 @@ func seconds(s int) string {
 // waitSettled polls until the link carries every configured address and
 // the file's MTU and each peer has its configured endpoint, or the wait runs
 // out.
-func (v Verifier) waitSettled(ctx context.Context, e DeviceExpectation) error {
+func (v Verifier) waitSettled(ctx context.Context, e record.Device) error {
 	wait := v.AddressWait
 	if wait <= 0 {
 		wait = DefaultAddressWait
@@ -178,8 +183,8 @@ func (v Verifier) waitSettled(ctx context.Context, e DeviceExpectation) error {
 // from then on the endpoint is the network's, not the file's. The check is
 // retried, so a peer caught between its first packet and the handshake's
 // completion settles.
-func (v Verifier) endpointProblems(e DeviceExpectation) []error {
-	var want []PeerExpectation
+func (v Verifier) endpointProblems(e record.Device) []error {
+	var want []record.Peer
 	for _, p := range e.Peers {
 		if p.Endpoint.IsValid() {
 			want = append(want, p)
@@ -195,7 +200,7 @@ func (v Verifier) endpointProblems(e DeviceExpectation) []error {
 	var problems []error
 	for _, w := range want {
 		for _, p := range dev.Peers {
-			if p.PublicKey != w.PublicKey || !p.LastHandshakeTime.IsZero() {
+			if p.PublicKey != wgtypes.Key(w.PublicKey) || !p.LastHandshakeTime.IsZero() {
 				continue
 			}
 			have := "none"
@@ -212,7 +217,7 @@ func (v Verifier) endpointProblems(e DeviceExpectation) []error {
 	return problems
 }
 
-func missingAddresses(links LinkAddrs, link netlink.Link, e DeviceExpectation) ([]string, error) {
+func missingAddresses(links LinkAddrs, link netlink.Link, e record.Device) ([]string, error) {
 	addrs, err := links.AddrList(link, netlink.FAMILY_ALL)
 	if err != nil {
 		return nil, fmt.Errorf("listing addresses of %s: %w", e.Name, err)

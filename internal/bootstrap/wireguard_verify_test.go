@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/record"
 )
 
 // TestVerifyComparesWhatTheFileStates changes one thing at a time on devices
@@ -52,12 +54,10 @@ func TestVerifyComparesWhatTheFileStates(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			devs, links := liveDevicesFor(t, step)
 			c.edit(devs[c.iface], links)
-			var e DeviceExpectation
+			var e record.Device
 			for _, a := range step.Actions {
-				if a.Kind == ActionVerifyDevice && a.Args[0] == c.iface {
-					if e, err = ParseDeviceExpectation(a.Args); err != nil {
-						t.Fatal(err)
-					}
+				if a.Kind == ActionVerifyDevice && a.Device.Name == c.iface {
+					e = *a.Device
 				}
 			}
 			err := Verifier{Devices: devs, Links: links, AddressWait: 150 * time.Millisecond}.Verify(context.Background(), e)
@@ -71,33 +71,5 @@ func TestVerifyComparesWhatTheFileStates(t *testing.T) {
 				t.Error("the error shows the preshared key")
 			}
 		})
-	}
-}
-
-func TestParseDeviceExpectationPeerArgs(t *testing.T) {
-	e, err := ParseDeviceExpectation([]string{"wg0", "publicKey=" + testPubA, "mtu=1370", "peer=" + testPubB,
-		"endpoint=[2001:db8::2]:51820", "allowedIPs=10.0.0.1/24,fd00::/64", "keepalive=off", "presharedKey=set", "peer=" + testPubC})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := e.Peers[0]
-	if e.MTU != 1370 || len(e.Peers) != 2 || p.Endpoint.String() != "[2001:db8::2]:51820" || orNone(p.AllowedIPs) != "10.0.0.0/24, fd00::/64" ||
-		*p.Keepalive != 0 || !*p.PresharedKey {
-		t.Errorf("parsed %+v, peer %+v", e, p)
-	}
-	// A peer from an older run's arguments checks only its presence.
-	if q := e.Peers[1]; q.Endpoint.IsValid() || q.AllowedIPs != nil || q.Keepalive != nil || q.PresharedKey != nil {
-		t.Errorf("a bare peer= checks more than its presence: %+v", q)
-	}
-	for _, bad := range [][]string{
-		{"wg0", "endpoint=192.0.2.1:51820"},
-		{"wg0", "peer=" + testPubB, "presharedKey=maybe"},
-		{"wg0", "peer=" + testPubB, "keepalive=soon"},
-		{"wg0", "peer=" + testPubB, "allowedIPs=10.0.0.1"},
-		{"wg0", "mtu=big"},
-	} {
-		if _, err := ParseDeviceExpectation(bad); err == nil {
-			t.Errorf("ParseDeviceExpectation(%q) accepted", bad)
-		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
@@ -45,9 +46,9 @@ func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, fact
 	default:
 		diff(fmt.Sprintf("wireguard[%d].address[0]", newIdx), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
 	}
-	if recorded, err := root.ReadFile(bootstrap.NodeAddressPath); err == nil && newIdx < 0 && facts != nil {
+	if was, ok, _ := record.ReadNodeAddress(root); ok && newIdx < 0 && facts != nil {
 		d := bootstrap.SelectNodeAddress(cfg, facts)
-		if was := strings.TrimSpace(string(recorded)); d.Address.IsValid() && was != "" && d.Address.String() != was {
+		if d.Address.IsValid() && d.Address != was {
 			out = append(out, fmt.Sprintf("node address (%s): was %s, now %s", d.Source, was, d.Address))
 		}
 	}
@@ -57,15 +58,11 @@ func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, fact
 // readApplied reads the configuration the last run applied; day two
 // compares against it. The error reads as a refusal ("PATH: why").
 func readApplied(root rootfs.Root) (*schema.Config, error) {
-	data, err := root.ReadFile(bootstrap.AppliedPath)
+	old, err := record.ReadApplied(root)
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot read the applied configuration (%w); day two compares against it", bootstrap.AppliedPath, err)
+		return nil, fmt.Errorf("%s: the applied configuration, which day two compares against, is unusable (%w)", record.AppliedPath, err)
 	}
-	var old schema.Config
-	if err := yaml.Unmarshal(data, &old); err != nil {
-		return nil, fmt.Errorf("%s: cannot decode the applied configuration (%w)", bootstrap.AppliedPath, err)
-	}
-	return &old, nil
+	return old, nil
 }
 
 // presence stands in for an inline secret, whose value is never shown.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -66,7 +67,7 @@ func TestAgainRemovesADroppedInterface(t *testing.T) {
 	if strings.Contains(string(dropIn), "wg1") {
 		t.Errorf("k0s still requires wg1:\n%s", dropIn)
 	}
-	applied, _ := root.ReadFile(bootstrap.AppliedPath)
+	applied, _ := root.ReadFile(record.AppliedPath)
 	if strings.Contains(string(applied), "wg1") {
 		t.Error("the record still names wg1")
 	}

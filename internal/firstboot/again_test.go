@@ -9,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -74,7 +75,8 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 		t.Errorf("wg1.conf not rewritten with the new endpoint")
 	}
 	delete(changed, "/etc/wireguard/wg1.conf")
-	delete(changed, bootstrap.AppliedPath) // records the new document
+	delete(changed, record.AppliedPath) // records the new document
+	delete(changed, record.DevicesPath) // records what wg1 must now be
 	if len(changed) > 0 {
 		t.Errorf("day two rewrote more than the changed interface: %v", changed)
 	}
@@ -87,7 +89,7 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 			t.Errorf("day two performed %q:\n%s", never, text)
 		}
 	}
-	if root.Exists(bootstrap.MarkerPath) != true {
+	if root.Exists(record.MarkerPath) != true {
 		t.Error("marker gone after day two")
 	}
 }

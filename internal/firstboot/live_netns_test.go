@@ -20,6 +20,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
@@ -216,7 +217,7 @@ wireguard:
 		if !strings.Contains(string(k0s), "address: 10.78.0.1") || !strings.Contains(string(k0s), "overlay-type: full") {
 			t.Errorf("k0s.yaml:\n%s", k0s)
 		}
-		if !root.Exists(bootstrap.MarkerPath) {
+		if !root.Exists(record.MarkerPath) {
 			t.Error("no marker after a successful first boot")
 		}
 	})
@@ -232,7 +233,7 @@ wireguard:
 		if strings.Contains(err.Error(), other.String()) || strings.Contains(err.Error(), keyA.String()) {
 			t.Error("the error shows a private key")
 		}
-		if len(installs) != 0 || root.Exists(bootstrap.K0sConfigPath) || root.Exists(bootstrap.MarkerPath) {
+		if len(installs) != 0 || root.Exists(bootstrap.K0sConfigPath) || root.Exists(record.MarkerPath) {
 			t.Errorf("k0s configured or installed (%v) after a failed overlay check", installs)
 		}
 		if st.Outcome != status.Failed {

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
@@ -67,7 +68,7 @@ type PlanAction struct {
 // is invalid; the report says as much as is known.
 func Plan(ctx context.Context, o Options) (*PlanReport, error) {
 	o = o.withDefaults()
-	rep := &PlanReport{Root: o.Root.Dir(), Provisioned: o.Root.Exists(bootstrap.MarkerPath), Steps: []PlanStep{}}
+	rep := &PlanReport{Root: o.Root.Dir(), Provisioned: o.Root.Exists(record.MarkerPath), Steps: []PlanStep{}}
 	err := plan(ctx, o, rep)
 	if err != nil {
 		rep.Error = err.Error()
@@ -77,7 +78,7 @@ func Plan(ctx context.Context, o Options) (*PlanReport, error) {
 
 func plan(ctx context.Context, o Options, rep *PlanReport) error {
 	if o.Again && !rep.Provisioned {
-		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", bootstrap.MarkerPath)
+		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", record.MarkerPath)
 	}
 	var t told
 	d, err := decide(ctx, o, &t, func(_ context.Context, cfg *schema.Config) (bootstrap.Secrets, error) {
@@ -95,7 +96,7 @@ func plan(ctx context.Context, o Options, rep *PlanReport) error {
 		return nil
 	}
 	if rep.Provisioned && !o.Again {
-		rep.Notes = append(rep.Notes, "the node is provisioned ("+bootstrap.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
+		rep.Notes = append(rep.Notes, "the node is provisioned ("+record.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
 	}
 	for _, name := range d.prev.Foreign(d.cfg) {
 		rep.Notes = append(rep.Notes, "wireguard "+name+": dropped from the configuration, but "+bootstrap.WireGuardConfPath(name)+" is not managed by corium-agent; it is left alone")
@@ -225,14 +226,12 @@ func planLink(root rootfs.Root, l bootstrap.Link) PlanFile {
 }
 
 func planAction(root rootfs.Root, cfg *schema.Config, a bootstrap.Action, changed map[string]bool) PlanAction {
-	pa := PlanAction{Kind: string(a.Kind), Unit: a.Unit, Args: a.Args}
-	if a.Kind == bootstrap.ActionVerifyDevice && len(a.Args) > 0 {
-		pa.Args = nil
-		for _, arg := range a.Args {
+	pa := PlanAction{Kind: string(a.Kind), Unit: a.Unit, Args: a.Words()}
+	if a.Device != nil {
+		for i, arg := range pa.Args {
 			if strings.HasPrefix(arg, "publicKey=") {
-				arg = planPublicKey(cfg, a.Args[0], arg)
+				pa.Args[i] = planPublicKey(cfg, a.Device.Name, arg)
 			}
-			pa.Args = append(pa.Args, arg)
 		}
 	}
 	due := len(a.OnChange) == 0

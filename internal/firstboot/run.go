@@ -11,6 +11,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/fetch"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -81,14 +82,14 @@ func Run(ctx context.Context, o Options) (*status.Status, error) {
 }
 
 func run(ctx context.Context, o Options, st *status.Status) error {
-	provisioned := o.Root.Exists(bootstrap.MarkerPath)
+	provisioned := o.Root.Exists(record.MarkerPath)
 	switch {
 	case provisioned && !o.Again:
 		st.Outcome = status.NothingToDo
-		o.Log.Info("node already provisioned; nothing to do (apply --again converges a provisioned node)", "marker", bootstrap.MarkerPath)
+		o.Log.Info("node already provisioned; nothing to do (apply --again converges a provisioned node)", "marker", record.MarkerPath)
 		return nil
 	case !provisioned && o.Again:
-		return fmt.Errorf("checking %s: node not provisioned yet; run apply without --again", bootstrap.MarkerPath)
+		return fmt.Errorf("checking %s: node not provisioned yet; run apply without --again", record.MarkerPath)
 	}
 
 	var t told
@@ -215,8 +216,8 @@ func startFailed(steps []status.Step) bool {
 // could not be queued: the node is not running k0s, so it must not say
 // provisioned, and the next boot runs the agent again.
 func withdrawMarker(root rootfs.Root, cause error) error {
-	if _, err := root.Remove(bootstrap.MarkerPath); err != nil {
-		return errors.Join(cause, fmt.Errorf("withdrawing the marker after the failed k0s start: %w; remove %s by hand", err, bootstrap.MarkerPath))
+	if _, err := root.Remove(record.MarkerPath); err != nil {
+		return errors.Join(cause, fmt.Errorf("withdrawing the marker after the failed k0s start: %w; remove %s by hand", err, record.MarkerPath))
 	}
 	return cause
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -56,8 +57,8 @@ func TestApplyRootProducesTheTree(t *testing.T) {
 		{"/etc/k0s", fs.ModeDir | 0o700},
 		{"/etc/hostname", 0o644},
 		{firewall.FilePath, firewall.FileMode},
-		{bootstrap.AppliedPath, 0o600},
-		{bootstrap.MarkerPath, 0o644},
+		{record.AppliedPath, 0o600},
+		{record.MarkerPath, 0o644},
 		{"/var/lib/corium", fs.ModeDir | 0o700},
 	} {
 		info, err := root.Lstat(want.path)
@@ -137,7 +138,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 
 	// Without the marker the whole plan runs again and still writes nothing
 	// and restarts nothing.
-	if _, err := root.Remove(bootstrap.MarkerPath); err != nil {
+	if _, err := root.Remove(record.MarkerPath); err != nil {
 		t.Fatal(err)
 	}
 	live := &bootstrap.RecordingLive{}
@@ -149,7 +150,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 	}
 	for _, s := range st.Steps {
 		for _, f := range s.Files {
-			if f.Change != string(rootfs.Unchanged) && f.Path != bootstrap.MarkerPath {
+			if f.Change != string(rootfs.Unchanged) && f.Path != record.MarkerPath {
 				t.Errorf("re-run %s %s", f.Change, f.Path)
 			}
 		}
@@ -160,7 +161,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 	}
 	after = snapshot(t, root)
 	for p, b := range before {
-		if p == bootstrap.MarkerPath {
+		if p == record.MarkerPath {
 			continue
 		}
 		if a := after[p]; a != b {
@@ -200,7 +201,7 @@ func TestInterruptedRunConverges(t *testing.T) {
 		if !errors.Is(err, errInterrupted) || st.Outcome != status.Failed {
 			t.Fatalf("write %d: run not interrupted: %v", n, err)
 		}
-		if last != bootstrap.MarkerPath && root.Exists(bootstrap.MarkerPath) {
+		if last != record.MarkerPath && root.Exists(record.MarkerPath) {
 			t.Fatalf("write %d (%s): marker exists after an interrupted run", n, last)
 		}
 		if _, err := Run(context.Background(), demoOptions(root, nil)); err != nil {
@@ -219,7 +220,7 @@ func TestMarkerIsLastWrite(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if order[len(order)-1] != bootstrap.MarkerPath {
+	if order[len(order)-1] != record.MarkerPath {
 		t.Errorf("last write is %s, want the marker; order: %v", order[len(order)-1], order)
 	}
 }
@@ -266,7 +267,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	statusFile, _ := root.ReadFile(status.Path)
-	applied, _ := root.ReadFile(bootstrap.AppliedPath)
+	applied, _ := root.ReadFile(record.AppliedPath)
 	js, _ := json.Marshal(st)
 
 	// A failing run too: its error and status must not leak either.
@@ -287,12 +288,12 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		"failed error":   err2.Error(),
 		"applied.yaml":   string(applied),
 		"live actions":   live.Text(),
-		"node-address":   string(mustRead(root, bootstrap.NodeAddressPath)),
+		"node-address":   string(mustRead(root, record.NodeAddressPath)),
 		"firewall.json":  string(mustRead(root, firewall.FilePath)),
 		"drop-in":        string(mustRead(root, "/etc/systemd/system/k0scontroller.service.d/10-corium-agent.conf")),
 		"wg drop-in":     string(mustRead(root, "/etc/systemd/system/k0scontroller.service.d/10-corium-wireguard.conf")),
 		"hostname":       string(mustRead(root, "/etc/hostname")),
-		"provisioned":    string(mustRead(root, bootstrap.MarkerPath)),
+		"provisioned":    string(mustRead(root, record.MarkerPath)),
 		"status (again)": "",
 	}
 	for name, out := range outputs {
@@ -346,7 +347,7 @@ func TestFailedLiveActionStopsBeforeTheMarker(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "public key mismatch") {
 		t.Fatalf("want the verification failure, got %v", err)
 	}
-	if root.Exists("/etc/k0s/k0s.yaml") || root.Exists(bootstrap.MarkerPath) {
+	if root.Exists("/etc/k0s/k0s.yaml") || root.Exists(record.MarkerPath) {
 		t.Error("k0s configured or marker written although the overlay check failed")
 	}
 	// The whole node is rendered before the first write; the steps after
@@ -385,7 +386,7 @@ func TestInlineSecretsAreRedactedInTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	applied := string(mustRead(root, bootstrap.AppliedPath))
+	applied := string(mustRead(root, record.AppliedPath))
 	if !strings.Contains(applied, "privateKey: '[redacted]'") && !strings.Contains(applied, `privateKey: "[redacted]"`) {
 		t.Errorf("inline key not shown as [redacted]:\n%s", applied)
 	}

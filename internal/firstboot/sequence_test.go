@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestApplyAndPlanAgree(t *testing.T) {
 	t.Run("an unreadable applied record is a refusal", func(t *testing.T) {
 		root := provisionedDemo(t)
-		if _, err := root.WriteFile(bootstrap.AppliedPath, []byte("role: [\n"), 0o600, 0o700); err != nil {
+		if _, err := root.WriteFile(record.AppliedPath, []byte("role: [\n"), 0o600, 0o700); err != nil {
 			t.Fatal(err)
 		}
 		o := demoOptions(root, nil)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -20,7 +21,7 @@ type markerWatch struct {
 }
 
 func (m *markerWatch) Do(_ context.Context, a bootstrap.Action) error {
-	m.lines = append(m.lines, a.String()+" marker="+map[bool]string{true: "yes", false: "no"}[m.root.Exists(bootstrap.MarkerPath)])
+	m.lines = append(m.lines, a.String()+" marker="+map[bool]string{true: "yes", false: "no"}[m.root.Exists(record.MarkerPath)])
 	if a.Kind == m.fail {
 		return errors.New("the bus went away")
 	}
@@ -54,10 +55,10 @@ func TestFailedK0sStartWithdrawsTheMarker(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the bus went away") || st.Outcome != status.Failed {
 		t.Fatalf("want the failed start reported, got %v (%s)", err, st.Outcome)
 	}
-	if root.Exists(bootstrap.MarkerPath) {
+	if root.Exists(record.MarkerPath) {
 		t.Error("the marker says provisioned although k0s was never started")
 	}
-	if !root.Exists(bootstrap.AppliedPath) {
+	if !root.Exists(record.AppliedPath) {
 		t.Error("the record is gone; only the marker is withdrawn")
 	}
 	// The next boot runs the agent again and converges.
@@ -67,7 +68,7 @@ func TestFailedK0sStartWithdrawsTheMarker(t *testing.T) {
 	if st, err := Run(context.Background(), o); err != nil || st.Outcome != status.Provisioned {
 		t.Fatalf("re-run: %v (%s)", err, st.Outcome)
 	}
-	if !root.Exists(bootstrap.MarkerPath) || !strings.HasPrefix(w.lines[len(w.lines)-1], "queue-start") {
+	if !root.Exists(record.MarkerPath) || !strings.HasPrefix(w.lines[len(w.lines)-1], "queue-start") {
 		t.Errorf("re-run did not provision and start k0s:\n%s", strings.Join(w.lines, "\n"))
 	}
 }
@@ -78,7 +79,7 @@ func TestK0sUnitStartsOnlyOnAProvisionedNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"After=corium-agent.service\n", "ConditionPathExists=" + bootstrap.MarkerPath + "\n"} {
+	for _, want := range []string{"After=corium-agent.service\n", "ConditionPathExists=" + record.MarkerPath + "\n"} {
 		if !strings.Contains(string(dropIn), want) {
 			t.Errorf("k0s drop-in lacks %q:\n%s", want, dropIn)
 		}

@@ -4,8 +4,9 @@
 // tunnel, firewall, k0s — ending in one verdict.
 //
 // Files come from under the root (the marker, the applied configuration, the
-// status file of the last run, the recorded node address, the wg-quick files
-// for the public keys expected after a reboot, the rendered guard). Live
+// status file of the last run, the recorded node address, the record of
+// what each overlay device must be, the rendered guard), read through
+// package record. Live
 // state comes through small interfaces — WireGuard devices, links and
 // routes, unit states, the guard in the kernel — each of which may be absent;
 // what could not be checked is reported as unknown with the reason, never

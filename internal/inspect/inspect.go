@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
@@ -103,7 +104,7 @@ func why(s string) string {
 // applied configuration.
 func (in *inspection) readFiles() {
 	root := in.o.Root
-	in.r.Provisioned = root.Exists(bootstrap.MarkerPath)
+	in.r.Provisioned = root.Exists(record.MarkerPath)
 	st, err := status.Read(root)
 	switch {
 	case err == nil:
@@ -122,14 +123,14 @@ func (in *inspection) readFiles() {
 	if !in.r.Provisioned {
 		return
 	}
-	cfg, err := readApplied(root)
+	cfg, err := record.ReadApplied(root)
 	if err != nil {
 		in.cfgErr = err
 		in.unknown("applied configuration", err.Error())
 		return
 	}
 	in.cfg = cfg
-	a := &Applied{Path: bootstrap.AppliedPath, Role: string(cfg.Role), Cluster: cfg.Cluster.Name, Interfaces: []string{}, Guard: string(cfg.Firewall.ClusterPorts)}
+	a := &Applied{Path: record.AppliedPath, Role: string(cfg.Role), Cluster: cfg.Cluster.Name, Interfaces: []string{}, Guard: string(cfg.Firewall.ClusterPorts)}
 	for _, wg := range cfg.WireGuard {
 		a.Interfaces = append(a.Interfaces, wg.Name)
 	}

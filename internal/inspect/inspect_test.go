@@ -13,6 +13,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
@@ -127,14 +128,14 @@ func TestVerdicts(t *testing.T) {
 				delete(o.Units.(*systemd.Fake).States, "k0scontroller.service")
 			},
 			line: "degraded: k0s: k0scontroller.service is inactive; see journalctl -u k0scontroller.service"},
-		{name: "k0s installed with another address",
+		{name: "k0s joined with an address the host lacks",
 			break_: func(o *Options, dev *wgtypes.Device) {
 				o.Root = provision(t, n) // a root of its own: this one is edited
-				if _, err := o.Root.WriteFile(bootstrap.NodeAddressPath, []byte("10.77.0.9\n"), 0o644, 0o700); err != nil {
+				if _, err := o.Root.WriteFile(record.NodeAddressPath, []byte("10.77.0.9\n"), 0o644, 0o700); err != nil {
 					t.Fatal(err)
 				}
 			},
-			line: "degraded: k0s: installed with 10.77.0.1 (from the k0s-install action in /run/corium/status.json), but the node address is 10.77.0.9"},
+			line: "degraded: k0s: joined with 10.77.0.9 (from /var/lib/corium/node-address), which no interface of this host carries: the cluster reaches the node at an address it does not have"},
 		{name: "the lowest broken layer wins",
 			break_: func(o *Options, dev *wgtypes.Device) {
 				dev.Peers[0].LastHandshakeTime = time.Time{}
@@ -301,12 +302,12 @@ func TestAfterReboot(t *testing.T) {
 	if r.Verdict.Line != "ok" || r.LastRun != nil || !strings.Contains(textOf(r), "last run:     none recorded (/run/corium/status.json is gone after a reboot)") {
 		t.Errorf("verdict %q", r.Verdict.Line)
 	}
-	if !r.NodeAddress.Recomputed || r.NodeAddress.Decision.Address != "10.77.0.1" || r.K0s.Via != bootstrap.NodeAddressPath {
+	if !r.NodeAddress.Recomputed || r.NodeAddress.Decision.Address != "10.77.0.1" || r.K0s.Via != record.NodeAddressPath {
 		t.Errorf("node address %+v, k0s %+v", r.NodeAddress, r.K0s)
 	}
 	dev.PublicKey = genKey(t).PublicKey()
 	r = Inspect(context.Background(), o)
-	hasDrift(t, r, Drift{Field: "publicKey", Want: n.priv.PublicKey().String() + " (from " + bootstrap.WireGuardConfPath("wg0") + ")", Have: dev.PublicKey.String()})
+	hasDrift(t, r, Drift{Field: "publicKey", Want: n.priv.PublicKey().String() + " (from " + record.DevicesPath + ")", Have: dev.PublicKey.String()})
 }
 
 // TestRouteLayer: a node whose address is the default route's source is
@@ -341,11 +342,11 @@ func TestProvisionedWithoutAppliedConfig(t *testing.T) {
 	n := newNode(t, "wg0")
 	o, _ := healthy(t, n, time.Second)
 	o.Root = provision(t, n)
-	if removed, err := o.Root.Remove(bootstrap.AppliedPath); err != nil || !removed {
+	if removed, err := o.Root.Remove(record.AppliedPath); err != nil || !removed {
 		t.Fatal(removed, err)
 	}
 	r := Inspect(context.Background(), o)
-	if r.Verdict.State != Failed || r.Verdict.Layer != bootstrap.StepRecord || !strings.Contains(r.Verdict.Line, "reading "+bootstrap.AppliedPath) {
+	if r.Verdict.State != Failed || r.Verdict.Layer != bootstrap.StepRecord || !strings.Contains(r.Verdict.Line, "reading "+record.AppliedPath) {
 		t.Errorf("verdict %q", r.Verdict.Line)
 	}
 }

@@ -13,7 +13,16 @@ import (
 func (in *inspection) k0s() {
 	k := &K0s{Unit: bootstrap.K0sUnit(in.cfg.Role)}
 	_, k.UnitState, _ = in.unitState(k.Unit)
-	k.InstalledAddress, k.Via = installedAddress(in.o.Root, in.run)
+	k.InstalledAddress, k.Via = recordedNodeAddress(in.o.Root, in.run)
+	if a, err := netip.ParseAddr(k.InstalledAddress); err == nil && in.facts != nil {
+		on := false
+		for _, iface := range in.facts.Interfaces {
+			for _, p := range iface.Addresses {
+				on = on || p.Addr().Unmap() == a.Unmap()
+			}
+		}
+		k.AddressOnHost = &on
+	}
 	in.r.K0s = k
 }
 

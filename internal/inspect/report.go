@@ -192,4 +192,7 @@ type K0s struct {
 	// that was read.
 	InstalledAddress string `json:"installedAddress,omitempty"`
 	Via              string `json:"via,omitempty"`
+	// AddressOnHost says whether a live interface carries the installed
+	// address; nil when the links could not be read.
+	AddressOnHost *bool `json:"addressOnHost,omitempty"`
 }

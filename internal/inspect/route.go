@@ -11,7 +11,8 @@ import (
 // the last run recorded, or, with the status file gone, the same selection
 // made again from the live links.
 func (in *inspection) nodeAddress() {
-	n := &NodeAddress{Address: recordedNodeAddress(in.o.Root, in.run)}
+	addr, _ := recordedNodeAddress(in.o.Root, in.run)
+	n := &NodeAddress{Address: addr}
 	switch {
 	case in.run != nil && in.run.NodeAddress != nil:
 		n.Decision = in.run.NodeAddress

@@ -105,7 +105,7 @@ func (in *inspection) tunnel(wg schema.WireGuard) Interface {
 // deviceDrift compares the device's own fields with the configuration.
 func (in *inspection) deviceDrift(wg schema.WireGuard, dev *wgtypes.Device) []Drift {
 	var drift []Drift
-	want, via, err := expectedPublicKey(in.o.Root, in.run, wg.Name)
+	want, via, err := expectedPublicKey(in.o.Root, wg.Name)
 	switch {
 	case err != nil:
 		in.unknown(wg.Name+" public key", err.Error())

@@ -7,6 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -19,7 +20,7 @@ func judge(r *Report, appliedErr error) Verdict {
 		return verdict(Failed, l.FailedStep, l.Error)
 	}
 	if !r.Provisioned {
-		why := "no marker at " + bootstrap.MarkerPath
+		why := "no marker at " + record.MarkerPath
 		if r.LastRun != nil {
 			why += "; the last run was " + string(r.LastRun.Outcome)
 		}
@@ -144,8 +145,8 @@ func k0sProblems(r *Report) []string {
 	if s, known := activeState(k.UnitState); known && s != "active" {
 		out = append(out, fmt.Sprintf("%s is %s; see journalctl -u %s", k.Unit, s, k.Unit))
 	}
-	if n := r.NodeAddress; n != nil && n.Address != "" && k.InstalledAddress != "" && k.InstalledAddress != n.Address {
-		out = append(out, fmt.Sprintf("installed with %s (from %s), but the node address is %s", k.InstalledAddress, k.Via, n.Address))
+	if k.AddressOnHost != nil && !*k.AddressOnHost {
+		out = append(out, fmt.Sprintf("joined with %s (from %s), which no interface of this host carries: the cluster reaches the node at an address it does not have", k.InstalledAddress, k.Via))
 	}
 	return out
 }
