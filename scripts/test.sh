@@ -20,5 +20,9 @@ if [ -n "$unformatted" ]; then
 	echo "gofmt would change: $unformatted" >&2
 	exit 1
 fi
+if ! tidy=$(go mod tidy -diff); then
+	printf 'go.mod and go.sum are not tidy; run go mod tidy:\n%s\n' "$tidy" >&2
+	exit 1
+fi
 go vet ./...
 go test -count=1 -timeout 60m "$@" ./...
