@@ -153,6 +153,8 @@ func (m *Machine) WaitBooted() string {
 			m.t.Fatalf("%s: boot did not finish within %v: %v\n%s", m.Name, bootTimeout, err, m.consoleTail())
 		case state == "running" || state == "degraded":
 			m.booted = time.Since(m.start)
+			// QEMU read them at its start; nothing on the host keeps them.
+			m.removeCredentials()
 			m.BootID = strings.ReplaceAll(strings.TrimSpace(m.MustExec("cat", "/proc/sys/kernel/random/boot_id")), "-", "")
 			m.t.Logf("%s boot %d: %s after %v (wall clock, QEMU start to systemd's answer)", m.Name, m.Boots, state, m.booted.Round(100*time.Millisecond))
 			return state
@@ -243,12 +245,19 @@ func (m *Machine) Poweroff() {
 	m.down()
 }
 
+func (m *Machine) removeCredentials() {
+	for name := range m.Credentials {
+		_ = os.Remove(filepath.Join(m.dir, "credential."+name))
+	}
+}
+
 func (m *Machine) kill() {
 	_ = m.cmd.Process.Signal(syscall.SIGKILL)
 	<-m.exited
 }
 
 func (m *Machine) down() {
+	m.removeCredentials()
 	if m.ch != nil {
 		m.ch.close()
 	}
