@@ -3,7 +3,6 @@ package resolve
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/base64"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -39,7 +38,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 	}
 	bin := testutil.BuildAgent(t)
 	secrets := cliSecrets{
-		privateKey: wgKey(t), psk: wgKey(t),
+		privateKey: testutil.GenKey(t).String(), psk: testutil.GenKey(t).String(),
 		token: "JOIN-SECRET-" + rand.Text(), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),
 	}
 	srv, hits := tokenServer(t, secrets)
@@ -247,14 +246,6 @@ func tokenServer(t *testing.T, s cliSecrets) (*httptest.Server, *hitCounter) {
 		}
 	}))
 	return srv, hits
-}
-
-func wgKey(t *testing.T) string {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(b)
 }
 
 func writeFile(t *testing.T, p, content string) {

@@ -17,7 +17,7 @@ func BenchmarkBootFirstBoot(b *testing.B) {
 	var agentUS uint64
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		key, peer := genKey(b), genKey(b)
+		key, peer := testutil.GenKey(b), testutil.GenKey(b)
 		n := NewNode(b, "bench", ns)
 		n.WriteFile("/etc/corium/config.yaml", []byte(fmt.Sprintf(`role: single
 wireguard:

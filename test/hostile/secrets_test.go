@@ -31,11 +31,7 @@ const (
 // value can pass by coinciding with a fixed one in the code.
 func newSecrets(t *testing.T) map[string]secret {
 	t.Helper()
-	key := func() string {
-		b := make([]byte, 32)
-		_, _ = rand.Read(b)
-		return base64.StdEncoding.EncodeToString(b)
-	}
+	key := func() string { return testutil.GenKey(t).String() }
 	token := func() string {
 		b := make([]byte, 150)
 		_, _ = rand.Read(b)
