@@ -12,51 +12,10 @@ import (
 	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 const demo = "../../examples/demo"
-
-// demoRoot is a fresh root with the demo's secret files, as make demo lays
-// it out.
-func demoRoot(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	src := filepath.Join(demo, "root")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// demoSecretValues are the contents of the demo's secret files.
-func demoSecretValues(t *testing.T) []string {
-	t.Helper()
-	dir := filepath.Join(demo, "root/run/corium/secrets")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		out = append(out, strings.TrimSpace(string(b)))
-	}
-	return out
-}
 
 func noDemoSecrets(t *testing.T, secrets []string, outputs map[string]string) {
 	t.Helper()
@@ -105,8 +64,8 @@ func mtimes(t *testing.T, root string) map[string]time.Time {
 }
 
 func TestApplyAndPlanCLI(t *testing.T) {
-	secrets := demoSecretValues(t)
-	root := demoRoot(t)
+	secrets := testutil.DemoSecrets(t, demo)
+	root := testutil.DemoRoot(t, demo)
 	outputs := map[string]string{}
 
 	// plan first: it changes nothing.
@@ -189,8 +148,8 @@ func TestApplyAndPlanCLI(t *testing.T) {
 }
 
 func TestApplyCLIFailureLeavesStatusAndNoMarker(t *testing.T) {
-	secrets := demoSecretValues(t)
-	root := demoRoot(t)
+	secrets := testutil.DemoSecrets(t, demo)
+	root := testutil.DemoRoot(t, demo)
 	if err := os.Remove(filepath.Join(root, "run/corium/secrets/join-token")); err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +195,7 @@ func TestApplyCLINoConfigIsUnconfigured(t *testing.T) {
 }
 
 func TestApplyAgainCLIRefusesNamingTheField(t *testing.T) {
-	root := demoRoot(t)
+	root := testutil.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: %d\n%s%s", code, out, errOut)
 	}

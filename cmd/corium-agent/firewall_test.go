@@ -47,7 +47,7 @@ type fwRun struct {
 // test runs in.
 func runFirewallOn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
 	t.Helper()
-	return runFirewallCmd(t, append(args, "--netns", netnsPath(ns))...)
+	return runFirewallCmd(t, append(args, "--netns", ns.Path())...)
 }
 
 // runFirewallIn runs `corium-agent firewall ARGS` on a thread inside the
@@ -76,8 +76,6 @@ func runFirewallCmd(t *testing.T, args ...string) fwRun {
 	return r
 }
 
-func netnsPath(ns *testutil.Netns) string { return "/run/netns/" + ns.Name }
-
 // runFirewallUnprivileged is runFirewallOn on a thread without
 // CAP_NET_ADMIN, so the kernel refuses the batch. The thread is never reused.
 func runFirewallUnprivileged(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
@@ -98,7 +96,7 @@ func runFirewallUnprivileged(t *testing.T, ns *testutil.Netns, args ...string) f
 			done <- -1
 			return
 		}
-		done <- run(context.Background(), append([]string{"firewall"}, append(args, "--netns", netnsPath(ns))...), &out, &errb)
+		done <- run(context.Background(), append([]string{"firewall"}, append(args, "--netns", ns.Path())...), &out, &errb)
 	}()
 	code := <-done
 	if code == -1 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/inspect"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 func statusFirstLine(s string) string {
@@ -51,8 +52,8 @@ func TestStatusCLIUnprovisioned(t *testing.T) {
 }
 
 func TestStatusCLIProvisionedDemo(t *testing.T) {
-	secrets := demoSecretValues(t)
-	root := demoRoot(t)
+	secrets := testutil.DemoSecrets(t, demo)
+	root := testutil.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -102,7 +103,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 }
 
 func TestStatusCLIFailedRun(t *testing.T) {
-	root := demoRoot(t)
+	root := testutil.DemoRoot(t, demo)
 	if err := os.Remove(filepath.Join(root, "run/corium/secrets/join-token")); err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.zx2c4.com/wireguard/wgctrl"
-
 	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
@@ -57,7 +55,7 @@ func BenchmarkOverlayUpAndVerify(b *testing.B) {
 			e = *a.Device
 		}
 	}
-	e.Name = "cbench" + randSuffix(b)
+	e.Name = "cbench" + testutil.RandHex(6)
 	conf := filepath.Join(b.TempDir(), e.Name+".conf")
 	for _, f := range step.Files {
 		if f.Path == WireGuardConfPath("wg0") {
@@ -67,21 +65,17 @@ func BenchmarkOverlayUpAndVerify(b *testing.B) {
 		}
 	}
 	ns := testutil.NewNetns(b, "cbench")
-	wg, err := wgctrl.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer wg.Close()
-	v := Verifier{Devices: wg, Links: handleIn(b, ns), AddressWait: 5 * time.Second}
-	b.Cleanup(func() { killWireGuardGo(e.Name) })
+	wg := testutil.WireGuardClient(b)
+	v := Verifier{Devices: wg, Links: ns.Netlink(b), AddressWait: 5 * time.Second}
+	b.Cleanup(func() { testutil.KillWireGuardGo(e.Name) })
 	for b.Loop() {
-		if out, err := ns.Try("env", "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go", "wg-quick", "up", conf); err != nil {
+		if out, err := ns.WgQuick("up", conf); err != nil {
 			b.Fatalf("wg-quick up: %v\n%s", err, out)
 		}
 		if err := v.Verify(context.Background(), e); err != nil {
 			b.Fatal(err)
 		}
-		if out, err := ns.Try("wg-quick", "down", conf); err != nil {
+		if out, err := ns.WgQuick("down", conf); err != nil {
 			b.Fatalf("wg-quick down: %v\n%s", err, out)
 		}
 	}

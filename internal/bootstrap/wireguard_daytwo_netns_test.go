@@ -3,15 +3,12 @@ package bootstrap
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"golang.zx2c4.com/wireguard/wgctrl"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/rootfs"
@@ -42,18 +39,17 @@ func (u *nsUnits) conf(unit string) (iface, path string, ok bool) {
 
 func (u *nsUnits) wgQuick(verb, unit string) error {
 	iface, path, _ := u.conf(unit)
-	cmd := exec.Command("ip", "netns", "exec", u.ns.Name, "wg-quick", verb, path)
-	cmd.Env = append(os.Environ(), "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go", "WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	var out string
+	var err error
+	if verb == "up" {
+		out, err = u.ns.TryWgQuickUp(u.t, path)
+	} else {
+		out, err = u.ns.WgQuick(verb, path)
+	}
+	if err != nil {
 		return fmt.Errorf("wg-quick %s %s: %v: %s", verb, iface, err, out)
 	}
 	u.up[iface] = verb == "up"
-	if verb == "up" {
-		u.t.Cleanup(func() {
-			_ = exec.Command("ip", "netns", "exec", u.ns.Name, "wg-quick", "down", path).Run()
-			killWireGuardGo(iface)
-		})
-	}
 	return nil
 }
 
@@ -94,7 +90,7 @@ func (u *nsUnits) ReloadAndWait(ctx context.Context, unit string) error {
 		return fmt.Errorf("reloading %s: the interface is not up, cannot reload", unit)
 	}
 	script := fmt.Sprintf("exec wg syncconf %s <(exec wg-quick strip %s)", iface, path)
-	if out, err := exec.Command("ip", "netns", "exec", u.ns.Name, "bash", "-c", script).CombinedOutput(); err != nil {
+	if out, err := u.ns.Try("bash", "-c", script); err != nil {
 		return fmt.Errorf("reloading %s: %v: %s", unit, err, out)
 	}
 	return nil
@@ -113,20 +109,16 @@ func TestDayTwoDeviceEqualsFile(t *testing.T) {
 	// The far side runs no WireGuard: no handshake, no roaming, so the
 	// endpoint on the device is the one the file set, or a leftover.
 	testutil.Veth(t, ns, "ul0", "192.0.2.1/24", far, "ul0", "192.0.2.2/24")
-	h := handleIn(t, ns)
-	wg, err := wgctrl.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = wg.Close() })
-	peer := genKey(t).PublicKey()
+	h := ns.Netlink(t)
+	wg := testutil.WireGuardClient(t)
+	peer := testutil.GenKey(t).PublicKey()
 
 	// A port outside the kernel's ephemeral range, so the one bound once
 	// it is dropped cannot be it by chance.
 	const oldPort = 5182
 	first := func(iface string) *schema.Config {
 		port, keepalive := oldPort, 25
-		key, psk := secret.NewValue(genKey(t).String()), secret.NewValue(genKey(t).String())
+		key, psk := secret.NewValue(testutil.GenKey(t).String()), secret.NewValue(testutil.GenKey(t).String())
 		return &schema.Config{Role: schema.RoleWorker, WireGuard: []schema.WireGuard{{
 			Name: iface, Address: schema.AddressList{"10.82.0.1/24"}, ListenPort: &port, PrivateKey: &key,
 			Peers: []schema.Peer{{PublicKey: peer.String(), Endpoint: "192.0.2.2:51820", AllowedIPs: []string{"10.82.0.2/32"},
@@ -165,7 +157,7 @@ func TestDayTwoDeviceEqualsFile(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			iface := "cd" + randSuffix(t)
+			iface := "cd" + testutil.RandHex(6)
 			root := rootfs.New(t.TempDir())
 			units := &nsUnits{t: t, ns: ns, root: root, up: map[string]bool{}}
 			apply := func(in Inputs) {

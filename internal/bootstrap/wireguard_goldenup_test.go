@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.zx2c4.com/wireguard/wgctrl"
-
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -19,11 +17,7 @@ import (
 // expectation: the files are not only stable, wg-quick takes them as meant.
 func TestGoldenConfsComeUp(t *testing.T) {
 	testutil.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip")
-	wg, err := wgctrl.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = wg.Close() })
+	wg := testutil.WireGuardClient(t)
 	for _, s := range loadScenarios(t) {
 		step, err := renderScenario(s)
 		if err != nil {
@@ -37,14 +31,14 @@ func TestGoldenConfsComeUp(t *testing.T) {
 			t.Run(s.name+"/"+e.Name, func(t *testing.T) {
 				conf := fileAt(t, step, WireGuardConfPath(e.Name))
 				// A name of its own: UAPI sockets are shared by all namespaces.
-				e.Name = "cg" + randSuffix(t)
+				e.Name = "cg" + testutil.RandHex(6)
 				path := filepath.Join(t.TempDir(), e.Name+".conf")
 				if err := os.WriteFile(path, conf.Content, conf.Mode); err != nil {
 					t.Fatal(err)
 				}
 				ns := testutil.NewNetns(t, "cg")
-				wgQuickUp(t, ns, e.Name, path)
-				v := Verifier{Devices: wg, Links: handleIn(t, ns), AddressWait: 2 * time.Second}
+				ns.WgQuickUp(t, path)
+				v := Verifier{Devices: wg, Links: ns.Netlink(t), AddressWait: 2 * time.Second}
 				if err := v.Verify(context.Background(), e); err != nil {
 					t.Fatal(err)
 				}

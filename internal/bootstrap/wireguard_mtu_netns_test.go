@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.zx2c4.com/wireguard/wgctrl"
-
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -32,9 +30,9 @@ func TestDerivedMTUInNamespaces(t *testing.T) {
 		ns.Run(t, "ip", "link", "set", "ul0", "mtu", "1450")
 	}
 	node.Run(t, "ip", "route", "add", "default", "via", "198.51.100.2", "dev", "ul1")
-	h := handleIn(t, node)
+	h := node.Netlink(t)
 
-	iface := "cm" + randSuffix(t)
+	iface := "cm" + testutil.RandHex(6)
 	doc := func(cni string) string {
 		return fmt.Sprintf(`role: controller+worker
 network: {cni: %s}
@@ -51,7 +49,7 @@ wireguard:
       - publicKey: %s
         endpoint: 198.51.100.2:51820
         allowedIPs: [10.81.0.3/32]
-`, cni, iface, genKey(t), genKey(t).PublicKey(), genKey(t).PublicKey())
+`, cni, iface, testutil.GenKey(t), testutil.GenKey(t).PublicKey(), testutil.GenKey(t).PublicKey())
 	}
 	cfg, _, err := schema.Load([]byte(doc("kuberouter")))
 	if err != nil {
@@ -83,7 +81,7 @@ wireguard:
 	if err := os.WriteFile(path, []byte(conf), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	wgQuickUp(t, node, iface, path)
+	node.WgQuickUp(t, path)
 	link, err := h.LinkByName(iface)
 	if err != nil {
 		t.Fatal(err)
@@ -91,11 +89,7 @@ wireguard:
 	if link.Attrs().MTU != 1370 {
 		t.Errorf("the live device has MTU %d, want 1370", link.Attrs().MTU)
 	}
-	wg, err := wgctrl.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = wg.Close() })
+	wg := testutil.WireGuardClient(t)
 	e := verify
 	v := Verifier{Devices: wg, Links: h, AddressWait: 2 * time.Second}
 	if err := v.Verify(context.Background(), e); err != nil {

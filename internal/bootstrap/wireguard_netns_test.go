@@ -2,20 +2,14 @@ package bootstrap
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/vishvananda/netlink"
-	"github.com/vishvananda/netns"
-	"golang.zx2c4.com/wireguard/wgctrl"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/record"
@@ -40,10 +34,10 @@ type overlayNode struct {
 func TestOverlayInNamespaces(t *testing.T) {
 	testutil.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "ping")
 
-	keyA, keyB := genKey(t), genKey(t)
+	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
 	// Distinct interface names: the userspace UAPI sockets under
 	// /run/wireguard are shared by every namespace.
-	suffix := randSuffix(t)
+	suffix := testutil.RandHex(6)
 	a := &overlayNode{iface: "cwa" + suffix, cfg: &schema.Config{Role: schema.RoleControllerWorker}}
 	b := &overlayNode{iface: "cwb" + suffix, cfg: &schema.Config{Role: schema.RoleWorker}}
 	a.cfg.WireGuard = []schema.WireGuard{overlayIface(a.iface, "10.77.0.1/24", 51820, true, keyA, keyB.PublicKey(), "192.0.2.2:51821", "10.77.0.2/32")}
@@ -67,19 +61,15 @@ func TestOverlayInNamespaces(t *testing.T) {
 		if err := os.WriteFile(path, conf.Content, conf.Mode); err != nil {
 			t.Fatal(err)
 		}
-		wgQuickUp(t, n.ns, n.iface, path)
-		n.handle = handleIn(t, n.ns)
+		n.ns.WgQuickUp(t, path)
+		n.handle = n.ns.Netlink(t)
 	}
 
 	// A ping across the overlay, which needs a handshake first.
 	if out, err := a.ns.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
 		t.Fatalf("ping across the overlay: %v\n%s", err, out)
 	}
-	wg, err := wgctrl.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = wg.Close() })
+	wg := testutil.WireGuardClient(t)
 	for _, n := range []*overlayNode{a, b} {
 		dev, err := wg.Device(n.iface)
 		if err != nil {
@@ -101,7 +91,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 	})
 
 	t.Run("wrong peer key caught", func(t *testing.T) {
-		wrong := genKey(t).PublicKey()
+		wrong := testutil.GenKey(t).PublicKey()
 		cfg := *a.cfg
 		cfg.WireGuard = []schema.WireGuard{overlayIface(a.iface, "10.77.0.1/24", 51820, true, keyA, wrong, "192.0.2.2:51821", "10.77.0.2/32")}
 		step, err := RenderWireGuard(&cfg, nil)
@@ -129,7 +119,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 
 	t.Run("wrong private key caught", func(t *testing.T) {
 		e := expectationOf(t, a.step)
-		e.PublicKey = record.Key(genKey(t).PublicKey())
+		e.PublicKey = record.Key(testutil.GenKey(t).PublicKey())
 		e.Addresses = append(e.Addresses, netip.MustParsePrefix("10.77.9.1/24"))
 		v := Verifier{Devices: wg, Links: a.handle, AddressWait: 300 * time.Millisecond}
 		err := v.Verify(ctx, e)
@@ -188,23 +178,6 @@ func overlayIface(name, addr string, port int, nodeAddress bool, priv wgtypes.Ke
 	}
 }
 
-func genKey(t *testing.T) wgtypes.Key {
-	t.Helper()
-	k, err := wgtypes.GeneratePrivateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func randSuffix(t testing.TB) string {
-	b := make([]byte, 3)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(b)
-}
-
 func fileAt(t *testing.T, s Step, path string) File {
 	t.Helper()
 	for _, f := range s.Files {
@@ -225,60 +198,6 @@ func expectationOf(t *testing.T, s Step) record.Device {
 	}
 	t.Fatal("no verify action in the step")
 	return record.Device{}
-}
-
-// wgQuickUp runs the real wg-quick with the userspace implementation in ns,
-// and takes the interface down and its wireguard-go process away after the
-// test.
-func wgQuickUp(t *testing.T, ns *testutil.Netns, iface, conf string) {
-	t.Helper()
-	out, err := exec.Command("ip", "netns", "exec", ns.Name, "env", "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go",
-		"WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1", "wg-quick", "up", conf).CombinedOutput()
-	t.Cleanup(func() {
-		_, _ = ns.Try("wg-quick", "down", conf)
-		killWireGuardGo(iface)
-	})
-	if err != nil {
-		t.Fatalf("wg-quick up %s: %v\n%s", conf, err, out)
-	}
-}
-
-// killWireGuardGo ends the wireguard-go process serving iface, found by its
-// exact command line, if wg-quick down left it running.
-func killWireGuardGo(iface string) {
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err != nil {
-			continue
-		}
-		args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
-		if len(args) == 2 && filepath.Base(args[0]) == "wireguard-go" && args[1] == iface {
-			if p, err := os.FindProcess(pid); err == nil {
-				_ = p.Kill()
-			}
-		}
-	}
-	_ = os.Remove("/run/wireguard/" + iface + ".sock")
-}
-
-func handleIn(t testing.TB, ns *testutil.Netns) *netlink.Handle {
-	t.Helper()
-	nsh, err := netns.GetFromName(ns.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = nsh.Close() })
-	h, err := netlink.NewHandleAt(nsh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
-	return h
 }
 
 func candidate(d Decision, iface, addr string) *Candidate {

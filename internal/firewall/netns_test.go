@@ -14,26 +14,10 @@ import (
 	"github.com/google/nftables"
 	"github.com/google/nftables/expr"
 	"github.com/google/nftables/userdata"
-	"github.com/vishvananda/netns"
 
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )
-
-// nftConn is a netlink connection to nftables inside the namespace.
-func nftConn(t *testing.T, ns *testutil.Netns) *nftables.Conn {
-	t.Helper()
-	h, err := netns.GetFromName(ns.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { h.Close() })
-	conn, err := nftables.New(nftables.WithNetNSFd(int(h)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conn
-}
 
 // listen accepts TCP connections on every address of the namespace, v4 and
 // v6, and echoes what they send, until the test ends.
@@ -215,7 +199,7 @@ func TestGuardWithPackets(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "nft", "sysctl")
 	ctx := context.Background()
 	l := newLab(t)
-	conn := nftConn(t, l.srv)
+	conn := l.srv.Nftables(t)
 
 	// A foreign ruleset the guard must never touch.
 	l.srv.Run(t, "sh", "-c", "nft -f - <<'EOF'\n"+foreignRules+"EOF")
@@ -371,7 +355,7 @@ func TestGuardWithPackets(t *testing.T) {
 func TestGuardIPv6PodNetwork(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newLab(t)
-	conn := nftConn(t, l.srv)
+	conn := l.srv.Nftables(t)
 	g := labGuard(t, func(cfg *schema.Config) { cfg.Network.PodCIDR = "fd00:10:244::/56" })
 	if err := Apply(context.Background(), conn, g); err != nil {
 		t.Fatal(err)
@@ -393,7 +377,7 @@ func TestGuardIPv6PodNetwork(t *testing.T) {
 func TestGuardUDP(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newLab(t)
-	conn := nftConn(t, l.srv)
+	conn := l.srv.Nftables(t)
 	g := labGuard(t, func(cfg *schema.Config) { cfg.Network.CNI = "calico" })
 	var pc net.PacketConn
 	if err := l.srv.Do(func() (err error) { pc, err = net.ListenPacket("udp", "[::]:4789"); return err }); err != nil {

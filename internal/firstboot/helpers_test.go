@@ -16,6 +16,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 const demoDir = "../../examples/demo"
@@ -24,19 +25,7 @@ const demoDir = "../../examples/demo"
 // output may contain any of them.
 func demoSecrets(t *testing.T) []string {
 	t.Helper()
-	var out []string
-	dir := filepath.Join(demoDir, "root/run/corium/secrets")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, strings.TrimSpace(string(b)))
-	}
+	out := testutil.DemoSecrets(t, demoDir)
 	if len(out) < 5 {
 		t.Fatalf("want the demo's 5 secrets, found %d", len(out))
 	}
@@ -47,27 +36,7 @@ func demoSecrets(t *testing.T) []string {
 // machine-id, as scripts/demo.sh lays them out.
 func newDemoRoot(t testing.TB) rootfs.Root {
 	t.Helper()
-	dir := t.TempDir()
-	src := filepath.Join(demoDir, "root")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		dst := filepath.Join(dir, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rootfs.New(dir)
+	return rootfs.New(testutil.DemoRoot(t, demoDir))
 }
 
 // fileResolver resolves file: sources under the root; the one kind the

@@ -2,22 +2,14 @@ package firstboot
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/vishvananda/netlink"
-	"github.com/vishvananda/netns"
-	"golang.zx2c4.com/wireguard/wgctrl"
-	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/record"
@@ -76,37 +68,11 @@ func (s *nsSystemd) wgQuick(unit string) error {
 	if err := os.WriteFile(path, conf, 0o600); err != nil {
 		return err
 	}
-	cmd := exec.Command("ip", "netns", "exec", s.ns.Name, "wg-quick", "up", path)
-	cmd.Env = append(os.Environ(), "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := s.ns.TryWgQuickUp(s.t, path); err != nil {
 		return fmt.Errorf("starting %s: %v: %s", unit, err, out)
 	}
 	s.up = append(s.up, iface)
-	s.t.Cleanup(func() { _ = exec.Command("ip", "netns", "exec", s.ns.Name, "wg-quick", "down", path).Run() })
 	return nil
-}
-
-func nsHandle(t *testing.T, ns *testutil.Netns) *netlink.Handle {
-	t.Helper()
-	h, err := netns.GetFromName(ns.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	nl, err := netlink.NewHandleAt(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nl.Close)
-	return nl
-}
-
-func suffix(t *testing.T) string {
-	b := make([]byte, 3)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(b)
 }
 
 // TestFirstBootLiveOverlay runs the first boot's live branch against real
@@ -117,8 +83,8 @@ func suffix(t *testing.T) string {
 // the run before k0s is configured.
 func TestFirstBootLiveOverlay(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "wg", "wg-quick", "wireguard-go", "ping")
-	keyA, keyB := mustKey(t), mustKey(t)
-	sfx := suffix(t)
+	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
+	sfx := testutil.RandHex(6)
 	// Distinct names: userspace UAPI sockets in /run/wireguard are shared
 	// by every namespace, and a wireguard-go that was just stopped may
 	// still hold its name for a moment.
@@ -133,19 +99,12 @@ func TestFirstBootLiveOverlay(t *testing.T) {
 	if err := os.WriteFile(peerConf, []byte(peer), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	up := exec.Command("ip", "netns", "exec", b.Name, "wg-quick", "up", peerConf)
-	up.Env = append(os.Environ(), "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go")
-	if out, err := up.CombinedOutput(); err != nil {
+	if out, err := b.TryWgQuickUp(t, peerConf); err != nil {
 		t.Fatalf("peer up: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { _ = exec.Command("ip", "netns", "exec", b.Name, "wg-quick", "down", peerConf).Run() })
 
-	wg, err := wgctrl.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = wg.Close() })
-	nl := nsHandle(t, a)
+	wg := testutil.WireGuardClient(t)
+	nl := a.Netlink(t)
 
 	run := func(t *testing.T, ifA string, tamper func([]byte) []byte) (rootfs.Root, *status.Status, [][]string, error) {
 		config := fmt.Sprintf(`role: controller+worker
@@ -223,7 +182,7 @@ wireguard:
 	})
 
 	t.Run("a device that does not match stops before k0s", func(t *testing.T) {
-		other := mustKey(t)
+		other := testutil.GenKey(t)
 		root, st, installs, err := run(t, "cfc"+sfx, func(conf []byte) []byte {
 			return []byte(strings.Replace(string(conf), keyA.String(), other.String(), 1))
 		})
@@ -240,13 +199,4 @@ wireguard:
 			t.Errorf("outcome %s", st.Outcome)
 		}
 	})
-}
-
-func mustKey(t *testing.T) wgtypes.Key {
-	t.Helper()
-	k, err := wgtypes.GeneratePrivateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
 }

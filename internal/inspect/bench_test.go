@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"golang.zx2c4.com/wireguard/wgctrl"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/firewall"
@@ -27,7 +26,7 @@ func BenchmarkInspect6000Peers(b *testing.B) {
 	o, dev := healthy(b, n, 10*time.Second)
 	dev.Peers = dev.Peers[:0]
 	for i := range peers {
-		k := genKey(b).PublicKey()
+		k := testutil.GenKey(b).PublicKey()
 		ip := fmt.Sprintf("10.%d.%d.%d", 100+i/65536, i/256%256, i%256)
 		fmt.Fprintf(&cfg, "      - publicKey: %s\n        allowedIPs: [%s/32]\n", k, ip)
 		dev.Peers = append(dev.Peers, wgtypes.Peer{PublicKey: k, AllowedIPs: []net.IPNet{{IP: net.ParseIP(ip).To4(), Mask: net.CIDRMask(32, 32)}}, LastHandshakeTime: t0.Add(-time.Second)})
@@ -50,7 +49,7 @@ func BenchmarkInspect6000Peers(b *testing.B) {
 // wgctrl, netlink and nftables (no systemd), plus the files under the root.
 func BenchmarkInspectLive(b *testing.B) {
 	testutil.RequireRoot(b, "ip", "wg", "wg-quick", "wireguard-go", "ping")
-	sfx := suffix(b)
+	sfx := testutil.RandHex(6)
 	nsA, nsB := testutil.NewNetns(b, "csba"), testutil.NewNetns(b, "csbb")
 	testutil.Veth(b, nsA, "ul0", "192.0.2.1/24", nsB, "ul0", "192.0.2.2/24")
 	na := newNode(b, "cba"+sfx)
@@ -63,11 +62,7 @@ func BenchmarkInspectLive(b *testing.B) {
 	if out, err := nsA.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
 		b.Fatalf("ping across the overlay: %v\n%s", err, out)
 	}
-	wg, err := wgctrl.New()
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = wg.Close() })
+	wg := testutil.WireGuardClient(b)
 	o := a.options(b, wg)
 	for b.Loop() {
 		if r := Inspect(context.Background(), o); r.Verdict.Line != "ok (could not check: unit states)" {

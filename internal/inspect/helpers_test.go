@@ -21,6 +21,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // node is one lab node: its keys and the configuration they make.
@@ -38,7 +39,7 @@ type node struct {
 func newNode(t testing.TB, iface string) node {
 	t.Helper()
 	return node{
-		iface: iface, priv: genKey(t), peer: genKey(t), psk: genKey(t),
+		iface: iface, priv: testutil.GenKey(t), peer: testutil.GenKey(t), psk: testutil.GenKey(t),
 		address: "10.77.0.1/24", peerAddr: "10.77.0.2/32", port: 51820,
 		endpoint: "192.0.2.2:51821", token: "h7k2.ZxInlineJoinTokenForStatusTests",
 	}
@@ -106,15 +107,6 @@ func provisionWith(t testing.TB, root rootfs.Root, config, facts string) {
 	if err := status.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func genKey(t testing.TB) wgtypes.Key {
-	t.Helper()
-	k, err := wgtypes.GeneratePrivateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
 }
 
 // fakeDevices answers Device from a map; a name not in it does not exist.

@@ -2,21 +2,15 @@ package inspect
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"net/netip"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/nftables"
-	"github.com/vishvananda/netlink"
-	"github.com/vishvananda/netns"
 	"golang.zx2c4.com/wireguard/wgctrl"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
@@ -40,12 +34,7 @@ func up(t testing.TB, n node, ns *testutil.Netns) *liveNode {
 	t.Helper()
 	l := &liveNode{node: n, ns: ns, root: provision(t, n)}
 	l.conf = filepath.Join(l.root.Dir(), bootstrap.WireGuardConfPath(n.iface))
-	out, err := exec.Command("ip", "netns", "exec", ns.Name, "env", "WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go",
-		"WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1", "wg-quick", "up", l.conf).CombinedOutput()
-	t.Cleanup(func() { _, _ = ns.Try("wg-quick", "down", l.conf) })
-	if err != nil {
-		t.Fatalf("wg-quick up %s: %v\n%s", l.conf, err, out)
-	}
+	ns.WgQuickUp(t, l.conf)
 	return l
 }
 
@@ -54,29 +43,7 @@ func up(t testing.TB, n node, ns *testutil.Netns) *liveNode {
 // netlink and nftables inside the namespace, no systemd.
 func (l *liveNode) options(t testing.TB, wg *wgctrl.Client) Options {
 	t.Helper()
-	h, err := netns.GetFromName(l.ns.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = h.Close() })
-	nl, err := netlink.NewHandleAt(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(nl.Close)
-	conn, err := nftables.New(nftables.WithNetNSFd(int(h)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Options{Root: l.root, Devices: wg, Links: LinkFacts{Netlink: nl}, Guard: NftGuard{Conn: conn}, UnitsWhy: "no system bus"}
-}
-
-func suffix(t testing.TB) string {
-	b := make([]byte, 3)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return hex.EncodeToString(b)
+	return Options{Root: l.root, Devices: wg, Links: LinkFacts{Netlink: l.ns.Netlink(t)}, Guard: NftGuard{Conn: l.ns.Nftables(t)}, UnitsWhy: "no system bus"}
 }
 
 // inspectLive inspects and checks the verdict line both in the report and
@@ -95,7 +62,7 @@ func inspectLive(t *testing.T, o Options, wantLine string) *Report {
 // userspace WireGuard devices and a real nftables table in namespaces.
 func TestLiveOverlay(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "wg", "wg-quick", "wireguard-go", "nft", "ping")
-	sfx := suffix(t)
+	sfx := testutil.RandHex(6)
 	nsA, nsB := testutil.NewNetns(t, "csta"), testutil.NewNetns(t, "cstb")
 	testutil.Veth(t, nsA, "ul0", "192.0.2.1/24", nsB, "ul0", "192.0.2.2/24")
 
@@ -106,11 +73,7 @@ func TestLiveOverlay(t *testing.T) {
 	if err := nsA.Do(func() error { return firewall.ApplyRendered(context.Background(), a.root) }); err != nil {
 		t.Fatalf("applying the guard in %s: %v", nsA.Name, err)
 	}
-	wg, err := wgctrl.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = wg.Close() })
+	wg := testutil.WireGuardClient(t)
 	o := a.options(t, wg)
 	peerB := na.peer.PublicKey().String()
 	const okLine = "ok (could not check: unit states)"
@@ -161,7 +124,7 @@ func TestLiveOverlay(t *testing.T) {
 	})
 
 	t.Run("wrong key never handshakes", func(t *testing.T) {
-		nw := node{iface: "csn" + sfx, priv: genKey(t), peer: genKey(t), psk: genKey(t),
+		nw := node{iface: "csn" + sfx, priv: testutil.GenKey(t), peer: testutil.GenKey(t), psk: testutil.GenKey(t),
 			address: "10.78.0.1/24", peerAddr: "10.78.0.2/32", port: 51822, endpoint: "192.0.2.2:51821", token: na.token}
 		w := up(t, nw, nsA)
 		ow := w.options(t, wg)

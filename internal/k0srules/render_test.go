@@ -8,12 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/k0srules"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 const repo = "../.."
@@ -161,8 +160,8 @@ func renderCases(t *testing.T) map[string]rendered {
 		rel, _ := filepath.Rel(repo, f)
 		rel = filepath.ToSlash(rel)
 		data := readFile(t, f)
-		if content, ok := writtenConfig(t, data); ok {
-			data = content
+		if f, ok := testutil.WriteFileAt(t, data, "/etc/corium/config.yaml"); ok {
+			data = []byte(f.Content)
 		}
 		cfg, _, err := schema.Load(data)
 		if err != nil {
@@ -234,30 +233,6 @@ func render(t *testing.T, name string, cfg *schema.Config, facts *bootstrap.Fact
 		t.Fatalf("%s: the plan installs no k0s", name)
 	}
 	return r, true
-}
-
-// writtenConfig is the block a cloud-init write_files entry puts at
-// /etc/corium/config.yaml, as test/examples reads it.
-func writtenConfig(t *testing.T, data []byte) ([]byte, bool) {
-	t.Helper()
-	if !strings.HasPrefix(string(data), "#cloud-config") {
-		return nil, false
-	}
-	var doc struct {
-		WriteFiles []struct {
-			Path    string `yaml:"path"`
-			Content string `yaml:"content"`
-		} `yaml:"write_files"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("not YAML: %v", err)
-	}
-	for _, f := range doc.WriteFiles {
-		if f.Path == "/etc/corium/config.yaml" {
-			return []byte(f.Content), true
-		}
-	}
-	return nil, false
 }
 
 func readFile(t *testing.T, p string) []byte {

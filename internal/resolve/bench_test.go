@@ -4,8 +4,9 @@ import (
 	"context"
 	"github.com/corium/corium-agent/internal/secret"
 	"net/http"
-	"net/http/httptest"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // BenchmarkResolveFile is the cost of one file source that is there: open,
@@ -27,8 +28,7 @@ func BenchmarkResolveFile(b *testing.B) {
 // BenchmarkResolveURL is one url source answered at once by a local TLS
 // server over a kept-alive connection.
 func BenchmarkResolveURL(b *testing.B) {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("token")) }))
-	defer srv.Close()
+	srv := testutil.NewTLSServer(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("token")) }))
 	r := NewResolver(newRig(b).root, WithFetch(trusting(srv)), WithLogger(discard), WithStatus(func(string) {}))
 	src := secret.Source{URL: srv.URL + "/t"}
 	for b.Loop() {

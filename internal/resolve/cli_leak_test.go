@@ -3,8 +3,6 @@ package resolve
 import (
 	"bytes"
 	"crypto/rand"
-	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -40,14 +38,11 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 	}
 	bin := testutil.BuildAgent(t)
 	secrets := cliSecrets{
-		privateKey: wgKey(t), psk: wgKey(t),
+		privateKey: testutil.GenKey(t).String(), psk: testutil.GenKey(t).String(),
 		token: "JOIN-SECRET-" + rand.Text(), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),
 	}
 	srv, hits := tokenServer(t, secrets)
-	caFile := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	caFile := testutil.CAFile(t, srv)
 
 	for _, sc := range []struct {
 		name     string
@@ -66,7 +61,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 			hits.reset()
 			root := rootfs.New(t.TempDir())
 			dir := t.TempDir()
-			creds := credentialsDir(t, map[string]string{"corium.wg0.key": secrets.privateKey + "\n"})
+			creds := testutil.CredentialsDir(t, map[string]string{"corium.wg0.key": secrets.privateKey + "\n"})
 			write := func(p, content string) {
 				if _, err := root.WriteFile(p, []byte(content), 0o600, 0o700); err != nil {
 					t.Fatal(err)
@@ -236,7 +231,7 @@ func (h *hitCounter) reset() {
 // Authorization header and the query.
 func tokenServer(t *testing.T, s cliSecrets) (*httptest.Server, *hitCounter) {
 	hits := &hitCounter{n: map[string]int{}}
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := hits.add(r.URL.Path)
 		echo := "you sent " + r.Header.Get("Authorization") + " with " + r.URL.RawQuery
 		switch {
@@ -250,16 +245,7 @@ func tokenServer(t *testing.T, s cliSecrets) (*httptest.Server, *hitCounter) {
 			http.Error(w, echo, http.StatusServiceUnavailable)
 		}
 	}))
-	t.Cleanup(srv.Close)
 	return srv, hits
-}
-
-func wgKey(t *testing.T) string {
-	b := make([]byte, 32)
-	if _, err := rand.Read(b); err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(b)
 }
 
 func writeFile(t *testing.T, p, content string) {

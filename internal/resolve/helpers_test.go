@@ -2,12 +2,8 @@ package resolve
 
 import (
 	"bytes"
-	"crypto/x509"
 	"log/slog"
-	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +11,7 @@ import (
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // rig is a resolver under a temp root whose every output is captured: the
@@ -72,65 +69,7 @@ func (g *rig) write(t *testing.T, p, content string) {
 	}
 }
 
+// trusting is the real client, trusting exactly the servers given.
 func trusting(servers ...*httptest.Server) *fetch.Client {
-	p := x509.NewCertPool()
-	for _, s := range servers {
-		p.AddCert(s.Certificate())
-	}
-	return fetch.New(fetch.WithRootCAs(p))
-}
-
-// scripted is a TLS server answering from a script (the last entry repeats),
-// counting requests and keeping their Authorization headers.
-type scripted struct {
-	*httptest.Server
-	mu    sync.Mutex
-	auth  []string
-	times []time.Time
-}
-
-type reply struct {
-	status     int
-	body       string
-	header     map[string]string
-	redirectTo string
-}
-
-func newScripted(t *testing.T, script ...reply) *scripted {
-	s := &scripted{}
-	s.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.mu.Lock()
-		n := len(s.auth)
-		s.auth = append(s.auth, r.Header.Get("Authorization"))
-		s.times = append(s.times, time.Now())
-		s.mu.Unlock()
-		a := script[min(n, len(script)-1)]
-		for k, v := range a.header {
-			w.Header().Set(k, v)
-		}
-		if a.redirectTo != "" {
-			http.Redirect(w, r, a.redirectTo, http.StatusFound)
-			return
-		}
-		w.WriteHeader(a.status)
-		_, _ = w.Write([]byte(a.body))
-	}))
-	t.Cleanup(s.Close)
-	return s
-}
-
-func (s *scripted) requests() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.auth)
-}
-
-func credentialsDir(t *testing.T, creds map[string]string) string {
-	dir := t.TempDir()
-	for name, v := range creds {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(v), 0o400); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return fetch.New(fetch.WithRootCAs(testutil.CertPool(servers...)))
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/corium/corium-agent/internal/secret"
 	"net/http"
-	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // rateLimited answers 200 to the first perSecond requests of each wall-clock
@@ -90,8 +90,7 @@ func herd(t *testing.T, jitter retry.Jitter) (total, minimum int) {
 		wait      = 2 * time.Minute
 	)
 	limiter := &rateLimited{perSecond: perSecond}
-	srv := httptest.NewTLSServer(limiter)
-	defer srv.Close()
+	srv := testutil.NewTLSServer(t, limiter)
 
 	// Every node has its TLS connection up before the fleet starts: on a
 	// loaded test machine the handshakes alone would spread the herd over

@@ -6,11 +6,12 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // The secret values of the leak test. Each flows through the resolver in at
@@ -48,7 +49,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	// its error pages, as some do.
 	var mu sync.Mutex
 	served := map[string]int{}
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		served[r.URL.Path]++
 		n := served[r.URL.Path]
@@ -72,7 +73,6 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 			http.Redirect(w, r, "http://127.0.0.1:1/x?sig="+leakQuery, http.StatusFound)
 		}
 	}))
-	defer srv.Close()
 	secretURL := func(path string) string {
 		return strings.Replace(srv.URL, "https://", "https://user:"+leakUserinfo+"@", 1) + path + "?sig=" + leakQuery + "#" + leakFragment
 	}
@@ -81,7 +81,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	g.write(t, "/run/corium/wg0.key", leakFile+"\n")
 	g.write(t, "/etc/corium/auth", leakAuth)
 	g.write(t, "/run/corium/empty", "")
-	creds := credentialsDir(t, map[string]string{"corium.wg0": leakCred})
+	creds := testutil.CredentialsDir(t, map[string]string{"corium.wg0": leakCred})
 	r := NewResolver(g.root, WithLogger(logger), WithFetch(trusting(srv)), WithCredentialsDir(creds),
 		WithBackoff(retryPolicy(10*time.Millisecond, 40*time.Millisecond)))
 	ctx := context.Background()

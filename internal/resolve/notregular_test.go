@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // plant makes a FIFO, a directory or a bound unix socket at dir/name.
@@ -57,7 +58,7 @@ func TestNotARegularFileFailsAtOnce(t *testing.T) {
 			t.Run(kind+" as "+as, func(t *testing.T) {
 				g := newRig(t)
 				creds := t.TempDir()
-				srv := newScripted(t, reply{status: 200, body: "never"})
+				srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "never"})
 				var src secret.Source
 				var want string
 				switch as {
@@ -94,8 +95,8 @@ func TestNotARegularFileFailsAtOnce(t *testing.T) {
 				if strings.Contains(err.Error(), g.root.Dir()) || strings.Contains(err.Error(), creds) {
 					t.Errorf("the error shows a host path: %v", err)
 				}
-				if len(g.status()) != 0 || srv.requests() != 0 {
-					t.Errorf("retried (%q) or fetched (%d requests) after a final failure", g.status(), srv.requests())
+				if len(g.status()) != 0 || srv.Count() != 0 {
+					t.Errorf("retried (%q) or fetched (%d requests) after a final failure", g.status(), srv.Count())
 				}
 			})
 		}
@@ -137,7 +138,7 @@ func TestSecretThroughALongChainReadsNothingOutside(t *testing.T) {
 		}
 	}
 	p := host + "/l0/key"
-	srv := newScripted(t, reply{status: 200, body: "never"})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "never"})
 	for _, src := range []secret.Source{{File: p, WaitFor: "1h"}, {URL: srv.URL + "/t", AuthFile: p, WaitFor: "1h"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		v, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(ctx, "join.tokenFrom", src)
@@ -146,8 +147,8 @@ func TestSecretThroughALongChainReadsNothingOutside(t *testing.T) {
 			t.Errorf("Resolve(%v) read a value: %t, %v; want ELOOP naming %s", src, v.Reveal() != "", err, p)
 		}
 	}
-	if srv.requests() != 0 {
-		t.Errorf("%d requests sent with a token that could not be read", srv.requests())
+	if srv.Count() != 0 {
+		t.Errorf("%d requests sent with a token that could not be read", srv.Count())
 	}
 	buf := make([]byte, 4096)
 	if n, _ := unix.Read(ifd, buf); n > 0 {

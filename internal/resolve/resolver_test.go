@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 func TestFileAppearingAfterDelay(t *testing.T) {
@@ -121,7 +123,7 @@ func TestCancelStopsWaitAtOnce(t *testing.T) {
 
 func TestCredentialRead(t *testing.T) {
 	g := newRig(t)
-	dir := credentialsDir(t, map[string]string{"corium.wg0": "a2V5\n"})
+	dir := testutil.CredentialsDir(t, map[string]string{"corium.wg0": "a2V5\n"})
 	v, err := g.resolver(WithCredentialsDir(dir)).Resolve(context.Background(), "wireguard[0].privateKeyFrom", secret.Source{Credential: "corium.wg0"})
 	if err != nil || v.Reveal() != "a2V5" {
 		t.Fatalf("Resolve = %v", err)
@@ -129,7 +131,7 @@ func TestCredentialRead(t *testing.T) {
 }
 
 func TestCredentialFromEnvironment(t *testing.T) {
-	t.Setenv("CREDENTIALS_DIRECTORY", credentialsDir(t, map[string]string{"corium.join": "tok"}))
+	t.Setenv("CREDENTIALS_DIRECTORY", testutil.CredentialsDir(t, map[string]string{"corium.join": "tok"}))
 	v, err := NewResolver(newRig(t).root, WithStatus(func(string) {}), WithLogger(discard)).Resolve(context.Background(), "join.tokenFrom", secret.Source{Credential: "corium.join"})
 	if err != nil || v.Reveal() != "tok" {
 		t.Fatalf("Resolve = %v", err)
@@ -138,7 +140,7 @@ func TestCredentialFromEnvironment(t *testing.T) {
 
 func TestCredentialRefusals(t *testing.T) {
 	g := newRig(t)
-	dir := credentialsDir(t, map[string]string{"x": "y"})
+	dir := testutil.CredentialsDir(t, map[string]string{"x": "y"})
 	for _, tc := range []struct {
 		dir, name, want string
 	}{

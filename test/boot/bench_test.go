@@ -52,7 +52,7 @@ func BenchmarkBootFirstBoot(b *testing.B) {
 	agentSteps, floorSteps := map[string][]time.Duration{}, map[string][]time.Duration{}
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		config := benchConfig(genKey(b), genKey(b))
+		config := benchConfig(testutil.GenKey(b), testutil.GenKey(b))
 
 		n := NewNode(b, "bench", ns)
 		n.WriteFile("/etc/corium/config.yaml", []byte(config), 0o600)

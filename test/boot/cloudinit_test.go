@@ -21,7 +21,7 @@ import (
 // names it otherwise.
 func TestBootCloudInit(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := genKey(t), genKey(t)
+	key, peer := testutil.GenKey(t), testutil.GenKey(t)
 	n := newNodeOn(t, "cinit", testutil.NewNetns(t, "cb-ci"), cloudInitLower(t))
 	n.WriteFile("/var/lib/cloud/seed/nocloud/meta-data", []byte("instance-id: corium-boot-test\nlocal-hostname: fedora\n"), 0o644)
 	n.WriteFile("/var/lib/cloud/seed/nocloud/user-data", []byte(fmt.Sprintf(`#cloud-config

@@ -55,7 +55,7 @@ wireguard:
 //   - without the marker the k0s unit is skipped by its condition.
 func TestBootDayTwo(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := genKey(t), genKey(t)
+	key, peer := testutil.GenKey(t), testutil.GenKey(t)
 	ns, other := testutil.NewNetns(t, "cb-d2"), testutil.NewNetns(t, "cb-d2p")
 	testutil.Veth(t, ns, "eth0", "192.0.2.1/24", other, "eth0", "192.0.2.2/24")
 	n := NewNode(t, "day-two", ns)

@@ -15,7 +15,7 @@ const guardFile = "/var/lib/corium/firewall.json"
 // first boot, whose k0s stand-in started after corium-firewall.
 func newGuardedNode(t *testing.T, name string) *Node {
 	t.Helper()
-	keyA, keyB := genKey(t), genKey(t)
+	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
 	ns, other := testutil.NewNetns(t, "cb-"+name), testutil.NewNetns(t, "cb-"+name+"p")
 	testutil.Veth(t, ns, "eth0", underlayA+"/24", other, "eth0", underlayB+"/24")
 	n := NewNode(t, name, ns)

@@ -18,7 +18,7 @@ const keyFile = "/etc/corium/wg0.key"
 // With the key in place, a reboot provisions the node.
 func TestBootSecretMissing(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := genKey(t), genKey(t)
+	key, peer := testutil.GenKey(t), testutil.GenKey(t)
 	n := NewNode(t, "node-c", testutil.NewNetns(t, "cb-c"))
 	n.WriteFile("/etc/corium/config.yaml", []byte(fmt.Sprintf(`role: single
 node:

@@ -13,7 +13,6 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/testutil"
-	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 )
 
 // TestBootSystemdDBus drives a booted node's real systemd through the
@@ -38,11 +37,7 @@ func TestBootSystemdDBus(t *testing.T) {
 	n.WriteFile("/etc/systemd/system/probe-dep.service.d/10-order.conf", []byte("[Unit]\nAfter=probe-ok.service\nRequires=probe-ok.service\n"), 0o644)
 	n.WriteFile("/etc/systemd/system/probe-enable.service", oneshot("probe enable", "/bin/true", "\n[Install]\nWantedBy=multi-user.target\n"), 0o644)
 
-	key, err := wgtypes.GeneratePrivateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	peer, _ := wgtypes.GeneratePrivateKey()
+	key, peer := testutil.GenKey(t), testutil.GenKey(t)
 	port, priv := 51820, secret.NewValue(key.String())
 	cfg := &schema.Config{Role: schema.RoleWorker, WireGuard: []schema.WireGuard{{
 		Name: "wg0", Address: schema.AddressList{"10.66.0.1/24"}, ListenPort: &port, NodeAddress: true, PrivateKey: &priv,

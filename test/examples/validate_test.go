@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // wayIn lists, for each way a node gets its configuration and each common
@@ -94,28 +93,14 @@ func TestWriteFilesCarriesTheSameBlock(t *testing.T) {
 // /etc/corium/config.yaml, if it has such an entry.
 func writtenConfig(t *testing.T, data []byte) ([]byte, bool) {
 	t.Helper()
-	if !strings.HasPrefix(string(data), "#cloud-config") {
+	f, ok := testutil.WriteFileAt(t, data, "/etc/corium/config.yaml")
+	if !ok {
 		return nil, false
 	}
-	var doc struct {
-		WriteFiles []struct {
-			Path        string `yaml:"path"`
-			Content     string `yaml:"content"`
-			Permissions string `yaml:"permissions"`
-		} `yaml:"write_files"`
+	if f.Permissions != "0600" {
+		t.Errorf("write_files %s: permissions %q; the block may carry join material, use \"0600\"", f.Path, f.Permissions)
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("not YAML: %v", err)
-	}
-	for _, f := range doc.WriteFiles {
-		if f.Path == "/etc/corium/config.yaml" {
-			if f.Permissions != "0600" {
-				t.Errorf("write_files %s: permissions %q; the block may carry join material, use \"0600\"", f.Path, f.Permissions)
-			}
-			return []byte(f.Content), true
-		}
-	}
-	return nil, false
+	return []byte(f.Content), true
 }
 
 func load(t *testing.T, data []byte) *schema.Config {
