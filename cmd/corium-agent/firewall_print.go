@@ -9,7 +9,8 @@ import (
 )
 
 // printGuard writes the guard and, when the table was read, how it
-// compares.
+// compares. The pod masquerade has its own line: a table holding it alone
+// is never shown as a guard in force.
 func printGuard(w io.Writer, g firewall.Guard, r *firewall.Report) {
 	if !g.On {
 		fmt.Fprintln(w, "guard:       off (clusterPorts: open)")
@@ -25,6 +26,15 @@ func printGuard(w io.Writer, g firewall.Guard, r *firewall.Report) {
 		if o := g.Outdated(); o != "" {
 			fmt.Fprintf(w, "outdated:    %s\n", o)
 		}
+	}
+	if g.Masquerade {
+		var wg []string
+		for _, name := range g.Interfaces {
+			if name != "lo" {
+				wg = append(wg, name)
+			}
+		}
+		fmt.Fprintf(w, "masquerade:  pods (%s) to addresses outside it, out of %s, take the node's address (%s)\n", g.PodCIDR, strings.Join(wg, " "), g.CNI)
 	}
 	if r == nil {
 		return

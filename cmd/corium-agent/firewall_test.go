@@ -201,16 +201,32 @@ func TestFirewallCommand(t *testing.T) {
 		t.Fatalf("second remove: %+v", r)
 	}
 
-	// clusterPorts: open removes a loaded guard and shows "off".
+	// clusterPorts: open on kube-router with the node address on the
+	// overlay leaves the pod masquerade alone in the table, shown as such.
 	if r = runFirewallOn(t, srv, "apply", "--root", root); r.code != exitOK {
 		t.Fatalf("apply: %+v", r)
 	}
+	openDoc := strings.Replace(firewallDoc, "clusterPorts: overlay", "clusterPorts: open", 1)
 	openFile := filepath.Join(dir, "open.yaml")
-	if err := os.WriteFile(openFile, []byte(strings.Replace(firewallDoc, "clusterPorts: overlay", "clusterPorts: open", 1)), 0o600); err != nil {
+	if err := os.WriteFile(openFile, []byte(openDoc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r = runFirewallOn(t, srv, "apply", "--config", openFile); r.code != exitOK || !strings.Contains(r.stdout, "table:       off") {
-		t.Fatalf("apply with clusterPorts open: %+v", r)
+	r = runFirewallOn(t, srv, "apply", "--config", openFile)
+	if r.code != exitOK || !strings.Contains(r.stdout, "guard:       off (clusterPorts: open)\nmasquerade:  pods (10.244.0.0/16) to addresses outside it, out of wg0, take the node's address (kuberouter)\n") ||
+		!strings.Contains(r.stdout, "table:       current: table inet corium holds the rendered pod masquerade only; the guard is off") || strings.Contains(r.stdout, "guarded:") {
+		t.Fatalf("apply with clusterPorts open on kube-router: %+v", r)
+	}
+	if !reachable() {
+		t.Fatal("the guarded port does not answer after applying clusterPorts: open")
+	}
+
+	// On calico, clusterPorts: open leaves nothing: the table goes, "off".
+	calicoFile := filepath.Join(dir, "open-calico.yaml")
+	if err := os.WriteFile(calicoFile, []byte("network:\n  cni: calico\n"+openDoc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r = runFirewallOn(t, srv, "apply", "--config", calicoFile); r.code != exitOK || !strings.Contains(r.stdout, "table:       off") || strings.Contains(r.stdout, "masquerade:") {
+		t.Fatalf("apply with clusterPorts open on calico: %+v", r)
 	}
 	if !reachable() {
 		t.Fatal("the guarded port does not answer after applying clusterPorts: open")

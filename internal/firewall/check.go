@@ -13,6 +13,12 @@ import (
 // check refuses a guard that cannot be programmed as written, whether it came
 // from Render or from a file edited by hand.
 func (g Guard) check() error {
+	if !g.On && g.Masquerade {
+		if g.FileVersion == 0 && g.CNI != string(schema.CNIKubeRouter) {
+			return fmt.Errorf("cni: %q is not kuberouter, the one CNI the masquerade is for", g.CNI)
+		}
+		return g.checkMasqueradeOnly()
+	}
 	if !g.On {
 		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.PodCIDR != "" || g.CNI != "" {
 			return errors.New("guard is off but lists ports, interfaces or a pod network")
@@ -48,6 +54,9 @@ func (g Guard) check() error {
 	}
 	if err := checkNames("podInterfaces", g.PodInterfaces, true); err != nil {
 		return err
+	}
+	if g.Masquerade && g.FileVersion == 0 && g.CNI != string(schema.CNIKubeRouter) {
+		return fmt.Errorf("masquerade: is for kuberouter, not %q", g.CNI)
 	}
 	for i, name := range g.Tunnels {
 		if _, ok := tunnelMatches[name]; !ok {
