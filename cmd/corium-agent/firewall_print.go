@@ -23,6 +23,9 @@ func printGuard(w io.Writer, g firewall.Guard, r *firewall.Report) {
 		if len(g.Tunnels) > 0 {
 			fmt.Fprintf(w, "tunnels:     %s (dropped unless they arrive on the interfaces above)\n", strings.Join(g.Tunnels, " "))
 		}
+		if e := g.Endpoint; e != nil {
+			fmt.Fprintf(w, "endpoint:    %s, off the overlay: %s addressed to it accepted from any link\n", e.Address, joinPorts(e.Ports))
+		}
 		if o := g.Outdated(); o != "" {
 			fmt.Fprintf(w, "outdated:    %s\n", o)
 		}

@@ -287,3 +287,24 @@ func TestFirewallCommandRefusesBadInput(t *testing.T) {
 		t.Errorf("apply with a missing config = %d, %q", code, errb.String())
 	}
 }
+
+// show prints the endpoint the guard admits clients at, off the overlay,
+// and what it leaves guarded; no kernel is needed for a root other than /.
+func TestFirewallShowsTheEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	doc := strings.Replace(firewallDoc, "role: controller+worker\n", "role: controller+worker\ncluster:\n  endpoint: 192.0.2.100\n", 1)
+	file := filepath.Join(dir, "vip.yaml")
+	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runFirewallCmd(t, "show", "--root", dir, "--config", file)
+	for _, want := range []string{
+		"guarded:     179/tcp 2380/tcp 8132/tcp 9443/tcp 10250/tcp\n",
+		"endpoint:    192.0.2.100, off the overlay: 8132/tcp 9443/tcp addressed to it accepted from any link\n",
+		"masquerade:  pods (10.244.0.0/16) to addresses outside it, out of wg0, take the node's address (kuberouter)\n",
+	} {
+		if r.code != exitOK || !strings.Contains(r.stdout, want) {
+			t.Errorf("show --config with an underlay endpoint: exit %d, lacks %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
+	}
+}

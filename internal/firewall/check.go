@@ -20,8 +20,8 @@ func (g Guard) check() error {
 		return g.checkMasqueradeOnly()
 	}
 	if !g.On {
-		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.PodCIDR != "" || g.CNI != "" {
-			return errors.New("guard is off but lists ports, interfaces or a pod network")
+		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.PodCIDR != "" || g.CNI != "" || g.Endpoint != nil {
+			return errors.New("guard is off but lists ports, interfaces, a pod network or an endpoint")
 		}
 		return nil
 	}
@@ -57,6 +57,9 @@ func (g Guard) check() error {
 	}
 	if g.Masquerade && g.FileVersion == 0 && g.CNI != string(schema.CNIKubeRouter) {
 		return fmt.Errorf("masquerade: is for kuberouter, not %q", g.CNI)
+	}
+	if err := g.checkEndpoint(); err != nil {
+		return err
 	}
 	for i, name := range g.Tunnels {
 		if _, ok := tunnelMatches[name]; !ok {

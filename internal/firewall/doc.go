@@ -5,7 +5,9 @@
 // ports unless they arrive on loopback or a configured WireGuard interface,
 // come from the pod network on an interface the CNI delivers pods on
 // (kube-router's bridge and tunnels, calico's veths and VXLAN devices; none
-// for a custom CNI). The encapsulation the CNI uses between
+// for a custom CNI), or, on a controller whose cluster.endpoint is an IP off
+// the overlay, are addressed to that IP on the ports clients reach the
+// cluster on there (6443, 8132, 9443). The encapsulation the CNI uses between
 // nodes is itself dropped off the overlay, since what it carries comes out on
 // such an interface.
 //

@@ -35,6 +35,10 @@ type Guard struct {
 	// tunnelMatches), dropped unless they arrive on Interfaces: what they
 	// carry comes out on a PodInterface, where pod sources are trusted.
 	Tunnels []string `json:"tunnels,omitempty"`
+	// Endpoint is cluster.endpoint on a controller when it is an IP off the
+	// overlay: the ports clients reach the cluster on there are accepted
+	// addressed to it, from any link (see endpoint.go).
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
 	// Masquerade gives pods' packets leaving through a WireGuard interface
 	// to an address outside PodCIDR the node's own source, which the peer's
 	// allowedIPs hold (see masquerade.go). It is independent of On: with
@@ -100,6 +104,9 @@ func Render(cfg *schema.Config) (Guard, error) {
 	g.Tunnels = slices.Clone(net.tunnels)
 	if net.tunnelPort != nil && public[net.tunnelPort.Number] {
 		return Guard{}, fmt.Errorf("firewall.publicPorts: %s carries %s's pod tunnel, whose packets come out on an interface the guard trusts for pod sources; keep it guarded", net.tunnelPort, cni)
+	}
+	if g.Endpoint, err = renderEndpoint(cfg, g); err != nil {
+		return Guard{}, err
 	}
 	return g, g.check()
 }

@@ -73,8 +73,8 @@ func renderMasqueradeOnly(cfg *schema.Config) (Guard, error) {
 // checkMasqueradeOnly refuses a masquerade-only guard (the guard off) that
 // lists what only a guard has, or lacks what the masquerade needs.
 func (g Guard) checkMasqueradeOnly() error {
-	if len(g.Ports)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 {
-		return errors.New("guard is off but lists ports, pod interfaces or tunnels")
+	if len(g.Ports)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.Endpoint != nil {
+		return errors.New("guard is off but lists ports, pod interfaces, tunnels or an endpoint")
 	}
 	if len(g.Interfaces) == 0 {
 		return errors.New("interfaces: empty; the masquerade needs the wireguard interfaces it works on")

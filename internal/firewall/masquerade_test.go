@@ -161,10 +161,10 @@ func TestMasqueradeRuleAndItsFamily(t *testing.T) {
 	}
 }
 
-// A guard without the masquerade writes the bytes an agent before it
+// A guard without the new parts writes the bytes an agent before them
 // wrote, so a file such a node holds reads back as the same guard, and an
 // older agent (after a rollback) still reads what this one wrote for it.
-func TestFileWithoutMasqueradeIsUnchanged(t *testing.T) {
+func TestFileWithoutEndpointOrMasqueradeIsUnchanged(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Network.CNI = schema.CNICalico
 	g, err := Render(cfg)
@@ -172,7 +172,7 @@ func TestFileWithoutMasqueradeIsUnchanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := g.File()
-	for _, field := range []string{`"masquerade"`} {
+	for _, field := range []string{`"endpoint"`, `"masquerade"`} {
 		if bytes.Contains(data, []byte(field)) {
 			t.Errorf("a guard without %s writes it:\n%s", field, data)
 		}
@@ -189,7 +189,7 @@ func TestParseFileRefusesABadMasquerade(t *testing.T) {
 		"with ports":    {`{"version":2,"on":false,"ports":[{"port":10250,"proto":"tcp"}],"interfaces":["wg0"],"podCIDR":"10.0.0.0/8","cni":"kuberouter","masquerade":true}`, "guard is off but lists ports"},
 		"no pod cidr":   {`{"version":2,"on":false,"interfaces":["wg0"],"cni":"kuberouter","masquerade":true}`, "no '/'"},
 		"guard, calico": {`{"version":2,"on":true,"ports":[{"port":10250,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8","cni":"calico","masquerade":true}`, `masquerade: is for kuberouter, not "calico"`},
-		"version 1":     {`{"version":1,"on":true,"ports":[{"port":10250,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8","masquerade":true}`, "version 1 has no masquerade"},
+		"version 1":     {`{"version":1,"on":true,"ports":[{"port":10250,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8","masquerade":true}`, "version 1 has no endpoint or masquerade"},
 	} {
 		_, err := ParseFile([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -18,6 +18,8 @@ const (
 	setIfaces = "overlay_ifaces"
 	setTCP    = "tcp_ports"
 	setUDP    = "udp_ports"
+	// setEndpoint holds the ports admitted to the cluster endpoint.
+	setEndpoint = "endpoint_ports"
 	// markerPrefix starts the comment of the first rule; the rest is the hash
 	// of the rendered rule set, so State can tell which render is loaded.
 	// A table with the masquerade alone says so in its own marker, so that
@@ -28,10 +30,11 @@ const (
 
 // Comments on the rules, visible in `nft list table inet corium`.
 const (
-	commentForged  = "forged pod source"
-	commentGuarded = "guarded cluster port"
-	commentPod     = "pod network on a CNI interface"
-	commentTunnel  = "pod tunnel off the overlay"
+	commentForged   = "forged pod source"
+	commentGuarded  = "guarded cluster port"
+	commentPod      = "pod network on a CNI interface"
+	commentTunnel   = "pod tunnel off the overlay"
+	commentEndpoint = "cluster endpoint"
 )
 
 func table() *nftables.Table {
@@ -134,6 +137,13 @@ func (rs *ruleset) addGuard(g Guard, pod netip.Prefix) {
 		rule{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentForged},
 		rule{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentForged},
 	)
+	// After the forged sources: a pod address is no more believed on the
+	// underlay for being sent to the endpoint.
+	if e := g.Endpoint; e != nil {
+		set := &nftables.Set{Table: t, Name: setEndpoint, KeyType: nftables.TypeInetService}
+		rs.sets = append(rs.sets, setDef{set, portElems(e.Ports, "tcp")})
+		rules = append(rules, rule{endpointRule(e), commentEndpoint})
+	}
 	rules = append(rules,
 		rule{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentGuarded},
 		// UDP has no handshake: a datagram on a tuple conntrack has seen is
