@@ -145,7 +145,7 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 	for _, kind := range []struct {
 		name, endpoint, dialAt, ownUnderlay string
 		public                              []int
-		warns                               bool // admitted by the endpoint rule
+		warns                               bool // validation says what the guard admits
 	}{
 		{"overlay address", epOverlay1, epOverlay1, epLAN1, nil, false},
 		{"underlay virtual IP", epVIP4, epVIP4, epLAN1, nil, true},
@@ -161,9 +161,12 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 				}
 				var guarded Guard
 				for ns, n := range nodes {
-					g, _ := n.load(t)
+					g, fs := n.load(t)
 					if ns == l.ctl1 {
 						guarded = g
+						if warned := hasFinding(fs, "cluster.endpoint"); warned != kind.warns {
+							t.Errorf("a warning on cluster.endpoint = %v, want %v: %v", warned, kind.warns, fs)
+						}
 					}
 					// Through the file, as corium-firewall applies it.
 					back, err := ParseFile(g.File())
@@ -209,4 +212,13 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 			})
 		}
 	}
+}
+
+func hasFinding(fs schema.Findings, path string) bool {
+	for _, f := range fs {
+		if f.Path == path {
+			return true
+		}
+	}
+	return false
 }
