@@ -21,7 +21,8 @@ func init() {
 func firewallUsage(w io.Writer, flags *flag.FlagSet) {
 	fmt.Fprintf(w, `usage: corium-agent firewall apply|show|remove [--root DIR] [--netns PATH] [--config FILE] [--if-rendered]
 
-  apply   program the guard (or remove it when clusterPorts is open)
+  apply   program the guard and the pod masquerade, whichever the node has
+          (remove the table when it has neither)
   show    compare the loaded guard with the rendered one; exit 0 when it is
           current or off, 1 when it is stale or missing
   remove  delete table inet corium; needs no config
@@ -86,7 +87,7 @@ func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		if err := firewall.Remove(ctx, conn); err != nil {
 			return fail(exitFailed, err)
 		}
-		fmt.Fprintf(stdout, "table inet %s removed; the cluster ports are open to every link\n", firewall.TableName)
+		fmt.Fprintf(stdout, "table inet %s removed; the cluster ports are open to every link, and pods' packets over the overlay are no longer masqueraded, until corium-agent firewall apply or the next boot\n", firewall.TableName)
 		return exitOK
 	}
 	if a.verb == "apply" {

@@ -126,6 +126,12 @@ func RenderNode(in Inputs) (*Plan, error) {
 		Files:   []File{{Path: firewall.FilePath, Mode: firewall.FileMode, DirMode: firewall.DirMode, Content: guard.File()}},
 		Actions: []Action{{Kind: ActionFirewall, OnChange: onChangeDayTwo(in.DayTwo, firewall.FilePath)}},
 	}
+	// The file is rendered whatever the guard: the boot unit programs the
+	// table it describes (the guard, the pod masquerade, or both) or removes
+	// a stale one. k0s requires the table only when the guard is on: with
+	// the masquerade alone, a table that failed to load cuts pods off from
+	// other nodes' addresses, which status reports, but opens no port, and
+	// holding k0s back for it would take the node's control plane down too.
 	if guard.On {
 		// k0s requires the guard: with the table not programmed, it stays down.
 		guardDropIn := firewall.K0sDropInPath(unit)

@@ -2,6 +2,8 @@ package bootstrap
 
 import (
 	"bytes"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/corium/corium-agent/internal/firewall"
@@ -56,4 +58,33 @@ func TestRenderGuardStep(t *testing.T) {
 			t.Errorf("clusterPorts %s: drop-in present = %v, want %v", tc.clusterPorts, ok, tc.on)
 		}
 	}
+}
+
+// On kube-router with the node address on the overlay, clusterPorts: open
+// leaves the pod masquerade in the table: the guard step still programs it
+// every boot, and k0s is not tied to it (no drop-in).
+func TestRenderGuardStepMasqueradeAlone(t *testing.T) {
+	doc := strings.Replace(guardDoc, "role: controller\n", "role: controller+worker\n", 1)
+	cfg, _, err := schema.Load([]byte(doc + "open\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), Hostname: DecideHostname(cfg, HostnameFacts{})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range plan.Steps {
+		if s.Name != StepGuard {
+			continue
+		}
+		if len(s.Files) != 1 || s.Files[0].Path != firewall.FilePath || len(s.Actions) != 1 || s.Actions[0].Kind != ActionFirewall {
+			t.Fatalf("guard step %+v; want the file and the firewall action only", s)
+		}
+		g, err := firewall.ParseFile(s.Files[0].Content)
+		if err != nil || g.On || !g.Masquerade || !reflect.DeepEqual(g.Interfaces, []string{"wg0"}) {
+			t.Errorf("rendered guard %+v, %v; want the masquerade alone on wg0", g, err)
+		}
+		return
+	}
+	t.Fatal("no guard step")
 }

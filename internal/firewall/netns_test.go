@@ -72,17 +72,24 @@ func guardedDrops(t *testing.T, conn *nftables.Conn, set string) uint64 {
 	return droppedBy(t, conn, commentGuarded, set)
 }
 
-// droppedBy sums the packet counters of the rules carrying comment; with a
-// set, only of those that look it up.
+// droppedBy sums the packet counters of the input chain's rules carrying
+// comment; with a set, only of those that look it up.
 func droppedBy(t *testing.T, conn *nftables.Conn, comment, set string) uint64 {
 	t.Helper()
-	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chainName, Table: table()})
+	return counted(t, conn, chainName, comment, set)
+}
+
+// counted sums the packet counters of the chain's rules carrying comment
+// (every rule for ""); with a set, only of those that look it up.
+func counted(t *testing.T, conn *nftables.Conn, chain, comment, set string) uint64 {
+	t.Helper()
+	rules, err := conn.GetRules(table(), &nftables.Chain{Name: chain, Table: table()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var n uint64
 	for _, r := range rules {
-		if c, _ := userdata.GetString(r.UserData, userdata.TypeComment); c != comment {
+		if c, _ := userdata.GetString(r.UserData, userdata.TypeComment); comment != "" && c != comment {
 			continue
 		}
 		usesSet := set == ""
@@ -175,6 +182,18 @@ func (l *lab) expect(t *testing.T, reachable bool, ns *testutil.Netns, from, to 
 func isTimeout(err error) bool {
 	var ne net.Error
 	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// expectDropped dials and wants the SYN dropped: a timeout, not a refusal.
+func expectDropped(t *testing.T, ns *testutil.Netns, to string, port int) {
+	t.Helper()
+	err := dial(ns, "", hostPort(to, port))
+	switch {
+	case err == nil:
+		t.Errorf("%s -> %s connected; want it dropped", ns.Name, hostPort(to, port))
+	case !isTimeout(err):
+		t.Errorf("%s -> %s: %v; want a timeout (a dropped SYN)", ns.Name, hostPort(to, port), err)
+	}
 }
 
 var counterValues = regexp.MustCompile(`counter packets \d+ bytes \d+`)
@@ -317,7 +336,7 @@ func TestGuardWithPackets(t *testing.T) {
 		// A chain of its own added to the table, even an empty one, is stale.
 		l.srv.Run(t, "nft", "add", "chain", "inet", "corium", "extra")
 		r := mustState(t, conn, g, Stale)
-		if !strings.Contains(r.Reason, "it holds 5 chains and sets, want 4") {
+		if !strings.Contains(r.Reason, "it holds 6 chains and sets, want 5") { // with the masquerade's chain
 			t.Errorf("stale reason = %q", r.Reason)
 		}
 		if err := Apply(ctx, conn, g); err != nil {

@@ -10,9 +10,11 @@
 // state comes through small interfaces — WireGuard devices, links and
 // routes, unit states, the guard in the kernel — each of which may be absent;
 // what could not be checked is reported as unknown with the reason, never
-// guessed. A guard file that is gone, cannot be used, or was written by an
-// older agent is a problem of the firewall layer, said with what k0s does
-// about it and what to run. With the status file gone (it lives under /run), the node-address
+// guessed. A guard file that is gone, cannot be used, was written by an
+// older agent, or is not what this agent renders from the applied
+// configuration is a problem of the firewall layer, said with what k0s does
+// about it and what to run; a table holding the pod masquerade alone is
+// never reported as a guard. With the status file gone (it lives under /run), the node-address
 // decision is made again from the live links and marked as recomputed. A peer is reachable only with a
 // handshake younger than HandshakeFresh by the injected clock.
 //

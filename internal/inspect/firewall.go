@@ -35,7 +35,11 @@ func (in *inspection) firewall() {
 		in.unknown("firewall", f.Reason)
 		return
 	}
+	f.Holds = g.Holds()
 	f.FileProblem = g.Outdated()
+	if f.FileProblem == "" {
+		f.FileProblem = fileBehind(g, in.cfg)
+	}
 	if in.o.Guard == nil {
 		f.Status, f.Reason = "unknown", why(in.o.GuardWhy)
 		in.unknown("firewall", f.Reason)

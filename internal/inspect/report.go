@@ -173,14 +173,19 @@ type Peer struct {
 	Class               Class `json:"class"`
 }
 
-// Firewall is the cluster-port guard.
+// Firewall is table inet corium: the cluster-port guard and the pod
+// masquerade.
 type Firewall struct {
 	// Status is current, stale, missing, off, or "unknown: why".
 	Status string `json:"status"`
 	Reason string `json:"reason"`
+	// Holds is what the rendered table is for: "the guard", "the pod
+	// masquerade", both, or "" for no table.
+	Holds string `json:"holds,omitempty"`
 	// FileProblem is what is wrong with the rendered guard itself, whatever
-	// the kernel holds: a file that cannot be used, or one an older agent
-	// wrote whose guard leaves pods out. "" when there is nothing.
+	// the kernel holds: a file that cannot be used, one an older agent
+	// wrote whose guard leaves pods out, or one that is not what this agent
+	// renders from the applied configuration. "" when there is nothing.
 	FileProblem string `json:"fileProblem,omitempty"`
 }
 

@@ -128,7 +128,11 @@ func firewallProblems(r *Report) []string {
 	}
 	var out []string
 	if f.Status == string(firewall.Stale) || f.Status == string(firewall.Missing) {
-		out = append(out, "guard "+f.Status+": "+f.Reason)
+		what := "guard"
+		if f.Holds == "the pod masquerade" {
+			what = "pod masquerade" // the guard is off: never call it one
+		}
+		out = append(out, what+" "+f.Status+": "+f.Reason)
 	}
 	if f.FileProblem != "" {
 		out = append(out, "guard file: "+f.FileProblem)

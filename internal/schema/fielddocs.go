@@ -125,7 +125,7 @@ var crossRules = map[string][]string{
 	"ha.authPass":                          {"exactly one of authPass and authPassFrom when enabled"},
 	"ha.authPassFrom":                      {"exactly one of authPass and authPassFrom when enabled"},
 	"ha.unicastPeers":                      {"required when interface is a wireguard interface (multicast VRRP does not cross a tunnel)", "all of one family, which the VRRP interface has an address in (keepalived's unicastSourceIP)"},
-	"cluster.endpoint":                     {"required with ha.enabled"},
+	"cluster.endpoint":                     {"required with ha.enabled", "with firewall.clusterPorts overlay on a controller role: an IP outside every wireguard address prefix is a warning (the guard admits 6443, 8132 and 9443 addressed to it, those not public, from any link); a name is an error unless 6443, 8132 and 9443 are all in firewall.publicPorts"},
 	"wireguard":                            {"a joining node (worker, or a controller with a join token) with interfaces but none marked nodeAddress: warning"},
 	"wireguard[].name":                     {"unique among the interfaces"},
 	"wireguard[].address":                  {"each prefix must not overlap podCIDR, serviceCIDR or another interface's prefix", "with nodeAddress, the first is in the family of podCIDR and serviceCIDR"},
