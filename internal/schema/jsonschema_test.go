@@ -49,6 +49,8 @@ var notInJSONSchema = map[string]string{
 	"wg-peer-duplicate-key":                  "uniqueness of a field across items",
 	"wg-peer-own-key":                        "key derivation",
 	"wg-peer-allowed-ips-overlap":            "overlap across items",
+	"wg-peer-stated-own-key":                 "equality across fields",
+	"wg-public-key-is-private-key":           "equality across fields",
 	"wg-peer-preshared-key-both":             "across fields",
 	"wg-nobody-can-open":                     "across items",
 	"wg-overlaps-pod-cidr":                   "overlap across fields",

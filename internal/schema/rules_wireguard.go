@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-
-	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 )
 
 // minIPv6MTU is the smallest MTU IPv6 allows on a link (RFC 8200).
@@ -42,48 +40,6 @@ func (v *crossCheck) wireguard() {
 	}
 	if len(v.cfg.WireGuard) > 0 && nodeAddr < 0 && v.joining() {
 		v.warnf("wireguard", "no interface is marked nodeAddress, so this joining node registers an underlay address; if its peers reach it only over the overlay it will look healthy and not be")
-	}
-}
-
-// interfaceKeys: one private key, unique peer keys, no peer with our own key.
-func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
-	switch {
-	case wg.PrivateKey == nil && wg.PrivateKeyFrom == nil:
-		v.errorf(base+".privateKey", "one of privateKey and privateKeyFrom is required")
-	case wg.PrivateKey != nil && wg.PrivateKeyFrom != nil:
-		v.errorf(base+".privateKeyFrom", "give only one of privateKey and privateKeyFrom")
-	}
-	var own *wgtypes.Key
-	if wg.PrivateKey != nil {
-		if k, ok := parseKey(wg.PrivateKey.Reveal()); ok {
-			pub := k.PublicKey()
-			own = &pub
-		}
-	}
-	seen := make(map[wgtypes.Key]int, len(wg.Peers))
-	path := func(j int) string { return fmt.Sprintf("%s.peers[%d]", base, j) }
-	for j, p := range wg.Peers {
-		if p.PresharedKey != nil && p.PresharedKeyFrom != nil {
-			v.errorf(path(j)+".presharedKeyFrom", "give only one of presharedKey and presharedKeyFrom")
-		}
-		k, ok := parseKey(p.PublicKey)
-		if !ok {
-			continue // the field rule reports it
-		}
-		if own != nil && k == *own {
-			v.errorf(path(j)+".publicKey", "is this interface's own public key; a peer is the other end of the tunnel")
-		}
-		if where, ok := v.inlineSecretKey(k); ok {
-			// It is printed wherever public keys are (plans, status, the
-			// applied record): refused before any of them is written.
-			v.errorf(path(j)+".publicKey", "is the secret %s, not a public key: give the peer's public key (wg pubkey), and treat that secret as exposed", where)
-			continue
-		}
-		if first, dup := seen[k]; dup {
-			v.errorf(path(j)+".publicKey", "duplicates peers[%d].publicKey", first)
-			continue
-		}
-		seen[k] = j
 	}
 }
 
@@ -146,25 +102,4 @@ func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 	for i, first := range clashes(spans) {
 		v.errorf(base+"."+rel(spans[i]), "overlaps %s (%s)", rel(spans[first]), spans[first].prefix)
 	}
-}
-
-// inlineSecretKey finds k among the document's inline WireGuard secrets
-// (private and preshared keys) and names the field that holds it. The keys
-// are indexed once per validation: a hub has thousands of peers.
-func (v *crossCheck) inlineSecretKey(k wgtypes.Key) (string, bool) {
-	if v.inlineKeys == nil {
-		v.inlineKeys = map[wgtypes.Key]string{}
-		for _, f := range SecretFields(v.cfg) {
-			if f.Kind != SecretWireGuardKey || f.Inline == nil {
-				continue
-			}
-			if s, ok := parseKey(f.Inline.Reveal()); ok {
-				if _, seen := v.inlineKeys[s]; !seen {
-					v.inlineKeys[s] = f.Path
-				}
-			}
-		}
-	}
-	path, ok := v.inlineKeys[k]
-	return path, ok
 }
