@@ -87,6 +87,42 @@ func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
 	}
 }
 
+// nodeKeys: each interface needs a key pair of its own (a peer tells two
+// interfaces with one key apart by nothing), and a peer is another node, so
+// it is never one of this node's interfaces.
+func (v *crossCheck) nodeKeys() {
+	owner := make(map[wgtypes.Key]int, len(v.cfg.WireGuard))
+	for i, wg := range v.cfg.WireGuard {
+		k, ok := OwnPublicKey(wg)
+		if !ok {
+			continue
+		}
+		if _, secret := v.inlineSecretKey(k); secret {
+			continue // interfaceKeys reports it
+		}
+		if first, dup := owner[k]; dup {
+			field := ".publicKey"
+			if wg.PrivateKey != nil {
+				field = ".privateKey"
+			}
+			v.errorf(fmt.Sprintf("wireguard[%d]%s", i, field), "gives this interface the same key pair as wireguard[%d]; each interface needs a key of its own (wg genkey)", first)
+			continue
+		}
+		owner[k] = i
+	}
+	for i, wg := range v.cfg.WireGuard {
+		for j, p := range wg.Peers {
+			k, ok := parseKey(p.PublicKey)
+			if !ok {
+				continue
+			}
+			if o, mine := owner[k]; mine && o != i {
+				v.errorf(fmt.Sprintf("wireguard[%d].peers[%d].publicKey", i, j), "is the public key of wireguard[%d] on this node; a peer is another node's interface", o)
+			}
+		}
+	}
+}
+
 // inlineSecretKey finds k among the document's inline WireGuard secrets
 // (private and preshared keys) and names the field that holds it. The keys
 // are indexed once per validation: a hub has thousands of peers.

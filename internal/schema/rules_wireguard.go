@@ -38,6 +38,7 @@ func (v *crossCheck) wireguard() {
 		v.peerEndpoints(base, wg)
 		v.allowedIPs(base, wg)
 	}
+	v.nodeKeys()
 	if len(v.cfg.WireGuard) > 0 && nodeAddr < 0 && v.joining() {
 		v.warnf("wireguard", "no interface is marked nodeAddress, so this joining node registers an underlay address; if its peers reach it only over the overlay it will look healthy and not be")
 	}
@@ -78,28 +79,5 @@ func (v *crossCheck) peerEndpoints(base string, wg WireGuard) {
 		if !isIPAddr(host) {
 			v.warnf(fmt.Sprintf("%s.peers[%d].endpoint", base, j), "is a host name, which must resolve before the overlay is up; an IP address is safer")
 		}
-	}
-}
-
-// allowedIPs: WireGuard routes a prefix to one peer only, so two peers
-// claiming overlapping prefixes silently lose traffic. Peers and their
-// prefixes are YAML sequences, so (peer, index) is document order; paths are
-// spelled only for what is reported.
-func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
-	n := 0
-	for _, p := range wg.Peers {
-		n += len(p.AllowedIPs)
-	}
-	spans := make([]span, 0, n)
-	for j, p := range wg.Peers {
-		for k, a := range p.AllowedIPs {
-			if pre, err := netip.ParsePrefix(a); err == nil {
-				spans = append(spans, span{prefix: pre.Masked(), owner: j, line: j + 1, col: k + 1})
-			}
-		}
-	}
-	rel := func(s span) string { return fmt.Sprintf("peers[%d].allowedIPs[%d]", s.line-1, s.col-1) }
-	for i, first := range clashes(spans) {
-		v.errorf(base+"."+rel(spans[i]), "overlaps %s (%s)", rel(spans[first]), spans[first].prefix)
 	}
 }
