@@ -12,7 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/k0srules"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 const repo = "../.."
@@ -160,8 +160,9 @@ func renderCases(t *testing.T) map[string]rendered {
 		rel, _ := filepath.Rel(repo, f)
 		rel = filepath.ToSlash(rel)
 		data := readFile(t, f)
-		if f, ok := testutil.WriteFileAt(t, data, "/etc/corium/config.yaml"); ok {
-			data = []byte(f.Content)
+		// What the node reads: a cloud-config's write_files are written first.
+		if d, err := source.Unpack(t.Context(), data); err == nil {
+			data = d.Data
 		}
 		cfg, _, err := schema.Load(data)
 		if err != nil {

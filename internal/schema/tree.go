@@ -31,7 +31,7 @@ var ErrNoBlock = errors.New("no corium block")
 // document came from cloud-init, which makes it a cloud-config whatever its
 // first line. The error is a *SyntaxError.
 func ReadTree(data []byte, fromCloudInit bool) (*Tree, error) {
-	t := &Tree{CloudConfig: fromCloudInit || isCloudConfig(data)}
+	t := &Tree{CloudConfig: fromCloudInit || IsCloudConfig(data)}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	switch err := dec.Decode(&root); {
@@ -57,8 +57,8 @@ func syntaxError(err error) *SyntaxError {
 	return &SyntaxError{Line: line, Msg: msg}
 }
 
-// isCloudConfig reports whether the first line is cloud-init's header.
-func isCloudConfig(data []byte) bool {
+// IsCloudConfig reports whether the first line is cloud-init's header.
+func IsCloudConfig(data []byte) bool {
 	first, _, _ := bytes.Cut(data, []byte("\n"))
 	return string(bytes.TrimRight(first, " \t\r")) == "#cloud-config"
 }

@@ -38,6 +38,13 @@
 // workstation tool hands it over, and with nothing to fall back to, missing
 // or blank is a failure there.
 //
+// Unpack is the same reading for a workstation, offline: given the bytes of
+// a file an operator hands a node, it finds the document the agent will
+// read: the file itself, the /etc/corium/config.yaml a cloud-config's
+// write_files writes (decoded as cloud-init decodes it, every encoding
+// cloud-init knows), or the data: document of a kernel command line, pin
+// checked, through the chain's own command-line reader.
+//
 // It does not decode or validate the block (schema does) and has no HTTP
 // client of its own: URLs go through internal/fetch.
 package source

@@ -26,11 +26,17 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", CmdlinePath, bare(err))
 	}
-	args := parseCmdline(string(raw))
+	return fromCmdline(ctx, o, string(raw))
+}
+
+// fromCmdline reads the document a kernel command line names.
+func fromCmdline(ctx context.Context, o *Options, line string) (answer, error) {
+	args := parseCmdline(line)
 	val, ok := args.get(paramConfig)
 	if !ok {
 		return answer{absent: paramConfig + "= is not on the kernel command line"}, nil
 	}
+	var err error
 	pin := ""
 	if v, ok := args.get(paramSHA256); ok {
 		if pin, err = parsePin(v); err != nil {

@@ -13,8 +13,7 @@
 //   - agent.go, notify.go, credentials.go: the built agent, a clean
 //     environment, a stand-in notify socket and credentials directory, as
 //     systemd would give them;
-//   - demo.go, cloudinit.go, random.go: the demo's root and secrets, a
-//     cloud-config's write_files, random names.
+//   - demo.go, random.go: the demo's root and secrets, random names.
 //
 // Test data (configurations, expected messages) stays with its test. Nothing
 // in this package is linked into the agent; only _test.go files import it.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // wayIn lists, for each way a node gets its configuration and each common
@@ -124,14 +124,23 @@ func TestWriteFilesCarriesTheSameBlock(t *testing.T) {
 // /etc/corium/config.yaml, if it has such an entry.
 func writtenConfig(t *testing.T, data []byte) ([]byte, bool) {
 	t.Helper()
-	f, ok := testutil.WriteFileAt(t, data, "/etc/corium/config.yaml")
-	if !ok {
+	if !schema.IsCloudConfig(data) {
 		return nil, false
 	}
-	if f.Permissions != "0600" {
-		t.Errorf("write_files %s: permissions %q; the block may carry join material, use \"0600\"", f.Path, f.Permissions)
+	files, err := source.WriteFiles(data)
+	if err != nil {
+		t.Fatalf("reading write_files: %v", err)
 	}
-	return []byte(f.Content), true
+	for _, f := range files {
+		if f.Path != source.FilePath {
+			continue
+		}
+		if f.Permissions != "0600" {
+			t.Errorf("write_files %s: permissions %q; the block may carry join material, use \"0600\"", f.Path, f.Permissions)
+		}
+		return f.Content, true
+	}
+	return nil, false
 }
 
 func load(t *testing.T, data []byte) *schema.Config {
