@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/corium/corium-agent/internal/cluster"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -18,27 +19,42 @@ func init() {
 // validateReport is one file's result in --format json. The shape is stable:
 //
 //	{"files": [{"file": "node.yaml", "valid": false, "shape": "standalone",
+//	  "via": "write_files[0].content (gz+b64)", "positionsIn": "document",
 //	  "findings": [{"path": "wireguard[0].mtu", "line": 9, "col": 10,
 //	                "severity": "error", "message": "must be at least 576"}],
-//	  "error": "reading node.yaml: ..."}]}
+//	  "error": "reading node.yaml: ..."}],
+//	 "cluster": {"valid": false, "findings": [{"file": "w1.yaml", "path": ...,
+//	   "line": ..., "col": ..., "severity": ..., "message": ...,
+//	   "related": [{"file": "a1.yaml", "path": ..., "line": ..., "col": ...}]}],
+//	   "error": "..."}}
 //
 // "shape" is standalone, embedded or none; "error" is set only when the file
 // could not be read (then "valid" is false and there are no findings).
+// "via" says where in the file the document is when it is not the file
+// itself (a cloud-config's write_files, a kernel command line's
+// corium.config=); "positionsIn" is "document" when line and col count in
+// that document, not in the file (it was encoded). "cluster" is there with
+// --cluster only.
 type validateReport struct {
-	File     string          `json:"file"`
-	Valid    bool            `json:"valid"`
-	Shape    string          `json:"shape,omitempty"`
-	Findings schema.Findings `json:"findings"`
-	Error    string          `json:"error,omitempty"`
+	File        string          `json:"file"`
+	Valid       bool            `json:"valid"`
+	Shape       string          `json:"shape,omitempty"`
+	Via         string          `json:"via,omitempty"`
+	PositionsIn string          `json:"positionsIn,omitempty"`
+	Findings    schema.Findings `json:"findings"`
+	Error       string          `json:"error,omitempty"`
+
+	node cluster.Node // the file as the cluster check takes it
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("validate", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
+	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
 	format := formatFlag(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--for cmdline] [--format text|json] FILE...")
+		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--cluster] [--for cmdline] [--format text|json] FILE...")
 		fs.PrintDefaults()
 	}
 	files, err := parseInterleaved(fs, args)
@@ -83,10 +99,21 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			printText(stdout, stderr, r)
 		}
 	}
+	var set *clusterReport
+	if *asCluster {
+		set = checkCluster(reports, *strict)
+		if !set.Valid && code == exitOK {
+			code = exitFailed
+		}
+		if *format == "text" {
+			printCluster(stdout, stderr, set, len(reports))
+		}
+	}
 	if *format == "json" {
 		if err := writeJSON(stdout, struct {
-			Files []validateReport `json:"files"`
-		}{reports}); err != nil {
+			Files   []validateReport `json:"files"`
+			Cluster *clusterReport   `json:"cluster,omitempty"`
+		}{reports, set}); err != nil {
 			fmt.Fprintf(stderr, "corium-agent validate: writing json: %v\n", err)
 			return exitFailed
 		}
@@ -104,19 +131,24 @@ func validateFile(ctx context.Context, file string, strict bool, opts ...schema.
 		}
 		return r
 	}
-	doc, findings, err := schema.Check(ctx, data, opts...)
-	var syn *schema.SyntaxError
-	switch {
-	case errors.As(err, &syn):
-		r.Shape = schema.ShapeNone.String()
-		r.Findings = schema.Findings{{Line: syn.Line, Severity: schema.SeverityError, Message: "yaml syntax: " + syn.Msg}}
-		return r
-	case err != nil:
+	// The document the node reads: out of a cloud-config's write_files or a
+	// kernel command line's data:, when the file is one.
+	n, err := cluster.Read(ctx, file, data, opts...)
+	if err != nil {
 		r.Error = err.Error()
 		return r
 	}
-	r.Shape = doc.Shape.String()
-	r.Findings = findings
+	r.node = n
+	r.Shape, r.Findings = n.Shape().String(), n.Findings
+	if n.Delivery.Via != "" {
+		r.Via = n.Delivery.Via
+		if n.Delivery.How != "" {
+			r.Via += " (" + n.Delivery.How + ")"
+		}
+		if n.Where() != "" {
+			r.PositionsIn = "document"
+		}
+	}
 	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
 	return r
 }
@@ -129,7 +161,11 @@ func printText(stdout, stderr io.Writer, r validateReport) {
 		return
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintln(stdout, formatFinding(r.File, f))
+		file := r.File
+		if w := r.node.Where(); w != "" && f.Line > 0 {
+			file += " (" + w + ")" // the line counts in that document
+		}
+		fmt.Fprintln(stdout, formatFinding(file, f))
 	}
 	if r.Valid {
 		fmt.Fprintf(stdout, "%s: valid\n", r.File)

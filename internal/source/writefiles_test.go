@@ -2,7 +2,6 @@ package source
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -15,18 +14,7 @@ import (
 
 const writtenDoc = "role: worker\njoin:\n  tokenFrom: {file: /etc/corium/token}\n"
 
-func gz(t *testing.T, s string) []byte {
-	t.Helper()
-	var b bytes.Buffer
-	w := gzip.NewWriter(&b)
-	if _, err := w.Write([]byte(s)); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
+func gz(t *testing.T, s string) []byte { return testutil.Gzip(t, []byte(s)) }
 
 // encodedEntries is one write_files entry for every encoding cloud-init's
 // canonicalize_extraction knows, in the spellings it accepts (any case,

@@ -13,7 +13,8 @@
 //   - agent.go, notify.go, credentials.go: the built agent, a clean
 //     environment, a stand-in notify socket and credentials directory, as
 //     systemd would give them;
-//   - demo.go, random.go: the demo's root and secrets, random names.
+//   - demo.go, random.go, gzip.go: the demo's root and secrets, random
+//     names, content as cloud-init's write_files encodings hold it.
 //
 // Test data (configurations, expected messages) stays with its test. Nothing
 // in this package is linked into the agent; only _test.go files import it.
