@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make bench: corium-agent validate against cloud-init's and Ignition's
 # validators on equivalent configurations (10, 200 and 2,000 WireGuard peers),
-# then binary size and peak RSS of validate and apply --root.
+# a fleet (500 node documents of 10 peers: one validate call against one
+# ignition-validate run a file), then binary size and peak RSS of validate
+# and apply --root.
 #
 # Not part of the test suite: figures depend on the machine. Installs the peer
 # tools when missing. BENCH_RUNS (default 31) sets the runs per tool and size.
@@ -11,6 +13,10 @@ cd "$(dirname "$0")/.."
 RUNS=${BENCH_RUNS:-31}
 APPLY_RUNS=${BENCH_APPLY_RUNS:-11}
 SIZES=${BENCH_SIZES:-10,200,2000}
+FLEET_NODES=${BENCH_FLEET_NODES:-500}
+FLEET_PEERS=${BENCH_FLEET_PEERS:-10}
+FLEET_ROUNDS=${BENCH_FLEET_ROUNDS:-5}
+FLEET_SAMPLE=${BENCH_FLEET_SAMPLE:-10}
 PY=/usr/bin/python3 # cloud-init's own interpreter, never a pyenv shim
 
 apt_install() {
@@ -51,6 +57,11 @@ echo "== validate (median wall time, peak RSS)"
 	"corium=$AGENT validate $work/configs/corium-{size}.yaml" \
 	"ignition=$IGNITION $work/configs/ignition-{size}.json" \
 	"cloud-init=$PY /usr/bin/cloud-init schema -c $work/configs/cloud-config-{size}.yaml"
+
+echo
+echo "== a fleet: $FLEET_NODES node documents of $FLEET_PEERS peers each, one validate call against one ignition-validate run a file"
+"$PY" bench/gen.py fleet "$work/fleet" "$FLEET_NODES" "$FLEET_PEERS"
+"$PY" bench/fleet.py "$work/fleet" "$FLEET_ROUNDS" "$FLEET_SAMPLE" "$AGENT" "$IGNITION" "$PY" /usr/bin/cloud-init
 
 echo
 echo "== corium-agent binary"

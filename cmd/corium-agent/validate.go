@@ -44,7 +44,8 @@ type validateReport struct {
 	Findings    schema.Findings `json:"findings"`
 	Error       string          `json:"error,omitempty"`
 
-	node cluster.Node // the file as the cluster check takes it
+	node  cluster.Node // the file as the cluster check takes it
+	where string       // where in the file the findings' lines count ("" the file itself)
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -79,13 +80,17 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	code := exitOK
 	reports := make([]validateReport, 0, len(files))
-	for _, file := range files {
-		if ctx.Err() != nil {
+	checked := validateAll(ctx, files, *strict, opts)
+	for i, file := range files {
+		r, ok := checked.next(ctx, i)
+		if !ok {
 			// Stopped (SIGTERM): say so once, and check no further file.
 			fmt.Fprintf(stderr, "corium-agent validate: stopped before %s: %v\n", file, context.Cause(ctx))
 			return exitFailed
 		}
-		r := validateFile(ctx, file, *strict, opts...)
+		if !*asCluster {
+			r.node = cluster.Node{} // the document is not needed once printed
+		}
 		switch {
 		case ctx.Err() != nil:
 			code = exitFailed
@@ -145,7 +150,7 @@ func validateFile(ctx context.Context, file string, strict bool, opts ...schema.
 		if n.Delivery.How != "" {
 			r.Via += " (" + n.Delivery.How + ")"
 		}
-		if n.Where() != "" {
+		if r.where = n.Where(); r.where != "" {
 			r.PositionsIn = "document"
 		}
 	}
@@ -162,8 +167,8 @@ func printText(stdout, stderr io.Writer, r validateReport) {
 	}
 	for _, f := range r.Findings {
 		file := r.File
-		if w := r.node.Where(); w != "" && f.Line > 0 {
-			file += " (" + w + ")" // the line counts in that document
+		if r.where != "" && f.Line > 0 {
+			file += " (" + r.where + ")" // the line counts in that document
 		}
 		fmt.Fprintln(stdout, formatFinding(file, f))
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -149,3 +150,36 @@ func TestValidateClusterJSON(t *testing.T) {
 		t.Errorf("without --cluster:\n%s", out)
 	}
 }
+
+// Files are checked in parallel, and reported in the order given however
+// long each takes: large files (slow) alternate with small ones (fast).
+func TestValidateManyFilesInOrder(t *testing.T) {
+	var large strings.Builder
+	large.WriteString("role: single\nnode:\n  labels:\n")
+	for i := range 4_000 {
+		large.WriteString("    example.com/l" + strings.Repeat("x", i%7) + itoa(i) + ": v\n")
+	}
+	var files, want []string
+	for i := range 40 {
+		name, body := "small"+itoa(i)+".yaml", "role: single\n"
+		if i%2 == 0 {
+			name, body = "large"+itoa(i)+".yaml", large.String()
+		}
+		if i%5 == 4 {
+			body = "role: single\nversion: 2\n"
+		}
+		f := writeConfig(t, name, body)
+		files = append(files, f)
+		if i%5 == 4 {
+			want = append(want, f+":2:10: version: must be 1")
+		} else {
+			want = append(want, f+": valid")
+		}
+	}
+	code, out, _ := runCLI(t, append([]string{"validate"}, files...)...)
+	if code != exitFailed || out != strings.Join(want, "\n")+"\n" {
+		t.Errorf("exit %d, output\n%s\nwant\n%s", code, out, strings.Join(want, "\n"))
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
