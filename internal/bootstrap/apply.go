@@ -2,6 +2,7 @@ package bootstrap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -16,6 +17,12 @@ import (
 type Live interface {
 	Do(ctx context.Context, a Action) error
 }
+
+// Skipped is what Live.Do returns for an action it found nothing to do
+// for: the executor reports it as skipped, with the reason, not as done.
+type Skipped struct{ Reason string }
+
+func (s *Skipped) Error() string { return "skipped: " + s.Reason }
 
 // Executor carries out plans under a root. Files and links are written
 // atomically through the root; live actions go to Live, and only when the
@@ -112,7 +119,13 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step Step) (
 		case e.Live == nil:
 			res.Outcome = "skipped: no live host"
 		default:
-			if err := e.Live.Do(ctx, a); err != nil {
+			var skipped *Skipped
+			err := e.Live.Do(ctx, a)
+			if errors.As(err, &skipped) {
+				res.Outcome = skipped.Error()
+				break
+			}
+			if err != nil {
 				res.Outcome = "failed"
 				res.Error = err.Error()
 				st.Actions = append(st.Actions, res)

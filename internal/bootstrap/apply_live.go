@@ -30,9 +30,16 @@ type LiveHost struct {
 func (h *LiveHost) Do(ctx context.Context, a Action) error {
 	switch a.Kind {
 	case ActionDaemonReload:
+		if len(a.Units) > 0 {
+			behind, err := h.Systemd.NeedsReload(ctx, a.Units...)
+			if err != nil {
+				return err
+			}
+			if !behind {
+				return &Skipped{Reason: "systemd has none of " + strings.Join(a.Units, ", ") + " loaded behind the disk"}
+			}
+		}
 		return h.Systemd.DaemonReload(ctx)
-	case ActionEnable:
-		return h.Systemd.Enable(ctx, a.Unit)
 	case ActionStart:
 		return h.Systemd.StartAndWait(ctx, a.Unit)
 	case ActionRestart:
@@ -41,8 +48,6 @@ func (h *LiveHost) Do(ctx context.Context, a Action) error {
 		return h.Systemd.ReloadAndWait(ctx, a.Unit)
 	case ActionStop:
 		return h.Systemd.StopAndWait(ctx, a.Unit)
-	case ActionDisable:
-		return h.Systemd.Disable(ctx, a.Unit)
 	case ActionQueueStart:
 		return h.Systemd.QueueStart(ctx, a.Unit)
 	case ActionK0sInstall:

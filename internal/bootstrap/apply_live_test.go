@@ -12,18 +12,16 @@ import (
 )
 
 func TestLiveHostDispatch(t *testing.T) {
-	sd := &systemd.Fake{}
+	sd := &systemd.Fake{Behind: map[string]bool{"k0sworker.service": true}}
 	guards := 0
 	h := &LiveHost{Systemd: sd, Guard: func(context.Context) error { guards++; return nil }}
 	ctx := context.Background()
 	for _, a := range []Action{
-		{Kind: ActionDaemonReload},
-		{Kind: ActionEnable, Unit: "wg-quick@wg0.service"},
+		{Kind: ActionDaemonReload, Units: []string{"wg-quick@wg0.service", "k0sworker.service"}},
 		{Kind: ActionRestart, Unit: "wg-quick@wg0.service"},
 		{Kind: ActionStart, Unit: "wg-quick@wg0.service"},
 		{Kind: ActionReload, Unit: "wg-quick@wg0.service"},
 		{Kind: ActionStop, Unit: "wg-quick@wg1.service"},
-		{Kind: ActionDisable, Unit: "wg-quick@wg1.service"},
 		{Kind: ActionQueueStart, Unit: "k0scontroller.service"},
 		{Kind: ActionFirewall},
 	} {
@@ -31,10 +29,16 @@ func TestLiveHostDispatch(t *testing.T) {
 			t.Fatalf("%s: %v", a, err)
 		}
 	}
-	want := "daemon-reload\nenable wg-quick@wg0.service\nrestart wg-quick@wg0.service\nstart wg-quick@wg0.service\n" +
-		"reload wg-quick@wg0.service\nstop wg-quick@wg1.service\ndisable wg-quick@wg1.service\nqueue-start k0scontroller.service"
+	want := "needs-reload wg-quick@wg0.service k0sworker.service\ndaemon-reload\nrestart wg-quick@wg0.service\nstart wg-quick@wg0.service\n" +
+		"reload wg-quick@wg0.service\nstop wg-quick@wg1.service\nqueue-start k0scontroller.service"
 	if sd.Text() != want || guards != 1 {
 		t.Errorf("systemd calls:\n%s\nwant:\n%s\nguard applied %d times", sd.Text(), want, guards)
+	}
+	// Reloaded, nothing is behind any more: the same reload is skipped, and
+	// says why.
+	var skipped *Skipped
+	if err := h.Do(ctx, Action{Kind: ActionDaemonReload, Units: []string{"k0sworker.service"}}); !errors.As(err, &skipped) || !strings.Contains(err.Error(), "k0sworker.service") {
+		t.Errorf("a reload nothing needs: %v, want skipped naming the unit", err)
 	}
 	if err := h.Do(ctx, Action{Kind: "reboot"}); err == nil {
 		t.Error("an unknown action was accepted")

@@ -50,13 +50,13 @@ type Link struct {
 type ActionKind string
 
 const (
+	// ActionDaemonReload reloads systemd when one of its Units is loaded
+	// behind what is on disk (see RenderUnits).
 	ActionDaemonReload ActionKind = "daemon-reload"
-	ActionEnable       ActionKind = "enable"
-	ActionStart        ActionKind = "start"   // started and waited for
-	ActionRestart      ActionKind = "restart" // restarted and waited for
-	ActionReload       ActionKind = "reload"  // reloaded and waited for; never a restart
-	ActionStop         ActionKind = "stop"    // stopped and waited for
-	ActionDisable      ActionKind = "disable"
+	ActionStart        ActionKind = "start"       // started and waited for
+	ActionRestart      ActionKind = "restart"     // restarted and waited for
+	ActionReload       ActionKind = "reload"      // reloaded and waited for; never a restart
+	ActionStop         ActionKind = "stop"        // stopped and waited for
 	ActionQueueStart   ActionKind = "queue-start" // start job queued, not waited for
 	ActionK0sInstall   ActionKind = "k0s-install" // Args is the full argument list
 	ActionFirewall     ActionKind = "firewall"    // program the guard
@@ -72,16 +72,23 @@ type Action struct {
 	Args []string   `json:"args,omitempty"`
 	// Device is what the verify action checks the live device against.
 	Device *record.Device `json:"device,omitempty"`
+	// Units are the units a reload is for: it runs only when systemd has
+	// one of them loaded from files older than the disk's.
+	Units []string `json:"units,omitempty"`
 	// When names the condition for the action ("changed" restarts only when
 	// one of OnChange changed).
 	OnChange []string `json:"onChange,omitempty"`
 }
 
 // Words is the action's arguments as plans, logs and the status file show
-// them: its Args, or the device a verify action checks.
+// them: its Args, the device a verify action checks, or the units a reload
+// is for.
 func (a Action) Words() []string {
-	if a.Device != nil {
+	switch {
+	case a.Device != nil:
 		return a.Device.Words()
+	case len(a.Units) > 0:
+		return a.Units
 	}
 	return a.Args
 }

@@ -14,7 +14,6 @@ import (
 const (
 	StepHostname = "hostname"
 	StepK0s      = "k0s"
-	StepDropIns  = "drop-ins"
 	StepGuard    = "guard"
 	StepInstall  = "install"
 	StepRecord   = "record"
@@ -47,24 +46,35 @@ type Inputs struct {
 	WgQuickLinks map[string][]Link
 }
 
-// Render is the whole first boot as a plan: the overlay, then everything
-// that depends on the node address.
+// Render is the whole run as a plan: the unit files and their reload, the
+// overlay, then everything that depends on the node address.
 func Render(in Inputs) (*Plan, error) {
+	rest, guardOn, err := renderNode(in)
+	if err != nil {
+		return nil, err
+	}
+	units, err := RenderUnits(in, guardOn)
+	if err != nil {
+		return nil, err
+	}
 	overlay, err := RenderOverlay(in)
 	if err != nil {
 		return nil, err
 	}
-	rest, err := RenderNode(in)
-	if err != nil {
-		return nil, err
-	}
-	return &Plan{Steps: append(overlay, rest.Steps...)}, nil
+	steps := append(units, overlay...)
+	return &Plan{Steps: append(steps, rest.Steps...)}, nil
 }
 
-// RenderNode is the part of the plan after the overlay. On a live host the
-// node address is read once the overlay is up, so the first boot applies the
-// overlay step, decides, and only then renders this part.
+// RenderNode is the part of the plan after the overlay: the hostname, the
+// k0s files, the guard, the install and the records.
 func RenderNode(in Inputs) (*Plan, error) {
+	plan, _, err := renderNode(in)
+	return plan, err
+}
+
+// renderNode is RenderNode, and whether the guard is on, which decides the
+// k0s unit's drop-in on the guard (RenderUnits).
+func renderNode(in Inputs) (*Plan, bool, error) {
 	cfg := in.Config
 	addr := ""
 	if in.Decision.Address.IsValid() {
@@ -83,26 +93,26 @@ func RenderNode(in Inputs) (*Plan, error) {
 	if cfg.Role.IsController() {
 		authPass := configuredSecret(in.Secrets, "ha.authPass", cfg.HA.AuthPass, cfg.HA.AuthPassFrom != nil)
 		if cfg.HA.On() && authPass.IsZero() {
-			return nil, errors.New("ha.authPassFrom: no resolved password; resolve secrets before rendering")
+			return nil, false, errors.New("ha.authPassFrom: no resolved password; resolve secrets before rendering")
 		}
 		source, err := checkCPLB(cfg, authPass, in.Facts)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		overlayMTU, err := nodeAddressMTU(in)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: source, OverlayMTU: overlayMTU})
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		k0s.Files = append(k0s.Files, File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0sSecretKeys})
 	}
 	token := configuredSecret(in.Secrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil)
 	hasToken := !token.IsZero()
 	if cfg.Join.TokenFrom != nil && !hasToken {
-		return nil, errors.New("join.tokenFrom: no resolved token; resolve secrets before rendering")
+		return nil, false, errors.New("join.tokenFrom: no resolved token; resolve secrets before rendering")
 	}
 	if hasToken {
 		k0s.Files = append(k0s.Files, File{Path: JoinTokenPath, Mode: 0o600, DirMode: 0o700, Content: tokenFile(token), Secret: true})
@@ -110,16 +120,9 @@ func RenderNode(in Inputs) (*Plan, error) {
 	steps = append(steps, k0s)
 
 	unit := K0sUnit(cfg.Role)
-	dropIn := K0sAgentDropInPath(unit)
-	steps = append(steps, Step{
-		Name:    StepDropIns,
-		Files:   []File{{Path: dropIn, Mode: 0o644, Content: RenderK0sAgentDropIn()}},
-		Actions: []Action{{Kind: ActionDaemonReload, OnChange: []string{dropIn}}},
-	})
-
 	guard, err := firewall.Render(cfg)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	guardStep := Step{
 		Name:    StepGuard,
@@ -131,29 +134,25 @@ func RenderNode(in Inputs) (*Plan, error) {
 	// a stale one. k0s requires the table only when the guard is on: with
 	// the masquerade alone, a table that failed to load cuts pods off from
 	// other nodes' addresses, which status reports, but opens no port, and
-	// holding k0s back for it would take the node's control plane down too.
-	if guard.On {
-		// k0s requires the guard: with the table not programmed, it stays down.
-		guardDropIn := firewall.K0sDropInPath(unit)
-		guardStep.Files = append(guardStep.Files, File{Path: guardDropIn, Mode: 0o644, Content: firewall.K0sDropIn()})
-		guardStep.Actions = append(guardStep.Actions, Action{Kind: ActionDaemonReload, OnChange: []string{guardDropIn}})
-	}
+	// holding k0s back for it would take the node's control plane down too
+	// (the drop-in requiring it is RenderUnits').
 	steps = append(steps, guardStep)
 
 	args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken, UnitExists: in.K0sUnitExists})
 	if err := checkWithK0s(args, k0sConfigOf(k0s)); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if !in.DayTwo {
-		steps = append(steps, Step{Name: StepInstall, Actions: []Action{
-			{Kind: ActionK0sInstall, Unit: unit, Args: args},
-			{Kind: ActionDaemonReload},
-		}})
+		// `k0s install` writes the unit, enables it and reloads systemd
+		// itself (its service library runs `systemctl enable` and
+		// `systemctl daemon-reload`), after every drop-in is on disk: no
+		// reload of the agent's follows.
+		steps = append(steps, Step{Name: StepInstall, Actions: []Action{{Kind: ActionK0sInstall, Unit: unit, Args: args}}})
 	}
 
 	applied, err := record.EncodeApplied(cfg)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	records := Step{Name: StepRecord, Files: []File{{Path: record.AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
 	if in.Decision.Address.IsValid() && !in.DayTwo {
@@ -178,7 +177,7 @@ func RenderNode(in Inputs) (*Plan, error) {
 			Step{Name: StepStart, Actions: []Action{{Kind: ActionQueueStart, Unit: unit}}},
 		)
 	}
-	return &Plan{Steps: steps}, nil
+	return &Plan{Steps: steps}, guard.On, nil
 }
 
 // onChangeDayTwo makes an action conditional on day two only: the first

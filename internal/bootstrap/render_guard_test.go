@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"bytes"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,8 +25,9 @@ wireguard:
 firewall:
   clusterPorts: `
 
-// The k0s unit requires the guard exactly when the guard is on; the rendered
-// guard file is there either way, so the boot unit can remove a stale table.
+// The k0s unit requires the guard exactly when the guard is on, and a guard
+// turned off takes the requirement away; the rendered guard file is there
+// either way, so the boot unit can remove a stale table.
 func TestRenderGuardStep(t *testing.T) {
 	dropIn := firewall.K0sDropInPath("k0scontroller.service")
 	for _, tc := range []struct {
@@ -41,13 +43,15 @@ func TestRenderGuardStep(t *testing.T) {
 			t.Fatal(err)
 		}
 		files := map[string][]byte{}
+		removed := false
 		for _, s := range plan.Steps {
-			if s.Name != StepGuard {
+			if s.Name != StepGuard && s.Name != StepUnits {
 				continue
 			}
 			for _, f := range s.Files {
 				files[f.Path] = f.Content
 			}
+			removed = removed || slices.Contains(s.Removes, dropIn)
 		}
 		guard, err := firewall.ParseFile(files[firewall.FilePath])
 		if err != nil || guard.On != tc.on {
@@ -56,6 +60,9 @@ func TestRenderGuardStep(t *testing.T) {
 		content, ok := files[dropIn]
 		if ok != tc.on || (ok && !bytes.Equal(content, firewall.K0sDropIn())) {
 			t.Errorf("clusterPorts %s: drop-in present = %v, want %v", tc.clusterPorts, ok, tc.on)
+		}
+		if removed == tc.on {
+			t.Errorf("clusterPorts %s: drop-in removed = %v, want %v", tc.clusterPorts, removed, !tc.on)
 		}
 	}
 }

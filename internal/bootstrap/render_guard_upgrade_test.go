@@ -34,21 +34,21 @@ func TestRenderGuardStepUpgradesAnOlderAgentsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := RenderNode(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), DayTwo: true})
+	plan, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), DayTwo: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var guard Step
+	var steps []Step
 	for _, s := range plan.Steps {
-		if s.Name == StepGuard {
-			guard = s
+		if s.Name == StepUnits || s.Name == StepReload || s.Name == StepGuard {
+			steps = append(steps, s)
 		}
 	}
 	live := &RecordingLive{}
-	if _, err := (&Executor{Root: root, Live: live, LiveUnderRoot: true}).Apply(context.Background(), &Plan{Steps: []Step{guard}}); err != nil {
+	if _, err := (&Executor{Root: root, Live: live, LiveUnderRoot: true}).Apply(context.Background(), &Plan{Steps: steps}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "firewall\ndaemon-reload\n"; live.Text() != want {
+	if want := "daemon-reload wg-quick@wg0.service k0scontroller.service\nfirewall\n"; live.Text() != want {
 		t.Errorf("actions:\n%swant:\n%s", live.Text(), want)
 	}
 	data, _ := root.ReadFile(firewall.FilePath)

@@ -124,39 +124,38 @@ func identify(t *testing.T, root rootfs.Root, paths ...string) map[string]fileID
 	return out
 }
 
-// TestWireGuardApplyTwice applies the overlay step through the executor with
-// a fake systemd: the first run writes, enables, restarts and verifies; the
-// second changes no file (same inode and mtime) and restarts nothing; a
+// TestWireGuardApplyTwice applies the overlay's steps (its unit files, their
+// reload, the interfaces) through the executor with a fake systemd: the
+// first run writes, asks whether a reload is needed (systemd has none of
+// the units loaded, so none is), restarts and verifies; the second changes
+// no file (same inode and mtime), asks nothing and restarts nothing; a
 // changed interface restarts alone.
 func TestWireGuardApplyTwice(t *testing.T) {
 	ctx := context.Background()
 	cfg := twoInterfaceConfig(schema.RoleWorker)
-	step, err := RenderWireGuard(cfg, twoInterfaceSecrets())
-	if err != nil {
-		t.Fatal(err)
-	}
-	devs, links := liveDevicesFor(t, step)
+	steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
+	devs, links := liveDevicesFor(t, steps[2])
 	root := rootfs.New(t.TempDir())
-	run := func(step Step) string {
+	run := func(steps []Step) string {
 		t.Helper()
 		sd := &systemd.Fake{}
 		ex := &Executor{Root: root, LiveUnderRoot: true, Live: &LiveHost{Systemd: sd, Verifier: Verifier{Devices: devs, Links: links}}}
-		if _, err := ex.Apply(ctx, &Plan{Steps: []Step{step}}); err != nil {
+		if _, err := ex.Apply(ctx, &Plan{Steps: steps}); err != nil {
 			t.Fatal(err)
 		}
 		return sd.Text()
 	}
 
-	first := run(step)
+	first := run(steps)
 	want := strings.Join([]string{
-		"daemon-reload",
-		"enable wg-quick@wg0.service", "restart wg-quick@wg0.service", "start wg-quick@wg0.service",
-		"enable wg-quick@wg1.service", "restart wg-quick@wg1.service", "start wg-quick@wg1.service",
+		"needs-reload wg-quick@wg0.service wg-quick@wg1.service k0sworker.service",
+		"restart wg-quick@wg0.service", "start wg-quick@wg0.service",
+		"restart wg-quick@wg1.service", "start wg-quick@wg1.service",
 	}, "\n")
 	if first != want {
 		t.Errorf("first run asked systemd:\n%s\nwant:\n%s", first, want)
 	}
-	paths := []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1"), WireGuardDropInPath(cfg.Role), step.Links[0].Path, step.Links[1].Path}
+	paths := []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1"), WireGuardDropInPath(cfg.Role), steps[0].Links[0].Path, steps[0].Links[1].Path}
 	before := identify(t, root, paths...)
 	for _, p := range []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1")} {
 		if info, _ := root.Stat(p); info.Mode().Perm() != 0o600 {
@@ -168,8 +167,8 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	}
 
 	time.Sleep(10 * time.Millisecond) // so a rewrite would show in the mtime
-	second := run(step)
-	if strings.Contains(second, "restart") || strings.Contains(second, "daemon-reload") {
+	second := run(steps)
+	if strings.Contains(second, "restart") || strings.Contains(second, "reload") {
 		t.Errorf("second run restarted or reloaded:\n%s", second)
 	}
 	if after := identify(t, root, paths...); fmt.Sprint(after) != fmt.Sprint(before) {
@@ -178,15 +177,27 @@ func TestWireGuardApplyTwice(t *testing.T) {
 
 	keepalive := 10
 	cfg.WireGuard[1].Peers[0].PersistentKeepalive = &keepalive
-	changed, err := RenderWireGuard(cfg, twoInterfaceSecrets())
+	changed := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
+	devs, links = liveDevicesFor(t, changed[2]) // as the restart leaves the device
+	third := run(changed)
+	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") || strings.Contains(third, "reload") {
+		t.Errorf("after changing wg1 only, systemd was asked:\n%s\nwant wg1 restarted, wg0 left alone, and no reload", third)
+	}
+}
+
+// overlaySteps are the unit files, their reload and the interfaces (with
+// those removed on day two), as Render orders them, with the guard off.
+func overlaySteps(t *testing.T, in Inputs) []Step {
+	t.Helper()
+	units, err := RenderUnits(in, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	devs, links = liveDevicesFor(t, changed) // as the restart leaves the device
-	third := run(changed)
-	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") {
-		t.Errorf("after changing wg1 only, systemd was asked:\n%s\nwant wg1 restarted and wg0 left alone", third)
+	overlay, err := RenderOverlay(in)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return append(units, overlay...)
 }
 
 func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {

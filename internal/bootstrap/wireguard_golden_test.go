@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -87,18 +88,30 @@ func renderScenario(s scenario) (Step, error) {
 	return renderWireGuard(Inputs{Config: s.cfg, Secrets: s.secrets, Facts: s.facts})
 }
 
-// rendered is everything a scenario produces, as files relative to expected/.
+// rendered is everything a scenario's overlay produces, its unit files and
+// their reload with the interfaces, as files relative to expected/.
 func rendered(t *testing.T, s scenario) map[string][]byte {
 	t.Helper()
+	guard, err := firewall.Render(s.cfg)
+	if err != nil {
+		t.Fatalf("%s: render: %v", s.name, err)
+	}
+	units, err := RenderUnits(Inputs{Config: s.cfg}, guard.On)
+	if err != nil {
+		t.Fatalf("%s: render: %v", s.name, err)
+	}
 	step, err := renderScenario(s)
 	if err != nil {
 		t.Fatalf("%s: render: %v", s.name, err)
 	}
+	steps := append(units, step)
 	out := map[string][]byte{}
-	for _, f := range step.Files {
-		out[strings.TrimPrefix(f.Path, "/")] = f.Content
+	for _, st := range steps {
+		for _, f := range st.Files {
+			out[strings.TrimPrefix(f.Path, "/")] = f.Content
+		}
 	}
-	out["plan.json"] = mustJSON(t, step)
+	out["plan.json"] = mustJSON(t, Plan{Steps: steps})
 	out["nodeaddress.json"] = mustJSON(t, SelectNodeAddress(s.cfg, s.facts))
 	return out
 }

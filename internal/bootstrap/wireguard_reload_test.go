@@ -105,11 +105,8 @@ func TestDayTwoRendersReloadOrRestart(t *testing.T) {
 		}
 	}
 	want := []string{
-		"daemon-reload " + WireGuardDropInPath(schema.RoleWorker) + "," + WgQuickK0sDropInPath("wg0") + "," + WgQuickK0sDropInPath("wg1"),
-		"enable wg-quick@wg0.service ",
 		"start wg-quick@wg0.service ",
 		"reload wg-quick@wg0.service /etc/wireguard/wg0.conf",
-		"enable wg-quick@wg1.service ",
 		"restart wg-quick@wg1.service /etc/wireguard/wg1.conf",
 		"start wg-quick@wg1.service ",
 	}

@@ -17,12 +17,11 @@ import (
 const StepWireGuard = "wireguard"
 
 // RenderWireGuard renders the host overlay: one wg-quick file per interface
-// (0600 in a 0700 directory, it holds the private key), the .wants link that
-// enables its wg-quick@ unit, the k0s drop-in that makes k0s wait for and
-// require every interface, and the live actions that bring the interfaces up
-// and check them. With no interfaces it returns an empty step. It has no
-// host facts, so an interface without mtu gets 1420 (see InterfaceMTU), and
-// no enable links read from a root (see Inputs.WgQuickLinks).
+// (0600 in a 0700 directory, it holds the private key), the record of what
+// each device must be, and the live actions that bring the interfaces up
+// and check them (the units that enable them and tie k0s to them are
+// RenderUnits'). With no interfaces it returns an empty step. It has no
+// host facts, so an interface without mtu gets 1420 (see InterfaceMTU).
 //
 // secrets holds the resolved keys by field path (see Secrets). A missing or
 // malformed key is an error naming the field path, never the value.
@@ -53,26 +52,11 @@ func renderWireGuard(in Inputs) (Step, error) {
 	step := Step{Name: StepWireGuard}
 	if len(cfg.WireGuard) == 0 {
 		if len(prev.removed(cfg)) > 0 {
-			// The last interface goes: so do the drop-in requiring it and
-			// the record of what it must be.
-			step.Removes = append(step.Removes, WireGuardDropInPath(cfg.Role), record.DevicesPath)
+			// The last interface goes: so does the record of what it must be.
+			step.Removes = append(step.Removes, record.DevicesPath)
 		}
 		return step, nil
 	}
-	dropIn, err := renderK0sDropIn(cfg.WireGuard)
-	if err != nil {
-		return Step{}, err
-	}
-	dropInPath := WireGuardDropInPath(cfg.Role)
-	step.Files = append(step.Files, File{Path: dropInPath, Mode: 0o644, DirMode: 0o755, Content: dropIn})
-	reloadOn := []string{dropInPath}
-	for _, wg := range cfg.WireGuard {
-		p := WgQuickK0sDropInPath(wg.Name)
-		step.Files = append(step.Files, File{Path: p, Mode: 0o644, DirMode: 0o755, Content: renderWgQuickK0sDropIn(cfg.Role)})
-		reloadOn = append(reloadOn, p)
-	}
-	step.Actions = append(step.Actions, Action{Kind: ActionDaemonReload, OnChange: reloadOn})
-
 	var devices []record.Device
 	for i, wg := range cfg.WireGuard {
 		mtu, err := InterfaceMTU(wg, in.Facts, prev)
@@ -86,13 +70,11 @@ func renderWireGuard(in Inputs) (Step, error) {
 		confPath := WireGuardConfPath(wg.Name)
 		unitName := WgQuickUnit(wg.Name)
 		step.Files = append(step.Files, File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys})
-		step.Links = append(step.Links, wgQuickLinks(in.WgQuickLinks, wg.Name)...)
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
 		// On day two a change a reload carries is reloaded after the start,
 		// so an interface found down comes up from the new file and the
 		// reload is a plain one, never a start in disguise.
-		step.Actions = append(step.Actions, Action{Kind: ActionEnable, Unit: unitName})
 		if reloadCarries(prev, wg, mtu) {
 			step.Actions = append(step.Actions,
 				Action{Kind: ActionStart, Unit: unitName},

@@ -38,11 +38,7 @@ func TestDropInPassesSystemdAnalyze(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-analyze", "wg-quick")
 	for _, role := range []schema.Role{schema.RoleControllerWorker, schema.RoleWorker} {
 		t.Run(string(role), func(t *testing.T) {
-			cfg := twoInterfaceConfig(role)
-			step, err := RenderWireGuard(cfg, twoInterfaceSecrets())
-			if err != nil {
-				t.Fatal(err)
-			}
+			step := unitsStep(t, Inputs{Config: twoInterfaceConfig(role)})
 			dropIn := fileAt(t, step, WireGuardDropInPath(role)).Content
 
 			stderr, err := analyzeDropIn(t, K0sUnit(role), dropIn)
@@ -104,7 +100,7 @@ func TestWantsLinkMatchesSystemctl(t *testing.T) {
 	if err := os.WriteFile(p, template, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	step := workerStep(t)
+	step := unitsStep(t, Inputs{Config: twoInterfaceConfig(schema.RoleWorker)})
 	for _, l := range step.Links {
 		unit := filepath.Base(l.Path)
 		if out, err := exec.Command("systemctl", "--root="+root, "enable", unit).CombinedOutput(); err != nil {
@@ -121,6 +117,16 @@ func TestWantsLinkMatchesSystemctl(t *testing.T) {
 	if len(step.Links) != 2 {
 		t.Fatalf("rendered %d links for two interfaces", len(step.Links))
 	}
+}
+
+// unitsStep renders the unit files of in, with the guard off.
+func unitsStep(t *testing.T, in Inputs) Step {
+	t.Helper()
+	steps, err := RenderUnits(in, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return steps[0]
 }
 
 // workerStep renders the two-interface worker the verification tests use.
@@ -186,12 +192,8 @@ func TestWgQuickLinksFromTheTemplate(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			steps, err := RenderOverlay(Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), WgQuickLinks: links})
-			if err != nil {
-				t.Fatal(err)
-			}
 			var got []string
-			for _, l := range steps[0].Links {
+			for _, l := range unitsStep(t, Inputs{Config: cfg, WgQuickLinks: links}).Links {
 				got = append(got, l.Path+" -> "+l.Target)
 			}
 			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
@@ -216,10 +218,7 @@ func TestDayTwoRemovesEveryEnableLink(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps, err := RenderOverlay(Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Previous: prev, WgQuickLinks: links})
-		if err != nil {
-			t.Fatal(err)
-		}
+		steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Previous: prev, WgQuickLinks: links})
 		if _, err := (&Executor{Root: root, Live: &RecordingLive{}, LiveUnderRoot: true}).Apply(context.Background(), &Plan{Steps: steps}); err != nil {
 			t.Fatal(err)
 		}
@@ -256,10 +255,7 @@ func TestWgQuickLinksMatchSystemctl(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			step, err := renderWireGuard(Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), WgQuickLinks: links})
-			if err != nil {
-				t.Fatal(err)
-			}
+			step := unitsStep(t, Inputs{Config: cfg, WgQuickLinks: links})
 			if _, err := (&Executor{Root: got}).Apply(context.Background(), &Plan{Steps: []Step{{Name: "links", Links: step.Links}}}); err != nil {
 				t.Fatal(err)
 			}

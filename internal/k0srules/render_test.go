@@ -111,17 +111,9 @@ func goldenCases(t *testing.T) map[string]rendered {
 			}
 			out["golden "+filepath.ToSlash(rel)] = r
 		case "plan.json":
-			// A whole plan, or the golden of one step.
 			var plan bootstrap.Plan
-			if err := json.Unmarshal(readFile(t, p), &plan); err != nil {
-				t.Errorf("%s: %v", rel, err)
-			}
-			if len(plan.Steps) == 0 {
-				var step bootstrap.Step
-				if err := json.Unmarshal(readFile(t, p), &step); err != nil {
-					t.Errorf("%s: %v", rel, err)
-				}
-				plan.Steps = []bootstrap.Step{step}
+			if err := json.Unmarshal(readFile(t, p), &plan); err != nil || len(plan.Steps) == 0 {
+				t.Errorf("%s: %v, %d steps; want a plan", rel, err, len(plan.Steps))
 			}
 			for _, s := range plan.Steps {
 				for _, a := range s.Actions {
