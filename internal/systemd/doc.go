@@ -6,6 +6,6 @@
 // --root=DIR enable` makes, and disabling it is removing them.
 //
 // Manager is the small interface the executor uses; Fake records calls as
-// text for tests. It does not decide which units to touch (bootstrap's render
+// text for tests. It does not decide which units to touch (render
 // does) and does not write unit files.
 package systemd

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/render"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd"
@@ -44,7 +44,7 @@ func TestBootSystemdDBus(t *testing.T) {
 		Name: "wg0", Address: schema.AddressList{"10.66.0.1/24"}, ListenPort: &port, NodeAddress: true, PrivateKey: &priv,
 		Peers: []schema.Peer{{PublicKey: peer.PublicKey().String(), AllowedIPs: []string{"10.66.0.2/32"}}},
 	}}}
-	step, err := bootstrap.RenderWireGuard(cfg, nil)
+	step, err := render.RenderWireGuard(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
