@@ -87,3 +87,12 @@ for n in ${SIZES//,/ }; do
 	sort -n "$work/apply.tsv" | awk -v n="$n" '{ t[NR] = $1; if ($2 > m) m = $2 }
 		END { printf "%-8s %10.2f %12.1f\n", n, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
 done
+
+echo
+echo "== first boot in a booted node: the agent against the floor (bench/boot-floor.sh), median of 5 boots each"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "skipped: booting a node (systemd-nspawn, network namespaces) needs root"
+else
+	go test -run '^$' -bench BootFirstBoot -benchtime=5x ./test/boot/ |
+		awk '/^BenchmarkBootFirstBoot/ { for (i = 3; i < NF; i += 2) printf "%-22s %s\n", $(i + 1), $i }'
+fi

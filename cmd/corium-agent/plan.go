@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/firstboot"
+	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 )
 
@@ -32,7 +32,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// Only what needs attention is logged: the plan itself goes to stdout.
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	rep, err := firstboot.Plan(ctx, firstboot.Options{
+	rep, err := provision.Plan(ctx, provision.Options{
 		Root:       rootfs.New(*nf.root),
 		ConfigFile: *nf.config,
 		FactsFile:  *nf.facts,
@@ -54,7 +54,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func printPlan(w io.Writer, rep *firstboot.PlanReport) {
+func printPlan(w io.Writer, rep *provision.PlanReport) {
 	printSource(w, rep.Provenance)
 	if v := rep.Validation; v != nil {
 		for _, f := range v.Errors {

@@ -45,8 +45,9 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 		"step wireguard-removed\n",
 		"removed   /etc/wireguard/wg1.conf\n",
 		"removed   /etc/systemd/system/multi-user.target.wants/wg-quick@wg1.service\n",
+		"removed   /etc/systemd/system/wg-quick@wg1.service.d/10-corium-k0s.conf\n",
 		"action    stop wg-quick@wg1.service",
-		"action    disable wg-quick@wg1.service",
+		"action    daemon-reload wg-quick@wg0.service k0scontroller.service",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan --again lacks %q:\n%s", want, out)

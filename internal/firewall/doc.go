@@ -28,6 +28,6 @@
 //
 // It touches nothing outside its own table, ever: no ruleset flush, no other
 // table read or written. It does not decide when to run or in which network
-// namespace (bootstrap, the CLI and the image's units do) and it resolves no
+// namespace (apply, the CLI and the image's units do) and it resolves no
 // secrets.
 package firewall
