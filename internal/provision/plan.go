@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/netip"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -256,12 +257,17 @@ func planAction(root rootfs.Root, cfg *schema.Config, a plan.Action, changed map
 
 // planPublicKey is the verify action's public key as a plan shows it. A key
 // from a SecretSource is not resolved when planning, so the key derived from
-// its placeholder would be a wrong key that looks right: the plan names the
-// field instead. An inline key is in the document, and the public key
-// derived from it is the real one.
+// its placeholder would be a wrong key that looks right: the plan shows the
+// publicKey the document states, which apply holds the resolved key to, or
+// else names the field. An inline key is in the document, and the public
+// key derived from it is the real one.
 func planPublicKey(cfg *schema.Config, iface, arg string) string {
 	for i, wg := range cfg.WireGuard {
-		if wg.Name == iface && wg.PrivateKeyFrom != nil {
+		switch {
+		case wg.Name != iface || wg.PrivateKeyFrom == nil:
+		case wg.PublicKey != "":
+			return "publicKey=" + wg.PublicKey + " (stated by wireguard[" + strconv.Itoa(i) + "].publicKey; the key from " + schema.PrivateKeyPath(i) + "From must derive it at boot)"
+		default:
 			return "publicKey=(derived at boot from " + schema.PrivateKeyPath(i) + "From)"
 		}
 	}

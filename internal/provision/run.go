@@ -96,7 +96,16 @@ func run(ctx context.Context, o Options, st *runstatus.Status) error {
 
 	var t told
 	d, err := decide(ctx, o, &t, func(ctx context.Context, cfg *schema.Config) (render.Secrets, error) {
-		return resolveSecrets(ctx, o.Resolver, cfg)
+		secrets, err := resolveSecrets(ctx, o.Resolver, cfg)
+		if err != nil {
+			return nil, err
+		}
+		// A stated publicKey is checked against the key the node was given,
+		// before anything is written.
+		if err := render.CheckResolvedKeys(cfg, secrets); err != nil {
+			return nil, err
+		}
+		return secrets, nil
 	})
 	st.Provenance, st.Validation, st.NodeAddress, st.Hostname, st.Refusals = t.provenance, t.validation, t.nodeAddress, t.hostname, t.refusals
 	st.Steps = append(st.Steps, t.steps...)

@@ -6,7 +6,9 @@
 // MTU each states (InterfaceMTU, one decision the CNI's MTU is derived
 // from), the record of what each device must be, and on day two, from what
 // was applied before (Previous), whether each interface is reloaded,
-// restarted or removed; k0s_ renders the k0s configuration, its control
+// restarted or removed, and the checks of the resolved keys
+// (wireguard_keys.go: CheckResolvedKeys holds them to a stated publicKey,
+// and no peer key may be the interface's own or a secret); k0s_ renders the k0s configuration, its control
 // plane load balancing, its drop-in and its install command, checked with
 // k0s's own rules (package k0srules). units.go gathers every unit file, so
 // systemd is reloaded at most once; nodeaddr.go decides the node address

@@ -195,28 +195,3 @@ func wireGuardKey(secrets Secrets, path string, inline *secret.Value, required b
 	}
 	return secret.NewValue(strings.TrimSpace(v.Reveal())), nil
 }
-
-// checkPeerKeys refuses a peer whose public key is this interface's own, or
-// is a secret: the resolved private key, or any resolved key of the
-// document. Validation catches the inline ones; a key read from a source is
-// only known here, and a peer key is printed wherever public keys are
-// (plans, status, the applied record), so it is refused before anything is
-// written.
-func checkPeerKeys(i int, wg schema.WireGuard, priv wgtypes.Key, secrets Secrets) error {
-	for j, p := range wg.Peers {
-		k, err := wgtypes.ParseKey(p.PublicKey)
-		if err != nil {
-			continue // validation reports it
-		}
-		at := fmt.Sprintf("wireguard[%d].peers[%d].publicKey", i, j)
-		if k == priv.PublicKey() {
-			return fmt.Errorf("%s: is this interface's own public key, derived from the private key the node was given; a peer is the other end of the tunnel", at)
-		}
-		for path, v := range secrets {
-			if s, err := wgtypes.ParseKey(strings.TrimSpace(v.Reveal())); err == nil && s == k {
-				return fmt.Errorf("%s: is the secret read for %s, not a public key: give the peer's public key (wg pubkey), and treat that secret as exposed", at, path)
-			}
-		}
-	}
-	return nil
-}

@@ -176,7 +176,8 @@ type WireGuard struct {
 	PrivateKeyFrom *secret.Source `yaml:"privateKeyFrom,omitempty" json:"privateKeyFrom,omitempty"`
 	// PublicKey is this interface's own public key (base64, 32 bytes), so
 	// other nodes' documents can be checked against it when the private key
-	// comes from privateKeyFrom; it must be the key privateKey derives.
+	// comes from privateKeyFrom; it must be the key privateKey derives, and
+	// at apply the resolved private key must derive it.
 	PublicKey string `yaml:"publicKey,omitempty" json:"publicKey,omitempty" validate:"omitempty,wgkey"`
 	// Peers are the other ends of the tunnel; WireGuard answers only known
 	// peers, so an interface needs at least one.
