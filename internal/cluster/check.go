@@ -1,5 +1,7 @@
 package cluster
 
+import "golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
 // Check checks that the files describe one cluster and returns what it
 // found, in a fixed order. Files that hold no configuration take no part;
 // their own validation says why.
@@ -30,7 +32,7 @@ type check struct {
 	*report
 	set []*node
 	// owners are the interfaces of the set by public key, where known.
-	owners map[[32]byte][]*iface
+	owners map[wgtypes.Key][]*iface
 	// addrs are the interfaces of the set by address.
 	addrs *addressIndex
 }

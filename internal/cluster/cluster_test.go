@@ -56,7 +56,13 @@ func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 		}
 		nodes = append(nodes, n)
 	}
-	return cluster.Check(nodes)
+	fs := cluster.Check(nodes)
+	for _, f := range fs {
+		if strings.Contains(f.Message, "%!") || strings.Contains(f.Message, "<nil>") {
+			t.Errorf("a message is broken: %s", f.Message)
+		}
+	}
+	return fs
 }
 
 func TestThreeNodesAreOneCluster(t *testing.T) {

@@ -27,16 +27,18 @@ func (c *check) dial() {
 }
 
 // canDial says whether e's interface can send the first handshake to the
-// interface e stands for.
+// interface e was meant for (an entry with a wrong key is reported as such;
+// here it still says where it would dial).
 func canDial(e *entry) bool {
-	return e.p.Endpoint != "" && e.target != nil && e.target.wg.ListenPort != nil
+	t := e.intends()
+	return e.p.Endpoint != "" && t != nil && t.wg.ListenPort != nil
 }
 
 func why(e *entry) string {
 	if e.p.Endpoint == "" {
-		return fmt.Sprintf("%s has no endpoint for %s", e.in, e.target)
+		return fmt.Sprintf("%s has no endpoint for %s", e.in, e.intends())
 	}
-	return fmt.Sprintf("%s sets no listenPort for %s to dial", e.target, e.in)
+	return fmt.Sprintf("%s sets no listenPort for %s to dial", e.intends(), e.in)
 }
 
 // endpointPort: an endpoint's port is where the peer listens, unless a port

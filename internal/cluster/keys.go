@@ -1,6 +1,8 @@
 package cluster
 
 import (
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -13,7 +15,7 @@ type secretKey struct {
 // keys: a public key of the set is never one of its secrets, and each
 // interface's key pair is its own. A file's own keys are its own check.
 func (c *check) keys() {
-	secrets := map[[32]byte]secretKey{}
+	secrets := map[wgtypes.Key]secretKey{}
 	for _, n := range c.set {
 		for _, f := range schema.SecretFields(n.cfg) {
 			if f.Kind != schema.SecretWireGuardKey || f.Inline == nil {
@@ -28,7 +30,7 @@ func (c *check) keys() {
 	}
 	// secret reports a public key that is a secret of another file; the
 	// value is never shown, wherever it is found.
-	secret := func(n *node, path string, k [32]byte) bool {
+	secret := func(n *node, path string, k wgtypes.Key) bool {
 		s, ok := secrets[k]
 		if !ok {
 			return false
@@ -38,7 +40,7 @@ func (c *check) keys() {
 		}
 		return true
 	}
-	c.owners = map[[32]byte][]*iface{}
+	c.owners = map[wgtypes.Key][]*iface{}
 	c.ifaces(func(f *iface) {
 		if f.wg.PrivateKey == nil && f.known && secret(f.n, f.path()+".publicKey", f.key) {
 			f.known = false
