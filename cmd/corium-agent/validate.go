@@ -109,7 +109,7 @@ func validateFile(ctx context.Context, file string, strict bool, opts ...schema.
 	switch {
 	case errors.As(err, &syn):
 		r.Shape = schema.ShapeNone.String()
-		r.Findings = schema.Findings{{Line: syn.Line, Severity: schema.SeverityError, Message: "yaml syntax: " + syn.Msg}}
+		r.Findings = schema.Findings{syn.Finding()}
 		return r
 	case err != nil:
 		r.Error = err.Error()

@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"fmt"
-
 	"gopkg.in/yaml.v3"
 )
 
@@ -46,19 +44,6 @@ type Document struct {
 	// holds its large mappings' keys once Position needed them.
 	block    *yaml.Node
 	keyIndex map[*yaml.Node]map[string]int
-}
-
-// SyntaxError is a document that is not YAML. Line is 1-based, 0 if unknown.
-type SyntaxError struct {
-	Line int
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
 }
 
 // Parse reads a standalone or embedded document strictly: unknown keys in the

@@ -38,23 +38,16 @@ func ReadTree(data []byte, fromCloudInit bool) (*Tree, error) {
 	case errors.Is(err, io.EOF):
 		return t, nil
 	case err != nil:
-		return nil, syntaxError(err)
+		return nil, locateSyntaxError(data, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &SyntaxError{Line: extra.Line, Msg: "the document holds more than one YAML document; keep one"}
+		return nil, &SyntaxError{Line: extra.Line, Col: extra.Column, Msg: "the document holds more than one YAML document; keep one"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, syntaxError(err)
+		return nil, locateSyntaxError(data, err)
 	}
 	t.root = &root
 	return t, nil
-}
-
-// syntaxError keeps the parser's line and drops any document text its
-// message quotes (yamltext).
-func syntaxError(err error) *SyntaxError {
-	line, msg := yamltext.Message(err)
-	return &SyntaxError{Line: line, Msg: msg}
 }
 
 // isCloudConfig reports whether the first line is cloud-init's header.
