@@ -14,7 +14,15 @@ func init() {
 	register("version", command{summary: "print the agent's version", run: runVersion})
 }
 
-func runVersion(_ context.Context, _ []string, stdout, _ io.Writer) int {
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("version", "", "Prints the agent's version.", stderr)
+	rest, code, ok := parseFlags(fs, args, stdout)
+	if !ok {
+		return code
+	}
+	if code, ok := noArguments(fs, rest); !ok {
+		return code
+	}
 	v := version
 	if info, ok := debug.ReadBuildInfo(); ok && v == "dev" && info.Main.Version != "" && info.Main.Version != "(devel)" {
 		v = info.Main.Version
