@@ -10,7 +10,7 @@ import (
 // know is a usage error: on stderr, with the usage, exit 2.
 func TestSharedFlagHandling(t *testing.T) {
 	ownFlag := map[string]string{"apply": "-again", "plan": "-again", "resolve": "-config", "status": "-root", "validate": "-strict",
-		"firewall": "-netns", "schema": "", "version": ""}
+		"cmdline": "-grub", "firewall": "-netns", "schema": "", "version": ""}
 	if len(ownFlag) != len(commands) {
 		t.Errorf("%d commands, %d checked here", len(commands), len(ownFlag))
 	}
