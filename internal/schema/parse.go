@@ -61,6 +61,14 @@ func Parse(data []byte) (*Document, error) {
 // a finding.
 func (t *Tree) Document() *Document {
 	doc := &Document{}
+	if t.misplaced != nil {
+		// Meant for a cloud-config, but cloud-init would not take it for
+		// one: that is the one finding; read as a standalone block, its
+		// cloud-init keys would be unrelated ones.
+		doc.Shape = ShapeEmbedded
+		doc.Findings = Findings{*t.misplaced}
+		return doc
+	}
 	top := t.top()
 	if top == nil || (top.Kind == yaml.ScalarNode && top.ShortTag() == "!!null") {
 		return doc
