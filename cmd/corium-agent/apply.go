@@ -37,11 +37,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs := newFlags("apply", "", "Provisions this node once, as corium-agent.service does at first boot: the source\nchain (or --config), validation, secrets, WireGuard, k0s and the guard. It prints\nwhat it wrote on stdout and its log on stderr.", stderr)
 	nf := addNodeFlags(fs)
 	again := fs.Bool("again", false, "day two: converge peers, endpoints, keepalives, MTUs and publicPorts on a provisioned node")
-	rest, code, ok := parseFlags(fs, args, stdout)
-	if !ok {
-		return code
-	}
-	if code, ok := noArguments(fs, rest); !ok {
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
 	if !checkRoot(stderr, "apply", *nf.root) {

@@ -33,6 +33,12 @@ wireguard:
         allowedIPs: [10.10.0.1/32]
 `
 
+// pxeDocWithToken is pxeDoc with its join token inline: a secret every
+// user of the node could read on the command line.
+func pxeDocWithToken(token string) string {
+	return strings.Replace(pxeDoc, "tokenFrom: {credential: corium.join}", "token: "+token, 1)
+}
+
 // bootLine is what the node's /proc/cmdline holds when the boot loader adds
 // its own parameters before the agent's.
 const bootLine = "BOOT_IMAGE=(hd0,gpt2)/vmlinuz root=UUID=2f1c rw quiet ip=dhcp "
@@ -90,7 +96,7 @@ func TestCmdlineOutputBootsThroughTheReader(t *testing.T) {
 // which field, and nothing prints the secret but the line asked for.
 func TestCmdlineRefusesInlineSecrets(t *testing.T) {
 	const token = "K10inlinetokenvalue4711"
-	file := writeConfig(t, "pxe.yaml", strings.Replace(pxeDoc, "tokenFrom: {credential: corium.join}", "token: "+token, 1))
+	file := writeConfig(t, "pxe.yaml", pxeDocWithToken(token))
 	code, out, errOut := runCLI(t, "cmdline", file)
 	if code != exitFailed || out != "" || !strings.Contains(errOut, "refusing") || !strings.Contains(errOut, "join.token") ||
 		!strings.Contains(errOut, "--allow-inline-secrets") || strings.Contains(errOut, token) {

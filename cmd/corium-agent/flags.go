@@ -80,9 +80,14 @@ func usageError(fs *flag.FlagSet, format string, args ...any) int {
 	return exitUsage
 }
 
-// noArguments refuses arguments to a command that takes none.
-func noArguments(fs *flag.FlagSet, rest []string) (int, bool) {
-	if len(rest) > 0 {
+// parseNoArgs is parseFlags for a command that takes no arguments but its
+// flags.
+func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool) {
+	rest, code, ok := parseFlags(fs, args, stdout)
+	switch {
+	case !ok:
+		return code, false
+	case len(rest) > 0:
 		return usageError(fs, "unexpected argument %q", rest[0]), false
 	}
 	return exitOK, true

@@ -20,11 +20,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	nf := addNodeFlags(fs)
 	format := formatFlag(fs)
 	again := fs.Bool("again", false, "show what apply --again would do on a provisioned node")
-	rest, code, ok := parseFlags(fs, args, stdout)
-	if !ok {
-		return code
-	}
-	if code, ok := noArguments(fs, rest); !ok {
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
 	if !checkFormat(stderr, "plan", *format) || !checkRoot(stderr, "plan", *nf.root) {

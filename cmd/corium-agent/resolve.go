@@ -37,11 +37,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	root := flags.String("root", "/", "the tree every source path is read under")
 	configFile := flags.String("config", "", "read this `file` instead of running the chain")
 	format := formatFlag(flags)
-	rest, code, ok := parseFlags(flags, args, stdout)
-	if !ok {
-		return code
-	}
-	if code, ok := noArguments(flags, rest); !ok {
+	if code, ok := parseNoArgs(flags, args, stdout); !ok {
 		return code
 	}
 	if !checkFormat(stderr, "resolve", *format) || !checkRoot(stderr, "resolve", *root) {
@@ -53,7 +49,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	res, err := source.Find(ctx, source.Options{Root: rootfs.New(*root), ConfigFile: *configFile, Logger: log})
 	out := resolved{Source: res.Source, Tried: res.Tried}
-	code = exitOK
+	code := exitOK
 	switch {
 	case err != nil:
 		out.Error, code = err.Error(), exitFailed

@@ -14,11 +14,7 @@ func init() {
 
 func runSchema(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("schema", "", "Prints the configuration's JSON Schema (draft 2020-12), for editors; redirect\nit to a file.", stderr)
-	rest, code, ok := parseFlags(fs, args, stdout)
-	if !ok {
-		return code
-	}
-	if code, ok := noArguments(fs, rest); !ok {
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
 	if _, err := stdout.Write(schema.JSONSchema()); err != nil {

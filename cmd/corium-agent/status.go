@@ -67,11 +67,7 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := newFlags("status", "", "Says what this node is, why, and whether its route, overlay, guard and k0s\nreally work; the first line is the verdict. Exit 0 ok, 1 degraded or failed,\n3 unprovisioned.", stderr)
 	root := fs.String("root", "/", "the node's root directory; live state is read only for /")
 	format := formatFlag(fs)
-	rest, code, ok := parseFlags(fs, args, stdout)
-	if !ok {
-		return code
-	}
-	if code, ok := noArguments(fs, rest); !ok {
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
 	if !checkFormat(stderr, "status", *format) || !checkRoot(stderr, "status", *root) {

@@ -16,11 +16,7 @@ func init() {
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("version", "", "Prints the agent's version.", stderr)
-	rest, code, ok := parseFlags(fs, args, stdout)
-	if !ok {
-		return code
-	}
-	if code, ok := noArguments(fs, rest); !ok {
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
 	v := version
