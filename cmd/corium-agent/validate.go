@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/corium/corium-agent/internal/schema"
 )
@@ -33,17 +31,13 @@ type validateReport struct {
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", stderr)
+	fs := newFlags("validate", " FILE...", "Checks configuration files offline, as a node reads them; - reads standard input.\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--for cmdline] [--format text|json] FILE...")
-		fs.PrintDefaults()
-	}
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		return parseExit(err)
+	files, code, ok := parseFlags(fs, args, stdout)
+	if !ok {
+		return code
 	}
 	if !checkFormat(stderr, "validate", *format) {
 		return exitUsage
@@ -58,10 +52,11 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitUsage
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "no file to check; name one, or - for standard input")
 	}
-	code := exitOK
+	if readsStdinTwice(files) {
+		return usageError(fs, "- (standard input) can be read once")
+	}
 	reports := make([]validateReport, 0, len(files))
 	for _, file := range files {
 		if ctx.Err() != nil {
@@ -95,13 +90,10 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 func validateFile(ctx context.Context, file string, strict bool, opts ...schema.Option) validateReport {
-	r := validateReport{File: file, Findings: schema.Findings{}}
-	data, err := os.ReadFile(file)
+	data, name, err := readInput(file)
+	r := validateReport{File: name, Findings: schema.Findings{}}
 	if err != nil {
-		r.Error = fmt.Sprintf("reading %s: %v", file, errors.Unwrap(err))
-		if errors.Unwrap(err) == nil {
-			r.Error = fmt.Sprintf("reading %s: %v", file, err)
-		}
+		r.Error = err.Error()
 		return r
 	}
 	doc, findings, err := schema.Check(ctx, data, opts...)
@@ -109,7 +101,7 @@ func validateFile(ctx context.Context, file string, strict bool, opts ...schema.
 	switch {
 	case errors.As(err, &syn):
 		r.Shape = schema.ShapeNone.String()
-		r.Findings = schema.Findings{{Line: syn.Line, Severity: schema.SeverityError, Message: "yaml syntax: " + syn.Msg}}
+		r.Findings = schema.Findings{syn.Finding()}
 		return r
 	case err != nil:
 		r.Error = err.Error()
@@ -146,20 +138,4 @@ func formatFinding(file string, f schema.Finding) string {
 		sev = " warning:"
 	}
 	return fmt.Sprintf("%s:%s %s", pos, sev, f)
-}
-
-// parseInterleaved lets flags stand before, between or after the files.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return files, nil
-		}
-		files = append(files, args[0])
-		args = args[1:]
-	}
 }
