@@ -69,15 +69,11 @@ refused when it carries inline secrets.`, stderr)
 	}
 
 	params := source.InlineParams(data)
-	size := len(strings.Join(params, " ")) // as the kernel sees them, unquoted
-	switch left := source.MaxCmdline - size - 1; {
-	case left < 0:
-		fmt.Fprintf(stderr, "corium-agent cmdline: the parameters take %d bytes, and the kernel keeps %d of the whole command line; a longer line is cut, and the node refuses a cut one: put the document in a file or at a URL (corium.config=https://... with corium.config.sha256=), or shorten it (comments count)\n",
-			size, source.MaxCmdline)
-		return exitFailed
-	case left < cmdlineRoom:
-		fmt.Fprintf(stderr, "corium-agent cmdline: warning: the parameters take %d of the %d bytes the kernel keeps of the whole command line, leaving %d for the rest of it (BOOT_IMAGE=, root=, console= and the like take a few hundred); a longer line is cut, and the node refuses a cut one: shorten the document (comments count) or put it in a file or at a URL\n",
-			size, source.MaxCmdline, left)
+	if f := cmdlineFit(params); f != nil {
+		fmt.Fprintln(stderr, "corium-agent cmdline: "+formatFinding(name, *f))
+		if f.Severity == schema.SeverityError {
+			return exitFailed
+		}
 	}
 	if *grub {
 		for i, p := range params {
@@ -86,4 +82,23 @@ refused when it carries inline secrets.`, stderr)
 	}
 	fmt.Fprintln(stdout, strings.Join(params, " "))
 	return exitOK
+}
+
+// cmdlineFit says whether the parameters that carry a document inline fit
+// on a kernel command line, beside the rest of a typical one: an error when
+// they cannot fit at all, a warning when they leave less than cmdlineRoom,
+// nil when they fit with room. validate --for cmdline reports the same.
+func cmdlineFit(params []string) *schema.Finding {
+	size := len(strings.Join(params, " ")) // as the kernel sees them, unquoted
+	switch left := source.MaxCmdline - size - 1; {
+	case left < 0:
+		return &schema.Finding{Severity: schema.SeverityError, Message: fmt.Sprintf(
+			"the kernel command line parameters that carry this document take %d bytes, and the kernel keeps %d of the whole line; a longer line is cut, and the node refuses a cut one: put the document in a file or at a URL (corium.config=https://... with corium.config.sha256=), or shorten it (comments count)",
+			size, source.MaxCmdline)}
+	case left < cmdlineRoom:
+		return &schema.Finding{Severity: schema.SeverityWarning, Message: fmt.Sprintf(
+			"the kernel command line parameters that carry this document take %d of the %d bytes the kernel keeps of the whole line, leaving %d for the rest of it (BOOT_IMAGE=, root=, console= and the like take a few hundred); a longer line is cut, and the node refuses a cut one: shorten the document (comments count) or put it in a file or at a URL",
+			size, source.MaxCmdline, left)}
+	}
+	return nil
 }

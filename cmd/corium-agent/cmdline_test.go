@@ -140,7 +140,7 @@ func TestCmdlineWarnsNearTheLimit(t *testing.T) {
 	code, out, errOut := runCLI(t, "cmdline", writeConfig(t, "big.yaml", labelled(24)))
 	size := len(strings.TrimSuffix(out, "\n"))
 	left := source.MaxCmdline - size - 1
-	if code != exitOK || left >= 512 || left < 0 || !strings.Contains(errOut, "warning: the parameters take "+strconv.Itoa(size)+" of the 2047 bytes") ||
+	if code != exitOK || left >= 512 || left < 0 || !strings.Contains(errOut, "warning: the kernel command line parameters that carry this document take "+strconv.Itoa(size)+" of the 2047 bytes") ||
 		!strings.Contains(errOut, "leaving "+strconv.Itoa(left)+" for the rest") {
 		t.Errorf("exit %d, %d bytes (%d left), stderr %q", code, size, left, errOut)
 	}
@@ -148,8 +148,30 @@ func TestCmdlineWarnsNearTheLimit(t *testing.T) {
 		t.Errorf("a small document warns: %q", errOut)
 	}
 	code, out, errOut = runCLI(t, "cmdline", writeConfig(t, "huge.yaml", labelled(40)))
-	if code != exitFailed || out != "" || !strings.Contains(errOut, "the kernel keeps 2047 of the whole command line") {
+	if code != exitFailed || out != "" || !strings.Contains(errOut, "the kernel keeps 2047 of the whole line") {
 		t.Errorf("too long: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// validate --for cmdline finds what cmdline would say of the line's size:
+// the same warning near the limit (fatal with --strict), an error past it.
+func TestValidateForCmdlineChecksTheLineFits(t *testing.T) {
+	near, huge, small := writeConfig(t, "big.yaml", labelled(24)), writeConfig(t, "huge.yaml", labelled(40)), writeConfig(t, "small.yaml", pxeDoc)
+	if code, out, _ := runCLI(t, "validate", "--for", "cmdline", near); code != exitOK || !strings.Contains(out, "big.yaml: warning: the kernel command line parameters that carry this document take ") {
+		t.Errorf("near the limit: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "validate", "--for", "cmdline", "--strict", near); code != exitFailed {
+		t.Errorf("near the limit, --strict: exit %d, want %d", code, exitFailed)
+	}
+	if code, out, _ := runCLI(t, "validate", "--for", "cmdline", huge); code != exitFailed || !strings.Contains(out, "huge.yaml: the kernel command line parameters that carry this document take ") {
+		t.Errorf("past the limit: exit %d\n%s", code, out)
+	}
+	// Without --for cmdline a document's size is nobody's business.
+	if code, out, _ := runCLI(t, "validate", huge); code != exitOK || strings.Contains(out, "command line") {
+		t.Errorf("past the limit, not for cmdline: exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCLI(t, "validate", "--for", "cmdline", small); code != exitOK || strings.Contains(out, "command line") {
+		t.Errorf("a small document: exit %d\n%s", code, out)
 	}
 }
 

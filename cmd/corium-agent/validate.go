@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 func init() {
@@ -43,10 +44,11 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return exitUsage
 	}
 	var opts []schema.Option
+	forCmdline := false
 	switch *usedFor {
 	case "":
 	case "cmdline":
-		opts = append(opts, schema.ForCmdline())
+		opts, forCmdline = append(opts, schema.ForCmdline()), true
 	default:
 		fmt.Fprintf(stderr, "corium-agent validate: --for %q: the only use with checks of its own is cmdline\n", *usedFor)
 		return exitUsage
@@ -64,7 +66,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "corium-agent validate: stopped before %s: %v\n", file, context.Cause(ctx))
 			return exitFailed
 		}
-		r := validateFile(ctx, file, *strict, opts...)
+		r := validateFile(ctx, file, *strict, forCmdline, opts...)
 		switch {
 		case ctx.Err() != nil:
 			code = exitFailed
@@ -89,7 +91,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-func validateFile(ctx context.Context, file string, strict bool, opts ...schema.Option) validateReport {
+func validateFile(ctx context.Context, file string, strict, forCmdline bool, opts ...schema.Option) validateReport {
 	data, name, err := readInput(file)
 	r := validateReport{File: name, Findings: schema.Findings{}}
 	if err != nil {
@@ -108,6 +110,11 @@ func validateFile(ctx context.Context, file string, strict bool, opts ...schema.
 		return r
 	}
 	r.Shape = doc.Shape.String()
+	if forCmdline {
+		if f := cmdlineFit(source.InlineParams(data)); f != nil {
+			findings = append(findings, *f)
+		}
+	}
 	r.Findings = findings
 	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
 	return r
