@@ -34,15 +34,11 @@ func addNodeFlags(fs *flag.FlagSet) nodeFlags {
 }
 
 func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("apply", stderr)
+	fs := newFlags("apply", "", "Provisions this node once, as corium-agent.service does at first boot: the source\nchain (or --config), validation, secrets, WireGuard, k0s and the guard. It prints\nwhat it wrote on stdout and its log on stderr.", stderr)
 	nf := addNodeFlags(fs)
 	again := fs.Bool("again", false, "day two: converge peers, endpoints, keepalives, MTUs and publicPorts on a provisioned node")
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent apply [--root DIR] [--config FILE] [--facts FILE] [--again]")
-		return exitUsage
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if !checkRoot(stderr, "apply", *nf.root) {
 		return exitUsage

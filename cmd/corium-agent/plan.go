@@ -16,16 +16,12 @@ func init() {
 }
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("plan", stderr)
+	fs := newFlags("plan", "", "Shows every file and action apply would write or perform, changing nothing and\nresolving no secret.", stderr)
 	nf := addNodeFlags(fs)
 	format := formatFlag(fs)
 	again := fs.Bool("again", false, "show what apply --again would do on a provisioned node")
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent plan [--root DIR] [--config FILE] [--facts FILE] [--again] [--format text|json]")
-		return exitUsage
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if !checkFormat(stderr, "plan", *format) || !checkRoot(stderr, "plan", *nf.root) {
 		return exitUsage

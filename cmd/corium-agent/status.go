@@ -64,15 +64,11 @@ var openLive = func(ctx context.Context, root rootfs.Root) (nodestatus.Options, 
 }
 
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("status", stderr)
+	fs := newFlags("status", "", "Says what this node is, why, and whether its route, overlay, guard and k0s\nreally work; the first line is the verdict. Exit 0 ok, 1 degraded or failed,\n3 unprovisioned.", stderr)
 	root := fs.String("root", "/", "the node's root directory; live state is read only for /")
 	format := formatFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent status [--root DIR] [--format text|json]")
-		return exitUsage
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if !checkFormat(stderr, "status", *format) || !checkRoot(stderr, "status", *root) {
 		return exitUsage

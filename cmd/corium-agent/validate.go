@@ -2,14 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/corium/corium-agent/internal/cluster"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 func init() {
@@ -49,38 +47,36 @@ type validateReport struct {
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", stderr)
+	fs := newFlags("validate", " FILE...", "Checks configuration files offline, as a node reads them; - reads standard input.\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--cluster] [--for cmdline] [--format text|json] FILE...")
-		fs.PrintDefaults()
-	}
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		return parseExit(err)
+	files, code, ok := parseFlags(fs, args, stdout)
+	if !ok {
+		return code
 	}
 	if !checkFormat(stderr, "validate", *format) {
 		return exitUsage
 	}
 	var opts []schema.Option
+	forCmdline := false
 	switch *usedFor {
 	case "":
 	case "cmdline":
-		opts = append(opts, schema.ForCmdline())
+		opts, forCmdline = append(opts, schema.ForCmdline()), true
 	default:
 		fmt.Fprintf(stderr, "corium-agent validate: --for %q: the only use with checks of its own is cmdline\n", *usedFor)
 		return exitUsage
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "no file to check; name one, or - for standard input")
 	}
-	code := exitOK
+	if readsStdinTwice(files) {
+		return usageError(fs, "- (standard input) can be read once")
+	}
 	reports := make([]validateReport, 0, len(files))
-	checked := validateAll(ctx, files, *strict, opts)
+	checked := validateAll(ctx, files, *strict, forCmdline, opts)
 	for i, file := range files {
 		r, ok := checked.next(ctx, i)
 		if !ok {
@@ -126,19 +122,16 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-func validateFile(ctx context.Context, file string, strict bool, opts ...schema.Option) validateReport {
-	r := validateReport{File: file, Findings: schema.Findings{}}
-	data, err := os.ReadFile(file)
+func validateFile(ctx context.Context, file string, strict, forCmdline bool, opts ...schema.Option) validateReport {
+	data, name, err := readInput(file)
+	r := validateReport{File: name, Findings: schema.Findings{}}
 	if err != nil {
-		r.Error = fmt.Sprintf("reading %s: %v", file, errors.Unwrap(err))
-		if errors.Unwrap(err) == nil {
-			r.Error = fmt.Sprintf("reading %s: %v", file, err)
-		}
+		r.Error = err.Error()
 		return r
 	}
 	// The document the node reads: out of a cloud-config's write_files or a
 	// kernel command line's data:, when the file is one.
-	n, err := cluster.Read(ctx, file, data, opts...)
+	n, err := cluster.Read(ctx, name, data, opts...)
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -152,6 +145,11 @@ func validateFile(ctx context.Context, file string, strict bool, opts ...schema.
 		}
 		if r.where = n.Where(); r.where != "" {
 			r.PositionsIn = "document"
+		}
+	}
+	if forCmdline && n.Doc != nil {
+		if f := cmdlineFit(source.InlineParams(n.Delivery.Data)); f != nil {
+			r.Findings = append(r.Findings, *f)
 		}
 	}
 	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
@@ -187,20 +185,4 @@ func formatFinding(file string, f schema.Finding) string {
 		sev = " warning:"
 	}
 	return fmt.Sprintf("%s:%s %s", pos, sev, f)
-}
-
-// parseInterleaved lets flags stand before, between or after the files.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return files, nil
-		}
-		files = append(files, args[0])
-		args = args[1:]
-	}
 }

@@ -30,7 +30,7 @@ func Read(ctx context.Context, file string, data []byte, opts ...schema.Option) 
 	var syn *schema.SyntaxError
 	switch {
 	case errors.As(err, &syn):
-		findings = schema.Findings{{Line: syn.Line, Severity: schema.SeverityError, Message: "yaml syntax: " + syn.Msg}}
+		findings = schema.Findings{syn.Finding()}
 	case err != nil:
 		return n, err
 	default:

@@ -181,7 +181,7 @@ func validation(fs schema.Findings, err error) *runstatus.Validation {
 	}
 	var syn *schema.SyntaxError
 	if errors.As(err, &syn) {
-		v.Errors = append(v.Errors, runstatus.Finding{Line: syn.Line, Message: syn.Error()})
+		v.Errors = append(v.Errors, runstatus.Finding{Line: syn.Line, Col: syn.Col, Message: syn.Error()})
 	}
 	return v
 }

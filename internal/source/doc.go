@@ -19,7 +19,12 @@
 //     names the one document the node must run, so the chain must not fall
 //     through to another); an empty fetched or inline document fails;
 //   - an unreadable /proc/cmdline fails; a missing one (a bare directory
-//     root) is absent.
+//     root) is absent;
+//   - a command line the kernel cut at its limit (MaxCmdline, 2,047 bytes on
+//     x86-64) inside one of the chain's parameters fails, saying it was cut:
+//     what is left of it would read as a document with fields missing, a
+//     pin that is not hex, or a path that does not exist. Only a pinned
+//     data: document can show that it filled the line to the byte whole.
 //
 // A document is a cloud-config when it comes from cloud-init or starts with
 // the #cloud-config header; a cloud-config holds the block only under
