@@ -22,8 +22,8 @@ if [ ${#targets[@]} -eq 0 ]; then
 		./internal/source:FuzzCmdlineRoundTrip
 		./internal/source:FuzzDataURL
 		./internal/source:FuzzDataURLRoundTrip
-		./internal/bootstrap:FuzzWireGuardKey
-		./internal/bootstrap:FuzzRender
+		./internal/render:FuzzWireGuardKey
+		./internal/render:FuzzRender
 	)
 fi
 

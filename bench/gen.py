@@ -7,7 +7,14 @@ module and write_files, and an Ignition v3 config with the same file and
 units. Keys are random but well formed, so every validator sees the same
 amount of real work. Deterministic for a given N (seeded), so runs compare.
 
+With "fleet", the same three ways for each of NODES nodes of one cluster,
+PEERS peers each: a ring where every node peers with its PEERS nearest
+neighbours, each stating its own publicKey and reading its private key
+from a file, so the corium documents are also one cluster for
+validate --cluster (a worker's key is random: no validator derives it).
+
 usage: gen.py OUTDIR N [N...]
+       gen.py fleet OUTDIR NODES PEERS
 """
 import base64
 import json
@@ -17,7 +24,10 @@ import sys
 import urllib.parse
 
 UNIT = "k0scontroller.service"
-DROPIN = "/etc/systemd/system/k0scontroller.service.d/10-corium-wireguard.conf"
+
+
+def dropin(unit):
+    return "/etc/systemd/system/%s.d/10-corium-wireguard.conf" % unit
 
 
 def key(rng):
@@ -34,8 +44,8 @@ def peers(rng, n):
         }
 
 
-def wg_quick(private, ps):
-    lines = ["[Interface]", "Address = 10.10.255.1/16", "ListenPort = 51820",
+def wg_quick(private, ps, address="10.10.255.1/16"):
+    lines = ["[Interface]", "Address = " + address, "ListenPort = 51820",
              "PrivateKey = " + private]
     for p in ps:
         lines += ["", "[Peer]", "PublicKey = " + p["publicKey"],
@@ -67,28 +77,28 @@ def block(text, indent):
     return "\n".join(pad + line if line else "" for line in text.splitlines())
 
 
-def cloud_config(private, ps):
+def cloud_config(private, ps, host="bench-node", address="10.10.255.1/16", unit=UNIT):
     return ("#cloud-config\n"
-            "hostname: bench-node\n"
+            "hostname: " + host + "\n"
             "wireguard:\n"
             "  interfaces:\n"
             "    - name: wg0\n"
             "      config_path: /etc/wireguard/wg0.conf\n"
-            "      content: |\n" + block(wg_quick(private, ps), 8) + "\n"
+            "      content: |\n" + block(wg_quick(private, ps, address), 8) + "\n"
             "write_files:\n"
-            "  - path: " + DROPIN + "\n"
+            "  - path: " + dropin(unit) + "\n"
             "    permissions: '0644'\n"
             "    content: |\n" + block(DROPIN_TEXT, 6) + "\n")
 
 
-def ignition(private, ps):
-    data = "data:," + urllib.parse.quote(wg_quick(private, ps), safe="")
+def ignition(private, ps, host="bench-node", address="10.10.255.1/16", unit=UNIT):
+    data = "data:," + urllib.parse.quote(wg_quick(private, ps, address), safe="")
     cfg = {
         "ignition": {"version": "3.3.0"},
         "storage": {
             "files": [
                 {"path": "/etc/hostname", "mode": 0o644,
-                 "contents": {"source": "data:,bench-node%0A"}},
+                 "contents": {"source": "data:," + host + "%0A"}},
                 {"path": "/etc/wireguard/wg0.conf", "mode": 0o600,
                  "contents": {"source": data}},
             ]
@@ -96,15 +106,54 @@ def ignition(private, ps):
         "systemd": {
             "units": [
                 {"name": "wg-quick@wg0.service", "enabled": True},
-                {"name": UNIT, "dropins": [
-                    {"name": os.path.basename(DROPIN), "contents": DROPIN_TEXT}]},
+                {"name": unit, "dropins": [
+                    {"name": os.path.basename(dropin(unit)), "contents": DROPIN_TEXT}]},
             ]
         },
     }
     return json.dumps(cfg, indent=2) + "\n"
 
 
+def fleet(outdir, nodes, npeers):
+    """Writes node-NNN.{corium.yaml,ignition.json,cloud-config.yaml}."""
+    rng = random.Random(nodes * 1000 + npeers)
+    privates = [key(rng) for _ in range(nodes)]
+    publics = [key(rng) for _ in range(nodes)]
+    addr = lambda i: "10.20.%d.%d" % (i // 250, i % 250 + 1)
+    underlay = lambda i: "198.18.%d.%d" % (i // 250, i % 250 + 1)
+    for i in range(nodes):
+        near = [(i + d) % nodes for k in range(1, npeers // 2 + 1) for d in (k, -k)]
+        ps = [{"publicKey": publics[j], "endpoint": underlay(j) + ":51820",
+               "allowedIPs": [addr(j) + "/32"], "persistentKeepalive": 25} for j in near]
+        role = "controller+worker" if i == 0 else "controller" if i < 3 else "worker"
+        unit = "k0sworker.service" if role == "worker" else UNIT
+        host = "node-%03d" % i
+        out = ["role: " + role, "cluster:", "  name: fleet"]
+        if i > 0:
+            out += ["join:", "  tokenFrom: {file: /etc/corium/join-token}"]
+        out += ["node:", "  name: " + host, "wireguard:", "  - name: wg0",
+                "    address: %s/16" % addr(i), "    listenPort: 51820",
+                "    nodeAddress: true",
+                "    privateKeyFrom: {file: /etc/corium/wg0.key}",
+                "    publicKey: " + publics[i], "    peers:"]
+        for p in ps:
+            out += ["      - publicKey: " + p["publicKey"],
+                    "        endpoint: " + p["endpoint"],
+                    "        allowedIPs: [%s]" % ", ".join(p["allowedIPs"]),
+                    "        persistentKeepalive: %d" % p["persistentKeepalive"]]
+        texts = (("corium.yaml", "\n".join(out) + "\n"),
+                 ("ignition.json", ignition(privates[i], ps, host, addr(i) + "/16", unit)),
+                 ("cloud-config.yaml", cloud_config(privates[i], ps, host, addr(i) + "/16", unit)))
+        for ext, text in texts:
+            with open(os.path.join(outdir, "%s.%s" % (host, ext)), "w") as f:
+                f.write(text)
+
+
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "fleet":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        fleet(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        return
     if len(sys.argv) < 3:
         sys.exit(__doc__.strip().splitlines()[-1])
     outdir = sys.argv[1]

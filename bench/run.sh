@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make bench: corium-agent validate against cloud-init's and Ignition's
 # validators on equivalent configurations (10, 200 and 2,000 WireGuard peers),
-# then binary size and peak RSS of validate and apply --root.
+# a fleet (500 node documents of 10 peers: one validate call against one
+# ignition-validate run a file), then binary size and peak RSS of validate
+# and apply --root.
 #
 # Not part of the test suite: figures depend on the machine. Installs the peer
 # tools when missing. BENCH_RUNS (default 31) sets the runs per tool and size.
@@ -11,6 +13,10 @@ cd "$(dirname "$0")/.."
 RUNS=${BENCH_RUNS:-31}
 APPLY_RUNS=${BENCH_APPLY_RUNS:-11}
 SIZES=${BENCH_SIZES:-10,200,2000}
+FLEET_NODES=${BENCH_FLEET_NODES:-500}
+FLEET_PEERS=${BENCH_FLEET_PEERS:-10}
+FLEET_ROUNDS=${BENCH_FLEET_ROUNDS:-5}
+FLEET_SAMPLE=${BENCH_FLEET_SAMPLE:-10}
 PY=/usr/bin/python3 # cloud-init's own interpreter, never a pyenv shim
 
 apt_install() {
@@ -53,6 +59,11 @@ echo "== validate (median wall time, peak RSS)"
 	"cloud-init=$PY /usr/bin/cloud-init schema -c $work/configs/cloud-config-{size}.yaml"
 
 echo
+echo "== a fleet: $FLEET_NODES node documents of $FLEET_PEERS peers each, one validate call against one ignition-validate run a file"
+"$PY" bench/gen.py fleet "$work/fleet" "$FLEET_NODES" "$FLEET_PEERS"
+"$PY" bench/fleet.py "$work/fleet" "$FLEET_ROUNDS" "$FLEET_SAMPLE" "$AGENT" "$IGNITION" "$PY" /usr/bin/cloud-init
+
+echo
 echo "== corium-agent binary"
 size=$(stat -c %s "$AGENT")
 echo "size: $size bytes ($((size / 1024 / 1024)) MiB), CGO_ENABLED=0 -trimpath, not stripped"
@@ -76,3 +87,12 @@ for n in ${SIZES//,/ }; do
 	sort -n "$work/apply.tsv" | awk -v n="$n" '{ t[NR] = $1; if ($2 > m) m = $2 }
 		END { printf "%-8s %10.2f %12.1f\n", n, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
 done
+
+echo
+echo "== first boot in a booted node: the agent against the floor (bench/boot-floor.sh), median of 5 boots each"
+if [ "$(id -u)" -ne 0 ]; then
+	echo "skipped: booting a node (systemd-nspawn, network namespaces) needs root"
+else
+	go test -run '^$' -bench BootFirstBoot -benchtime=5x ./test/boot/ |
+		awk '/^BenchmarkBootFirstBoot/ { for (i = 3; i < NF; i += 2) printf "%-22s %s\n", $(i + 1), $i }'
+fi

@@ -37,8 +37,8 @@ echo "(log: $(wc -l <"$work/apply.log") lines, e.g.)"
 grep -m3 -E 'resolved|node address' "$work/apply.log" || true
 
 echo
-echo "==> the tree it wrote (mode, path)"
-(cd "$root" && find . -path ./run/corium/secrets -prune -o \( -type f -o -type l \) -printf '%m %p%l\n' | sed 's|\./|/|' | sort -k2)
+echo "==> the tree it wrote (mode, path; a link with its target)"
+(cd "$root" && find . -path ./run/corium/secrets -prune -o -type f -printf '%m %p\n' -o -type l -printf '%m %p -> %l\n' | sed 's|\./|/|' | sort -k2)
 
 echo
 echo "==> /etc/k0s/k0s.yaml (the VRRP password line masked here)"

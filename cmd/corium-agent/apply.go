@@ -9,11 +9,11 @@ import (
 	"os"
 	"time"
 
-	"github.com/corium/corium-agent/internal/firstboot"
 	"github.com/corium/corium-agent/internal/notify"
-	"github.com/corium/corium-agent/internal/resolve"
+	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/secret/resolve"
 )
 
 func init() {
@@ -34,22 +34,18 @@ func addNodeFlags(fs *flag.FlagSet) nodeFlags {
 }
 
 func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("apply", stderr)
+	fs := newFlags("apply", "", "Provisions this node once, as corium-agent.service does at first boot: the source\nchain (or --config), validation, secrets, WireGuard, k0s and the guard. It prints\nwhat it wrote on stdout and its log on stderr.", stderr)
 	nf := addNodeFlags(fs)
 	again := fs.Bool("again", false, "day two: converge peers, endpoints, keepalives, MTUs and publicPorts on a provisioned node")
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent apply [--root DIR] [--config FILE] [--facts FILE] [--again]")
-		return exitUsage
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if !checkRoot(stderr, "apply", *nf.root) {
 		return exitUsage
 	}
 	root := rootfs.New(*nf.root)
 	log := newLogger(stderr)
-	o := firstboot.Options{
+	o := provision.Options{
 		Root:       root,
 		ConfigFile: *nf.config,
 		FactsFile:  *nf.facts,
@@ -63,8 +59,8 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			// Still a run: it leaves its status like any other.
 			now := time.Now().UTC()
-			st := &status.Status{Command: "apply", Root: root.Dir(), StartedAt: now, FinishedAt: now, Outcome: status.Failed, Error: err.Error()}
-			if werr := status.Write(root, st); werr != nil {
+			st := &runstatus.Status{Command: "apply", Root: root.Dir(), StartedAt: now, FinishedAt: now, Outcome: runstatus.Failed, Error: err.Error()}
+			if werr := runstatus.Write(root, st); werr != nil {
 				log.Error("writing the status file", "error", werr.Error())
 			}
 			log.Error("connecting to the host", "error", err.Error())
@@ -74,8 +70,8 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		defer closeLive()
 	}
 
-	st, runErr := firstboot.Run(ctx, o)
-	if err := status.Write(root, st); err != nil {
+	st, runErr := provision.Run(ctx, o)
+	if err := runstatus.Write(root, st); err != nil {
 		log.Error("writing the status file", "error", err.Error())
 		if runErr == nil {
 			runErr = err
@@ -107,11 +103,11 @@ func newLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func summary(st *status.Status) string {
+func summary(st *runstatus.Status) string {
 	switch st.Outcome {
-	case status.NothingToDo:
+	case runstatus.NothingToDo:
 		return "nothing to do: the node is already provisioned (apply --again converges it)"
-	case status.Unconfigured:
+	case runstatus.Unconfigured:
 		return "unconfigured: no source holds a corium block; the node is left as it is"
 	}
 	if st.Error != "" {
@@ -122,7 +118,7 @@ func summary(st *status.Status) string {
 
 // printRun writes the run's outcome for a person: each step with what it
 // did to each file and action.
-func printRun(w io.Writer, st *status.Status) {
+func printRun(w io.Writer, st *runstatus.Status) {
 	printSource(w, st.Provenance)
 	printNodeAddress(w, st.NodeAddress)
 	printHostname(w, st.Hostname)

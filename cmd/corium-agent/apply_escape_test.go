@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // hostDir is a directory outside the root, 0755, with real directories
@@ -78,7 +80,7 @@ func TestApplyKeepsPlantedLinksInsideTheRoot(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, host := demoRoot(t), hostDir(t)
+			root, host := testutil.DemoRoot(t, demo), hostDir(t)
 			if err := os.MkdirAll(filepath.Join(root, "etc"), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +110,7 @@ func TestApplyKeepsPlantedLinksInsideTheRoot(t *testing.T) {
 
 // A FIFO as a secret file blocked apply in the open, past every waitFor.
 func TestApplyRefusesAFIFOSecretAtOnce(t *testing.T) {
-	root := demoRoot(t)
+	root := testutil.DemoRoot(t, demo)
 	secret := filepath.Join(root, "run/corium/secrets/join-token")
 	if err := os.Remove(secret); err != nil {
 		t.Fatal(err)

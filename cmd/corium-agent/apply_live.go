@@ -8,9 +8,10 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl"
 
-	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/apply"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/firstboot"
+	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -18,7 +19,7 @@ import (
 // wireLiveHost connects the run to the running host: systemd over D-Bus,
 // wgctrl and netlink for the overlay check and the node address, nftables
 // for the guard. The returned func closes them.
-func wireLiveHost(ctx context.Context, root rootfs.Root, o *firstboot.Options) (func(), error) {
+func wireLiveHost(ctx context.Context, root rootfs.Root, o *provision.Options) (func(), error) {
 	sd, err := systemd.Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to systemd: %w", err)
@@ -34,13 +35,13 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *firstboot.Options) (
 		_ = wg.Close()
 		return nil, fmt.Errorf("opening netlink: %w", err)
 	}
-	o.Live = &bootstrap.LiveHost{
+	o.Live = &apply.LiveHost{
 		Systemd:  sd,
-		Verifier: bootstrap.Verifier{Devices: wg, Links: nl},
+		Verifier: apply.Verifier{Devices: wg, Links: nl},
 		Guard:    func(ctx context.Context) error { return firewall.ApplyRendered(ctx, root) },
 	}
-	o.GatherFacts = func(endpoints []netip.Addr) (*bootstrap.Facts, error) {
-		return bootstrap.GatherFacts(nl, endpoints...)
+	o.GatherFacts = func(endpoints []netip.Addr) (*hostfacts.Facts, error) {
+		return hostfacts.Gather(nl, endpoints...)
 	}
 	return func() {
 		nl.Close()

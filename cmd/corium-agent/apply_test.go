@@ -11,52 +11,11 @@ import (
 
 	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 const demo = "../../examples/demo"
-
-// demoRoot is a fresh root with the demo's secret files, as make demo lays
-// it out.
-func demoRoot(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	src := filepath.Join(demo, "root")
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dir, rel), b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// demoSecretValues are the contents of the demo's secret files.
-func demoSecretValues(t *testing.T) []string {
-	t.Helper()
-	dir := filepath.Join(demo, "root/run/corium/secrets")
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
-		out = append(out, strings.TrimSpace(string(b)))
-	}
-	return out
-}
 
 func noDemoSecrets(t *testing.T, secrets []string, outputs map[string]string) {
 	t.Helper()
@@ -76,13 +35,13 @@ func demoArgs(cmd, root string, extra ...string) []string {
 	return append([]string{cmd, "--root", root, "--config", filepath.Join(demo, "config.yaml"), "--facts", filepath.Join(demo, "facts.json")}, extra...)
 }
 
-func readStatus(t *testing.T, root string) (*status.Status, string) {
+func readStatus(t *testing.T, root string) (*runstatus.Status, string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, status.Path))
+	b, err := os.ReadFile(filepath.Join(root, runstatus.Path))
 	if err != nil {
 		t.Fatalf("status file: %v", err)
 	}
-	var st status.Status
+	var st runstatus.Status
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
@@ -105,8 +64,8 @@ func mtimes(t *testing.T, root string) map[string]time.Time {
 }
 
 func TestApplyAndPlanCLI(t *testing.T) {
-	secrets := demoSecretValues(t)
-	root := demoRoot(t)
+	secrets := testutil.DemoSecrets(t, demo)
+	root := testutil.DemoRoot(t, demo)
 	outputs := map[string]string{}
 
 	// plan first: it changes nothing.
@@ -142,7 +101,7 @@ func TestApplyAndPlanCLI(t *testing.T) {
 		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
 	}
 	st, raw := readStatus(t, root)
-	if st.Outcome != status.Provisioned || st.Provenance == nil || st.Validation == nil || !st.Validation.Valid || st.NodeAddress.Address != "10.10.0.1" || len(st.Steps) < 9 {
+	if st.Outcome != runstatus.Provisioned || st.Provenance == nil || st.Validation == nil || !st.Validation.Valid || st.NodeAddress.Address != "10.10.0.1" || len(st.Steps) < 9 {
 		t.Errorf("status: %s", raw)
 	}
 	outputs["apply stdout"], outputs["apply stderr"], outputs["status"] = out, errOut, raw
@@ -175,12 +134,12 @@ func TestApplyAndPlanCLI(t *testing.T) {
 	}
 	after := mtimes(t, root)
 	for p, m := range before {
-		if p != filepath.Join(root, status.Path) && !after[p].Equal(m) {
+		if p != filepath.Join(root, runstatus.Path) && !after[p].Equal(m) {
 			t.Errorf("second apply touched %s", p)
 		}
 	}
 	st, raw = readStatus(t, root)
-	if st.Outcome != status.NothingToDo {
+	if st.Outcome != runstatus.NothingToDo {
 		t.Errorf("second status: %s", raw)
 	}
 	outputs["second apply"] = out + errOut + raw
@@ -189,8 +148,8 @@ func TestApplyAndPlanCLI(t *testing.T) {
 }
 
 func TestApplyCLIFailureLeavesStatusAndNoMarker(t *testing.T) {
-	secrets := demoSecretValues(t)
-	root := demoRoot(t)
+	secrets := testutil.DemoSecrets(t, demo)
+	root := testutil.DemoRoot(t, demo)
 	if err := os.Remove(filepath.Join(root, "run/corium/secrets/join-token")); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +161,7 @@ func TestApplyCLIFailureLeavesStatusAndNoMarker(t *testing.T) {
 		t.Errorf("error does not name the field:\n%s", errOut)
 	}
 	st, raw := readStatus(t, root)
-	if st.Outcome != status.Failed || !strings.Contains(st.Error, "join.tokenFrom") {
+	if st.Outcome != runstatus.Failed || !strings.Contains(st.Error, "join.tokenFrom") {
 		t.Errorf("status: %s", raw)
 	}
 	if rootfs.New(root).Exists(record.MarkerPath) || rootfs.New(root).Exists("/etc/wireguard/wg0.conf") {
@@ -230,13 +189,13 @@ func TestApplyCLINoConfigIsUnconfigured(t *testing.T) {
 		t.Errorf("no source: exit %d\n%s", code, out)
 	}
 	st, _ := readStatus(t, root)
-	if st.Outcome != status.Unconfigured || st.Provenance == nil || len(st.Provenance.Tried) != 4 {
+	if st.Outcome != runstatus.Unconfigured || st.Provenance == nil || len(st.Provenance.Tried) != 4 {
 		t.Errorf("status: %+v", st)
 	}
 }
 
 func TestApplyAgainCLIRefusesNamingTheField(t *testing.T) {
-	root := demoRoot(t)
+	root := testutil.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: %d\n%s%s", code, out, errOut)
 	}
@@ -250,12 +209,12 @@ func TestApplyAgainCLIRefusesNamingTheField(t *testing.T) {
 	}
 	after := mtimes(t, root)
 	for p, m := range before {
-		if p != filepath.Join(root, status.Path) && !after[p].Equal(m) {
+		if p != filepath.Join(root, runstatus.Path) && !after[p].Equal(m) {
 			t.Errorf("a refused run touched %s", p)
 		}
 	}
 	st, _ := readStatus(t, root)
-	if st.Outcome != status.Refused || len(st.Refusals) != 1 {
+	if st.Outcome != runstatus.Refused || len(st.Refusals) != 1 {
 		t.Errorf("status: %+v", st)
 	}
 }

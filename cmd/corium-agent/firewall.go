@@ -3,11 +3,9 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
@@ -18,15 +16,14 @@ func init() {
 	register("firewall", command{summary: "apply, show or remove the cluster-port guard (table inet corium)", run: runFirewall})
 }
 
-func firewallUsage(w io.Writer, flags *flag.FlagSet) {
-	fmt.Fprintf(w, `usage: corium-agent firewall apply|show|remove [--root DIR] [--netns PATH] [--config FILE] [--if-rendered]
-
-  apply   program the guard (or remove it when clusterPorts is open)
+// firewallAbout is what firewall -h says after the usage line.
+var firewallAbout = `  apply   program the guard and the pod masquerade, whichever the node has
+          (remove the table when it has neither)
   show    compare the loaded guard with the rendered one; exit 0 when it is
           current or off, 1 when it is stale or missing
   remove  delete table inet corium; needs no config
 
-The guard is read from %s under the root, as rendered at
+The guard is read from ` + firewall.FilePath + ` under the root, as rendered at
 first boot, or derived from --config FILE (no secrets are resolved, and the
 file under the root is not rewritten).
 
@@ -34,10 +31,7 @@ The kernel acted on is the network namespace the command runs in, and only
 with --root / (the default). A root other than / is another machine's tree:
 there, apply and remove need --netns PATH, the network namespace to program
 (/run/netns/NAME, /proc/PID/ns/net), and show without --netns prints the
-rendered guard without comparing it with any table.
-`, firewall.FilePath)
-	flags.PrintDefaults()
-}
+rendered guard without comparing it with any table.`
 
 // firewallArgs are the parsed flags of one firewall command.
 type firewallArgs struct {
@@ -47,7 +41,7 @@ type firewallArgs struct {
 }
 
 func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	a, code, ok := parseFirewall(args, stderr)
+	a, code, ok := parseFirewall(args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -86,7 +80,7 @@ func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		if err := firewall.Remove(ctx, conn); err != nil {
 			return fail(exitFailed, err)
 		}
-		fmt.Fprintf(stdout, "table inet %s removed; the cluster ports are open to every link\n", firewall.TableName)
+		fmt.Fprintf(stdout, "table inet %s removed; the cluster ports are open to every link, and pods' packets over the overlay are no longer masqueraded, until corium-agent firewall apply or the next boot\n", firewall.TableName)
 		return exitOK
 	}
 	if a.verb == "apply" {
@@ -106,24 +100,20 @@ func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // parseFirewall reads the verb and flags; !ok means exit with code.
-func parseFirewall(args []string, stderr io.Writer) (a firewallArgs, code int, ok bool) {
-	flags := newFlags("firewall", stderr)
+func parseFirewall(args []string, stdout, stderr io.Writer) (a firewallArgs, code int, ok bool) {
+	flags := newFlags("firewall", " apply|show|remove", firewallAbout, stderr)
 	root := flags.String("root", "/", "the node's root directory")
 	flags.StringVar(&a.config, "config", "", "derive the guard from this config instead of the rendered file")
 	flags.StringVar(&a.netns, "netns", "", "act on the network namespace at this `path` (required with a --root other than /)")
 	flags.BoolVar(&a.ifRendered, "if-rendered", false, "apply: with no rendered guard under the root, do nothing and exit 0")
-	flags.Usage = func() { firewallUsage(stderr, flags) }
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		flags.Usage()
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-			return a, exitOK, false
-		}
-		return a, exitUsage, false
+	rest, code, ok := parseFlags(flags, args, stdout)
+	if !ok {
+		return a, code, false
 	}
-	a.verb = args[0]
-	if err := flags.Parse(args[1:]); err != nil {
-		return a, parseExit(err), false
+	if len(rest) == 0 {
+		return a, usageError(flags, "name an action: apply, show or remove"), false
 	}
+	a.verb = rest[0]
 	a.root = rootfs.New(*root)
 	usage := func(format string, args ...any) (firewallArgs, int, bool) {
 		fmt.Fprintf(stderr, "corium-agent firewall %s: "+format+"\n", append([]any{a.verb}, args...)...)
@@ -133,8 +123,8 @@ func parseFirewall(args []string, stderr io.Writer) (a firewallArgs, code int, o
 	case a.verb != "apply" && a.verb != "show" && a.verb != "remove":
 		fmt.Fprintf(stderr, "corium-agent firewall: unknown action %q; use apply, show or remove\n", a.verb)
 		return a, exitUsage, false
-	case flags.NArg() > 0:
-		return usage("unexpected argument %q", flags.Arg(0))
+	case len(rest) > 1:
+		return usage("unexpected argument %q", rest[1])
 	case a.verb == "remove" && a.config != "":
 		return usage("remove needs no config; drop --config")
 	case a.ifRendered && (a.verb != "apply" || a.config != ""):

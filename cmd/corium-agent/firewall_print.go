@@ -9,7 +9,8 @@ import (
 )
 
 // printGuard writes the guard and, when the table was read, how it
-// compares.
+// compares. The pod masquerade has its own line: a table holding it alone
+// is never shown as a guard in force.
 func printGuard(w io.Writer, g firewall.Guard, r *firewall.Report) {
 	if !g.On {
 		fmt.Fprintln(w, "guard:       off (clusterPorts: open)")
@@ -22,9 +23,21 @@ func printGuard(w io.Writer, g firewall.Guard, r *firewall.Report) {
 		if len(g.Tunnels) > 0 {
 			fmt.Fprintf(w, "tunnels:     %s (dropped unless they arrive on the interfaces above)\n", strings.Join(g.Tunnels, " "))
 		}
+		if e := g.Endpoint; e != nil {
+			fmt.Fprintf(w, "endpoint:    %s, off the overlay: %s addressed to it accepted from any link\n", e.Address, joinPorts(e.Ports))
+		}
 		if o := g.Outdated(); o != "" {
 			fmt.Fprintf(w, "outdated:    %s\n", o)
 		}
+	}
+	if g.Masquerade {
+		var wg []string
+		for _, name := range g.Interfaces {
+			if name != "lo" {
+				wg = append(wg, name)
+			}
+		}
+		fmt.Fprintf(w, "masquerade:  pods (%s) to addresses outside it, out of %s, take the node's address (%s)\n", g.PodCIDR, strings.Join(wg, " "), g.CNI)
 	}
 	if r == nil {
 		return

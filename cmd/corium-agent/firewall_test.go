@@ -47,7 +47,7 @@ type fwRun struct {
 // test runs in.
 func runFirewallOn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
 	t.Helper()
-	return runFirewallCmd(t, append(args, "--netns", netnsPath(ns))...)
+	return runFirewallCmd(t, append(args, "--netns", ns.Path())...)
 }
 
 // runFirewallIn runs `corium-agent firewall ARGS` on a thread inside the
@@ -76,8 +76,6 @@ func runFirewallCmd(t *testing.T, args ...string) fwRun {
 	return r
 }
 
-func netnsPath(ns *testutil.Netns) string { return "/run/netns/" + ns.Name }
-
 // runFirewallUnprivileged is runFirewallOn on a thread without
 // CAP_NET_ADMIN, so the kernel refuses the batch. The thread is never reused.
 func runFirewallUnprivileged(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
@@ -98,7 +96,7 @@ func runFirewallUnprivileged(t *testing.T, ns *testutil.Netns, args ...string) f
 			done <- -1
 			return
 		}
-		done <- run(context.Background(), append([]string{"firewall"}, append(args, "--netns", netnsPath(ns))...), &out, &errb)
+		done <- run(context.Background(), append([]string{"firewall"}, append(args, "--netns", ns.Path())...), &out, &errb)
 	}()
 	code := <-done
 	if code == -1 {
@@ -201,16 +199,32 @@ func TestFirewallCommand(t *testing.T) {
 		t.Fatalf("second remove: %+v", r)
 	}
 
-	// clusterPorts: open removes a loaded guard and shows "off".
+	// clusterPorts: open on kube-router with the node address on the
+	// overlay leaves the pod masquerade alone in the table, shown as such.
 	if r = runFirewallOn(t, srv, "apply", "--root", root); r.code != exitOK {
 		t.Fatalf("apply: %+v", r)
 	}
+	openDoc := strings.Replace(firewallDoc, "clusterPorts: overlay", "clusterPorts: open", 1)
 	openFile := filepath.Join(dir, "open.yaml")
-	if err := os.WriteFile(openFile, []byte(strings.Replace(firewallDoc, "clusterPorts: overlay", "clusterPorts: open", 1)), 0o600); err != nil {
+	if err := os.WriteFile(openFile, []byte(openDoc), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if r = runFirewallOn(t, srv, "apply", "--config", openFile); r.code != exitOK || !strings.Contains(r.stdout, "table:       off") {
-		t.Fatalf("apply with clusterPorts open: %+v", r)
+	r = runFirewallOn(t, srv, "apply", "--config", openFile)
+	if r.code != exitOK || !strings.Contains(r.stdout, "guard:       off (clusterPorts: open)\nmasquerade:  pods (10.244.0.0/16) to addresses outside it, out of wg0, take the node's address (kuberouter)\n") ||
+		!strings.Contains(r.stdout, "table:       current: table inet corium holds the rendered pod masquerade only; the guard is off") || strings.Contains(r.stdout, "guarded:") {
+		t.Fatalf("apply with clusterPorts open on kube-router: %+v", r)
+	}
+	if !reachable() {
+		t.Fatal("the guarded port does not answer after applying clusterPorts: open")
+	}
+
+	// On calico, clusterPorts: open leaves nothing: the table goes, "off".
+	calicoFile := filepath.Join(dir, "open-calico.yaml")
+	if err := os.WriteFile(calicoFile, []byte("network:\n  cni: calico\n"+openDoc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r = runFirewallOn(t, srv, "apply", "--config", calicoFile); r.code != exitOK || !strings.Contains(r.stdout, "table:       off") || strings.Contains(r.stdout, "masquerade:") {
+		t.Fatalf("apply with clusterPorts open on calico: %+v", r)
 	}
 	if !reachable() {
 		t.Fatal("the guarded port does not answer after applying clusterPorts: open")
@@ -223,17 +237,22 @@ func TestFirewallCommandUsage(t *testing.T) {
 		code int
 		want string
 	}{
-		{nil, exitUsage, "usage: corium-agent firewall apply|show|remove"},
+		{nil, exitUsage, "usage: corium-agent firewall [flags] apply|show|remove"},
 		{[]string{"open"}, exitUsage, `unknown action "open"`},
 		{[]string{"remove", "--config", "node.yaml"}, exitUsage, "remove needs no config"},
 		{[]string{"show", "extra"}, exitUsage, `unexpected argument "extra"`},
 		{[]string{"apply", "--bogus"}, exitUsage, "flag provided but not defined: -bogus"},
 		{[]string{"--help"}, exitOK, "usage: corium-agent firewall"},
+		{[]string{"show", "-h"}, exitOK, "usage: corium-agent firewall"},
 	} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), append([]string{"firewall"}, tc.args...), &out, &errb)
-		if code != tc.code || !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("firewall %v = %d, %q; want %d and %q", tc.args, code, errb.String(), tc.code, tc.want)
+		said := errb.String()
+		if tc.code == exitOK {
+			said = out.String() // help is the output asked for
+		}
+		if code != tc.code || !strings.Contains(said, tc.want) {
+			t.Errorf("firewall %v = %d, %q; want %d and %q", tc.args, code, said, tc.code, tc.want)
 		}
 	}
 }
@@ -269,5 +288,26 @@ func TestFirewallCommandRefusesBadInput(t *testing.T) {
 	code = run(context.Background(), []string{"firewall", "apply", "--config", filepath.Join(dir, "absent.yaml")}, &out, &errb)
 	if code != exitUsage || !strings.Contains(errb.String(), "absent.yaml") {
 		t.Errorf("apply with a missing config = %d, %q", code, errb.String())
+	}
+}
+
+// show prints the endpoint the guard admits clients at, off the overlay,
+// and what it leaves guarded; no kernel is needed for a root other than /.
+func TestFirewallShowsTheEndpoint(t *testing.T) {
+	dir := t.TempDir()
+	doc := strings.Replace(firewallDoc, "role: controller+worker\n", "role: controller+worker\ncluster:\n  endpoint: 192.0.2.100\n", 1)
+	file := filepath.Join(dir, "vip.yaml")
+	if err := os.WriteFile(file, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r := runFirewallCmd(t, "show", "--root", dir, "--config", file)
+	for _, want := range []string{
+		"guarded:     179/tcp 2380/tcp 8132/tcp 9443/tcp 10250/tcp\n",
+		"endpoint:    192.0.2.100, off the overlay: 8132/tcp 9443/tcp addressed to it accepted from any link\n",
+		"masquerade:  pods (10.244.0.0/16) to addresses outside it, out of wg0, take the node's address (kuberouter)\n",
+	} {
+		if r.code != exitOK || !strings.Contains(r.stdout, want) {
+			t.Errorf("show --config with an underlay endpoint: exit %d, lacks %q:\n%s%s", r.code, want, r.stdout, r.stderr)
+		}
 	}
 }

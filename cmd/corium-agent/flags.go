@@ -1,30 +1,96 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
-// newFlags is a command's flag set; the flag package's own complaints and
-// -help go to stderr, so stdout carries only the command's output.
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
+// newFlags is a command's flag set, with the usage every command prints in
+// one style: "usage: corium-agent CMD [flags] ARGS", what the command does
+// when about says it, then the flags. synopsis is what follows [flags]
+// (" FILE...", or "" for a command that takes no arguments).
+func newFlags(name, synopsis, about string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "usage: corium-agent %s [flags]%s\n", name, synopsis)
+		if about != "" {
+			fmt.Fprintf(w, "\n%s\n", strings.Trim(about, "\n"))
+		}
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(w, "\nflags:")
+			fs.PrintDefaults()
+		}
+	}
 	return fs
 }
 
-// parseExit is the exit code for a failed flag parse: asking for help is
-// not a mistake, anything else is a usage error the flag package has
-// already explained.
-func parseExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
+// parseFlags parses a command's arguments, flags before, between or after
+// the others, and returns the others; !ok means return code. Asked for
+// help (-h, --help), the usage goes to stdout and the exit is 0: it is the
+// output asked for. A mistake is explained on stderr with the usage, exit 2.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) (rest []string, code int, ok bool) {
+	stderr := fs.Output()
+	var said bytes.Buffer
+	fs.SetOutput(&said)
+	rest, err := parseInterleaved(fs, args)
+	fs.SetOutput(stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		_, _ = stdout.Write(said.Bytes())
+		return nil, exitOK, false
+	case err != nil:
+		_, _ = stderr.Write(said.Bytes())
+		return nil, exitUsage, false
 	}
+	return rest, exitOK, true
+}
+
+// parseInterleaved lets flags stand before, between or after the other
+// arguments.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
+
+// usageError says what is wrong with a command's arguments, then its usage,
+// on stderr: exit 2.
+func usageError(fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(fs.Output(), "corium-agent %s: %s\n", fs.Name(), fmt.Sprintf(format, args...))
+	fs.Usage()
 	return exitUsage
+}
+
+// parseNoArgs is parseFlags for a command that takes no arguments but its
+// flags.
+func parseNoArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool) {
+	rest, code, ok := parseFlags(fs, args, stdout)
+	switch {
+	case !ok:
+		return code, false
+	case len(rest) > 0:
+		return usageError(fs, "unexpected argument %q", rest[0]), false
+	}
+	return exitOK, true
 }
 
 // formatFlag is the --format flag of the commands that print text or JSON.

@@ -5,16 +5,43 @@ import (
 	"testing"
 )
 
-// Every command takes -help as a request, not a mistake, and names the flag
-// it refuses.
+// Every command takes -h and --help as a request for its usage: printed on
+// stdout, the output asked for, exit 0, in one style. A flag it does not
+// know is a usage error: on stderr, with the usage, exit 2.
 func TestSharedFlagHandling(t *testing.T) {
-	ownFlag := map[string]string{"apply": "-again", "plan": "-again", "resolve": "-config", "status": "-root", "validate": "-strict"}
+	ownFlag := map[string]string{"apply": "-again", "plan": "-again", "resolve": "-config", "status": "-root", "validate": "-strict",
+		"cmdline": "-grub", "firewall": "-netns", "schema": "", "version": ""}
+	if len(ownFlag) != len(commands) {
+		t.Errorf("%d commands, %d checked here", len(commands), len(ownFlag))
+	}
 	for cmd, flag := range ownFlag {
-		if code, _, errOut := runCLI(t, cmd, "--help"); code != exitOK || !strings.Contains(errOut, flag) {
-			t.Errorf("%s --help: exit %d, stderr %q", cmd, code, errOut)
+		for _, help := range []string{"-h", "--help", "-help"} {
+			code, out, errOut := runCLI(t, cmd, help)
+			if code != exitOK || errOut != "" || !strings.HasPrefix(out, "usage: corium-agent "+cmd+" [flags]") || !strings.Contains(out, flag) {
+				t.Errorf("%s %s: exit %d, stdout %q, stderr %q", cmd, help, code, out, errOut)
+			}
+			if code, helpOut, _ := runCLI(t, "help", cmd); code != exitOK || helpOut != out {
+				t.Errorf("help %s: exit %d, %q; want what %s -h prints", cmd, code, helpOut, cmd)
+			}
 		}
-		if code, _, errOut := runCLI(t, cmd, "--bogus"); code != exitUsage || !strings.Contains(errOut, "bogus") {
-			t.Errorf("%s --bogus: exit %d, stderr %q", cmd, code, errOut)
+		code, out, errOut := runCLI(t, cmd, "--bogus")
+		if code != exitUsage || out != "" || !strings.Contains(errOut, "bogus") || !strings.Contains(errOut, "usage: corium-agent "+cmd+" [flags]") {
+			t.Errorf("%s --bogus: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
+		}
+	}
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"help", "-h"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitOK || errOut != "" || !strings.HasPrefix(out, "usage: corium-agent COMMAND [flags] ARGS") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+	if code, out, errOut := runCLI(t); code != exitUsage || out != "" || !strings.HasPrefix(errOut, "usage: corium-agent COMMAND") {
+		t.Errorf("no command: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, cmd := range []string{"apply", "plan", "resolve", "status", "schema", "version"} {
+		code, out, errOut := runCLI(t, cmd, "extra")
+		if code != exitUsage || out != "" || !strings.HasPrefix(errOut, "corium-agent "+cmd+`: unexpected argument "extra"`+"\nusage: corium-agent "+cmd+" [flags]") {
+			t.Errorf("%s extra: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
 		}
 	}
 	for _, cmd := range []string{"plan", "resolve", "status", "validate"} {

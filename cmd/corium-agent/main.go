@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"syscall"
 )
 
@@ -47,12 +48,19 @@ func main() {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	switch {
+	case len(args) == 0:
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	case args[0] == "-h" || args[0] == "--help" || args[0] == "-help":
+		usage(stdout)
 		return exitOK
+	case args[0] == "help" && (len(args) == 1 || strings.HasPrefix(args[1], "-")):
+		usage(stdout)
+		return exitOK
+	case args[0] == "help":
+		// help CMD is CMD -h.
+		args = []string{args[1], "-h"}
 	}
 	c, ok := commands[args[0]]
 	if !ok {
@@ -63,7 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: corium-agent COMMAND [flags]\n\ncommands:")
+	fmt.Fprintln(w, "usage: corium-agent COMMAND [flags] ARGS\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
@@ -72,4 +80,5 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintln(w, "\nrun corium-agent COMMAND -h (or corium-agent help COMMAND) for a command's arguments and flags")
 }

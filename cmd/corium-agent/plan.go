@@ -7,7 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/firstboot"
+	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 )
 
@@ -16,23 +16,19 @@ func init() {
 }
 
 func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("plan", stderr)
+	fs := newFlags("plan", "", "Shows every file and action apply would write or perform, changing nothing and\nresolving no secret.", stderr)
 	nf := addNodeFlags(fs)
 	format := formatFlag(fs)
 	again := fs.Bool("again", false, "show what apply --again would do on a provisioned node")
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent plan [--root DIR] [--config FILE] [--facts FILE] [--again] [--format text|json]")
-		return exitUsage
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if !checkFormat(stderr, "plan", *format) || !checkRoot(stderr, "plan", *nf.root) {
 		return exitUsage
 	}
 	// Only what needs attention is logged: the plan itself goes to stdout.
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	rep, err := firstboot.Plan(ctx, firstboot.Options{
+	rep, err := provision.Plan(ctx, provision.Options{
 		Root:       rootfs.New(*nf.root),
 		ConfigFile: *nf.config,
 		FactsFile:  *nf.facts,
@@ -54,7 +50,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func printPlan(w io.Writer, rep *firstboot.PlanReport) {
+func printPlan(w io.Writer, rep *provision.PlanReport) {
 	printSource(w, rep.Provenance)
 	if v := rep.Validation; v != nil {
 		for _, f := range v.Errors {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // demoDayTwo is the demo config with wg0's first peer moved and wg1 dropped.
@@ -28,7 +30,7 @@ func demoDayTwo(t *testing.T) string {
 }
 
 func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
-	root := demoRoot(t)
+	root := testutil.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: %d\n%s%s", code, out, errOut)
 	}
@@ -43,8 +45,9 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 		"step wireguard-removed\n",
 		"removed   /etc/wireguard/wg1.conf\n",
 		"removed   /etc/systemd/system/multi-user.target.wants/wg-quick@wg1.service\n",
+		"removed   /etc/systemd/system/wg-quick@wg1.service.d/10-corium-k0s.conf\n",
 		"action    stop wg-quick@wg1.service",
-		"action    disable wg-quick@wg1.service",
+		"action    daemon-reload wg-quick@wg0.service k0scontroller.service",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan --again lacks %q:\n%s", want, out)
@@ -55,7 +58,7 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 			t.Errorf("plan --again shows %q, which day two never does:\n%s", never, out)
 		}
 	}
-	noDemoSecrets(t, demoSecretValues(t), map[string]string{"stdout": out, "stderr": errOut})
+	noDemoSecrets(t, testutil.DemoSecrets(t, demo), map[string]string{"stdout": out, "stderr": errOut})
 	after := mtimes(t, root)
 	for p, m := range before {
 		if !after[p].Equal(m) {
@@ -67,7 +70,7 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 	}
 
 	// A fresh node has no day two.
-	fresh := demoRoot(t)
+	fresh := testutil.DemoRoot(t, demo)
 	if code, _, errOut := runCLI(t, "plan", "--again", "--root", fresh, "--config", filepath.Join(demo, "config.yaml")); code != exitFailed || !strings.Contains(errOut, "not provisioned") {
 		t.Errorf("plan --again on a fresh node: exit %d, %s", code, errOut)
 	}

@@ -5,13 +5,13 @@ import (
 	"io"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/runstatus"
 )
 
 // The lines apply and plan print alike, so a plan reads like the run it
 // foretells.
 
-func printSource(w io.Writer, p *status.Provenance) {
+func printSource(w io.Writer, p *runstatus.Provenance) {
 	if p == nil {
 		return
 	}
@@ -22,7 +22,7 @@ func printSource(w io.Writer, p *status.Provenance) {
 	fmt.Fprintf(w, "source: %s\n", src)
 }
 
-func printNodeAddress(w io.Writer, n *status.NodeAddress) {
+func printNodeAddress(w io.Writer, n *runstatus.NodeAddress) {
 	switch {
 	case n == nil:
 	case n.Address == "":
@@ -33,7 +33,7 @@ func printNodeAddress(w io.Writer, n *status.NodeAddress) {
 	}
 }
 
-func printHostname(w io.Writer, h *status.Hostname) {
+func printHostname(w io.Writer, h *runstatus.Hostname) {
 	switch {
 	case h == nil:
 	case h.Name == "":

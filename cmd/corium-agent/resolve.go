@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/corium/corium-agent/internal/firstboot"
+	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -33,16 +33,12 @@ type resolved struct {
 }
 
 func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	flags := newFlags("resolve", stderr)
+	flags := newFlags("resolve", "", "Runs the source chain and shows which source the configuration comes from, each\nsource tried with its outcome, and the document with its defaults.", stderr)
 	root := flags.String("root", "/", "the tree every source path is read under")
 	configFile := flags.String("config", "", "read this `file` instead of running the chain")
 	format := formatFlag(flags)
-	if err := flags.Parse(args); err != nil {
-		return parseExit(err)
-	}
-	if flags.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent resolve [--root DIR] [--config FILE] [--format text|json]")
-		return exitUsage
+	if code, ok := parseNoArgs(flags, args, stdout); !ok {
+		return code
 	}
 	if !checkFormat(stderr, "resolve", *format) || !checkRoot(stderr, "resolve", *root) {
 		return exitUsage
@@ -61,7 +57,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			code = exitUsage
 		}
 	case res.Source != "":
-		cfg, findings, err := schema.LoadTree(ctx, res.Tree, firstboot.ChecksFor(res)...)
+		cfg, findings, err := schema.LoadTree(ctx, res.Tree, provision.ChecksFor(res)...)
 		printFindings(stderr, res.Source, findings)
 		if err != nil {
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed

@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // Secret values of the test documents; no output of resolve may hold one.
@@ -237,23 +237,16 @@ func TestResolveUsage(t *testing.T) {
 // (SSL_CERT_FILE) is read once per process and must hold the test server's
 // certificate before anything loads it.
 func TestResolveHTTPS(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "corium-agent")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building the agent: %v\n%s", err, out)
-	}
+	bin := testutil.BuildAgent(t)
 	doc := resolveSecretDoc("from-https")
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/broken" {
 			w.WriteHeader(http.StatusInternalServerError)
 			return
 		}
 		fmt.Fprint(w, doc)
 	}))
-	defer srv.Close()
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	ca := testutil.CAFile(t, srv)
 	for _, tc := range []struct {
 		path   string
 		code   int

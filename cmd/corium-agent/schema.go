@@ -13,9 +13,9 @@ func init() {
 }
 
 func runSchema(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent schema (takes no arguments; redirect the output to a file)")
-		return exitUsage
+	fs := newFlags("schema", "", "Prints the configuration's JSON Schema (draft 2020-12), for editors; redirect\nit to a file.", stderr)
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if _, err := stdout.Write(schema.JSONSchema()); err != nil {
 		fmt.Fprintf(stderr, "corium-agent schema: writing the schema: %v\n", err)

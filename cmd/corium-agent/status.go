@@ -10,7 +10,7 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl"
 
-	"github.com/corium/corium-agent/internal/inspect"
+	"github.com/corium/corium-agent/internal/nodestatus"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -25,8 +25,8 @@ func init() {
 // openLive connects to the running host for the live parts of the
 // inspection; a part it cannot reach stays nil with the reason. Tests
 // replace it to point at namespaces they made.
-var openLive = func(ctx context.Context, root rootfs.Root) (inspect.Options, func()) {
-	o := inspect.Options{Root: root}
+var openLive = func(ctx context.Context, root rootfs.Root) (nodestatus.Options, func()) {
+	o := nodestatus.Options{Root: root}
 	if !root.IsHost() {
 		why := "root is " + root.Dir() + ", not the host"
 		o.DevicesWhy, o.LinksWhy, o.UnitsWhy, o.GuardWhy = why, why, why, why
@@ -48,13 +48,13 @@ var openLive = func(ctx context.Context, root rootfs.Root) (inspect.Options, fun
 	if nl, err := netlink.NewHandle(); err != nil {
 		o.LinksWhy = "opening netlink: " + err.Error()
 	} else {
-		o.Links = inspect.LinkFacts{Netlink: nl}
+		o.Links = nodestatus.LinkFacts{Netlink: nl}
 		closers = append(closers, nl.Close)
 	}
 	if conn, err := nftables.New(); err != nil {
 		o.GuardWhy = "connecting to nftables: " + err.Error()
 	} else {
-		o.Guard = inspect.NftGuard{Conn: conn}
+		o.Guard = nodestatus.NftGuard{Conn: conn}
 	}
 	return o, func() {
 		for _, c := range closers {
@@ -64,15 +64,11 @@ var openLive = func(ctx context.Context, root rootfs.Root) (inspect.Options, fun
 }
 
 func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("status", stderr)
+	fs := newFlags("status", "", "Says what this node is, why, and whether its route, overlay, guard and k0s\nreally work; the first line is the verdict. Exit 0 ok, 1 degraded or failed,\n3 unprovisioned.", stderr)
 	root := fs.String("root", "/", "the node's root directory; live state is read only for /")
 	format := formatFlag(fs)
-	if err := fs.Parse(args); err != nil {
-		return parseExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: corium-agent status [--root DIR] [--format text|json]")
-		return exitUsage
+	if code, ok := parseNoArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if !checkFormat(stderr, "status", *format) || !checkRoot(stderr, "status", *root) {
 		return exitUsage
@@ -84,23 +80,23 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer cancel()
 	o, closeLive := openLive(ctx, rootfs.New(*root))
 	defer closeLive()
-	r := inspect.Inspect(ctx, o)
+	r := nodestatus.Inspect(ctx, o)
 	if *format == "json" {
 		if err := writeJSON(stdout, r); err != nil {
 			fmt.Fprintf(stderr, "corium-agent status: encoding the report: %v\n", err)
 			return exitFailed
 		}
 	} else {
-		inspect.Text(stdout, r)
+		nodestatus.Text(stdout, r)
 	}
 	return statusExit(r.Verdict.State)
 }
 
-func statusExit(s inspect.State) int {
+func statusExit(s nodestatus.State) int {
 	switch s {
-	case inspect.OK:
+	case nodestatus.OK:
 		return exitOK
-	case inspect.Unprovisioned:
+	case nodestatus.Unprovisioned:
 		return exitNothing
 	}
 	return exitFailed

@@ -10,8 +10,9 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/inspect"
+	"github.com/corium/corium-agent/internal/nodestatus"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 func statusFirstLine(s string) string {
@@ -20,11 +21,11 @@ func statusFirstLine(s string) string {
 }
 
 // withLive points the status command's live parts at o for one test.
-func withLive(t *testing.T, live func(o *inspect.Options)) {
+func withLive(t *testing.T, live func(o *nodestatus.Options)) {
 	t.Helper()
 	orig := openLive
-	openLive = func(_ context.Context, root rootfs.Root) (inspect.Options, func()) {
-		o := inspect.Options{Root: root}
+	openLive = func(_ context.Context, root rootfs.Root) (nodestatus.Options, func()) {
+		o := nodestatus.Options{Root: root}
 		live(&o)
 		return o, func() {}
 	}
@@ -51,8 +52,8 @@ func TestStatusCLIUnprovisioned(t *testing.T) {
 }
 
 func TestStatusCLIProvisionedDemo(t *testing.T) {
-	secrets := demoSecretValues(t)
-	root := demoRoot(t)
+	secrets := testutil.DemoSecrets(t, demo)
+	root := testutil.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -71,11 +72,11 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 	}
 
 	code, js, errJS := runCLI(t, "status", "--root", root, "--format", "json")
-	var r inspect.Report
+	var r nodestatus.Report
 	if err := json.Unmarshal([]byte(js), &r); err != nil {
 		t.Fatalf("exit %d, not JSON: %v\n%s", code, err, js)
 	}
-	if code != exitOK || r.Verdict.State != inspect.OK || !r.Provisioned || len(r.Interfaces) != 2 || r.Interfaces[0].Peers[0].Class != inspect.Unknown {
+	if code != exitOK || r.Verdict.State != nodestatus.OK || !r.Provisioned || len(r.Interfaces) != 2 || r.Interfaces[0].Peers[0].Class != nodestatus.Unknown {
 		t.Errorf("exit %d, report %+v", code, r)
 	}
 	noDemoSecrets(t, secrets, map[string]string{"text": text, "text stderr": errText, "json": js, "json stderr": errJS})
@@ -85,7 +86,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, "run/corium/status.json")); err != nil {
 		t.Fatal(err)
 	}
-	withLive(t, func(o *inspect.Options) { o.Devices = wrongKeyDevices{} })
+	withLive(t, func(o *nodestatus.Options) { o.Devices = wrongKeyDevices{} })
 	code, text, errText = runCLI(t, "status", "--root", root)
 	_, js, errJS = runCLI(t, "status", "--root", root, "--format", "json")
 	if code != exitFailed || !strings.Contains(text, "drift publicKey: want ") || !strings.Contains(text, "(from /var/lib/corium/wireguard.json)") {
@@ -94,7 +95,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 	noDemoSecrets(t, secrets, map[string]string{"text after reboot": text, "stderr after reboot": errText, "json after reboot": js, "json stderr after reboot": errJS})
 
 	// The same root with every device gone is degraded at the tunnel.
-	withLive(t, func(o *inspect.Options) { o.Devices = noDevices{} })
+	withLive(t, func(o *nodestatus.Options) { o.Devices = noDevices{} })
 	code, text, _ = runCLI(t, "status", "--root", root)
 	if want := "degraded: tunnel: wg0: the device is absent; see journalctl -u wg-quick@wg0.service (and 1 more)"; code != exitFailed || statusFirstLine(text) != want {
 		t.Errorf("exit %d, verdict %q, want %q", code, statusFirstLine(text), want)
@@ -102,7 +103,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 }
 
 func TestStatusCLIFailedRun(t *testing.T) {
-	root := demoRoot(t)
+	root := testutil.DemoRoot(t, demo)
 	if err := os.Remove(filepath.Join(root, "run/corium/secrets/join-token")); err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 
+	"github.com/corium/corium-agent/internal/cluster"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 func init() {
@@ -18,58 +17,76 @@ func init() {
 // validateReport is one file's result in --format json. The shape is stable:
 //
 //	{"files": [{"file": "node.yaml", "valid": false, "shape": "standalone",
+//	  "via": "write_files[0].content (gz+b64)", "positionsIn": "document",
 //	  "findings": [{"path": "wireguard[0].mtu", "line": 9, "col": 10,
 //	                "severity": "error", "message": "must be at least 576"}],
-//	  "error": "reading node.yaml: ..."}]}
+//	  "error": "reading node.yaml: ..."}],
+//	 "cluster": {"valid": false, "findings": [{"file": "w1.yaml", "path": ...,
+//	   "line": ..., "col": ..., "severity": ..., "message": ...,
+//	   "related": [{"file": "a1.yaml", "path": ..., "line": ..., "col": ...}]}],
+//	   "error": "..."}}
 //
 // "shape" is standalone, embedded or none; "error" is set only when the file
 // could not be read (then "valid" is false and there are no findings).
+// "via" says where in the file the document is when it is not the file
+// itself (a cloud-config's write_files, a kernel command line's
+// corium.config=); "positionsIn" is "document" when line and col count in
+// that document, not in the file (it was encoded). "cluster" is there with
+// --cluster only.
 type validateReport struct {
-	File     string          `json:"file"`
-	Valid    bool            `json:"valid"`
-	Shape    string          `json:"shape,omitempty"`
-	Findings schema.Findings `json:"findings"`
-	Error    string          `json:"error,omitempty"`
+	File        string          `json:"file"`
+	Valid       bool            `json:"valid"`
+	Shape       string          `json:"shape,omitempty"`
+	Via         string          `json:"via,omitempty"`
+	PositionsIn string          `json:"positionsIn,omitempty"`
+	Findings    schema.Findings `json:"findings"`
+	Error       string          `json:"error,omitempty"`
+
+	node  cluster.Node // the file as the cluster check takes it
+	where string       // where in the file the findings' lines count ("" the file itself)
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", stderr)
+	fs := newFlags("validate", " FILE...", "Checks configuration files offline, as a node reads them; - reads standard input.\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
+	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
 	format := formatFlag(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: corium-agent validate [--strict] [--for cmdline] [--format text|json] FILE...")
-		fs.PrintDefaults()
-	}
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		return parseExit(err)
+	files, code, ok := parseFlags(fs, args, stdout)
+	if !ok {
+		return code
 	}
 	if !checkFormat(stderr, "validate", *format) {
 		return exitUsage
 	}
 	var opts []schema.Option
+	forCmdline := false
 	switch *usedFor {
 	case "":
 	case "cmdline":
-		opts = append(opts, schema.ForCmdline())
+		opts, forCmdline = append(opts, schema.ForCmdline()), true
 	default:
 		fmt.Fprintf(stderr, "corium-agent validate: --for %q: the only use with checks of its own is cmdline\n", *usedFor)
 		return exitUsage
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return exitUsage
+		return usageError(fs, "no file to check; name one, or - for standard input")
 	}
-	code := exitOK
+	if readsStdinTwice(files) {
+		return usageError(fs, "- (standard input) can be read once")
+	}
 	reports := make([]validateReport, 0, len(files))
-	for _, file := range files {
-		if ctx.Err() != nil {
+	checked := validateAll(ctx, files, *strict, forCmdline, opts)
+	for i, file := range files {
+		r, ok := checked.next(ctx, i)
+		if !ok {
 			// Stopped (SIGTERM): say so once, and check no further file.
 			fmt.Fprintf(stderr, "corium-agent validate: stopped before %s: %v\n", file, context.Cause(ctx))
 			return exitFailed
 		}
-		r := validateFile(ctx, file, *strict, opts...)
+		if !*asCluster {
+			r.node = cluster.Node{} // the document is not needed once printed
+		}
 		switch {
 		case ctx.Err() != nil:
 			code = exitFailed
@@ -83,10 +100,21 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			printText(stdout, stderr, r)
 		}
 	}
+	var set *clusterReport
+	if *asCluster {
+		set = checkCluster(reports, *strict)
+		if !set.Valid && code == exitOK {
+			code = exitFailed
+		}
+		if *format == "text" {
+			printCluster(stdout, stderr, set, len(reports))
+		}
+	}
 	if *format == "json" {
 		if err := writeJSON(stdout, struct {
-			Files []validateReport `json:"files"`
-		}{reports}); err != nil {
+			Files   []validateReport `json:"files"`
+			Cluster *clusterReport   `json:"cluster,omitempty"`
+		}{reports, set}); err != nil {
 			fmt.Fprintf(stderr, "corium-agent validate: writing json: %v\n", err)
 			return exitFailed
 		}
@@ -94,29 +122,36 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-func validateFile(ctx context.Context, file string, strict bool, opts ...schema.Option) validateReport {
-	r := validateReport{File: file, Findings: schema.Findings{}}
-	data, err := os.ReadFile(file)
+func validateFile(ctx context.Context, file string, strict, forCmdline bool, opts ...schema.Option) validateReport {
+	data, name, err := readInput(file)
+	r := validateReport{File: name, Findings: schema.Findings{}}
 	if err != nil {
-		r.Error = fmt.Sprintf("reading %s: %v", file, errors.Unwrap(err))
-		if errors.Unwrap(err) == nil {
-			r.Error = fmt.Sprintf("reading %s: %v", file, err)
-		}
-		return r
-	}
-	doc, findings, err := schema.Check(ctx, data, opts...)
-	var syn *schema.SyntaxError
-	switch {
-	case errors.As(err, &syn):
-		r.Shape = schema.ShapeNone.String()
-		r.Findings = schema.Findings{{Line: syn.Line, Severity: schema.SeverityError, Message: "yaml syntax: " + syn.Msg}}
-		return r
-	case err != nil:
 		r.Error = err.Error()
 		return r
 	}
-	r.Shape = doc.Shape.String()
-	r.Findings = findings
+	// The document the node reads: out of a cloud-config's write_files or a
+	// kernel command line's data:, when the file is one.
+	n, err := cluster.Read(ctx, name, data, opts...)
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.node = n
+	r.Shape, r.Findings = n.Shape().String(), n.Findings
+	if n.Delivery.Via != "" {
+		r.Via = n.Delivery.Via
+		if n.Delivery.How != "" {
+			r.Via += " (" + n.Delivery.How + ")"
+		}
+		if r.where = n.Where(); r.where != "" {
+			r.PositionsIn = "document"
+		}
+	}
+	if forCmdline && n.Doc != nil {
+		if f := cmdlineFit(source.InlineParams(n.Delivery.Data)); f != nil {
+			r.Findings = append(r.Findings, *f)
+		}
+	}
 	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
 	return r
 }
@@ -129,7 +164,11 @@ func printText(stdout, stderr io.Writer, r validateReport) {
 		return
 	}
 	for _, f := range r.Findings {
-		fmt.Fprintln(stdout, formatFinding(r.File, f))
+		file := r.File
+		if r.where != "" && f.Line > 0 {
+			file += " (" + r.where + ")" // the line counts in that document
+		}
+		fmt.Fprintln(stdout, formatFinding(file, f))
 	}
 	if r.Valid {
 		fmt.Fprintf(stdout, "%s: valid\n", r.File)
@@ -146,20 +185,4 @@ func formatFinding(file string, f schema.Finding) string {
 		sev = " warning:"
 	}
 	return fmt.Sprintf("%s:%s %s", pos, sev, f)
-}
-
-// parseInterleaved lets flags stand before, between or after the files.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var files []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return files, nil
-		}
-		files = append(files, args[0])
-		args = args[1:]
-	}
 }

@@ -14,10 +14,11 @@ import (
 
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 func TestGetReturnsBodyAndSendsHeader(t *testing.T) {
-	srv := newRecorder(t, answer{status: 200, body: "hello"})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "hello"})
 	body, err := fastClient(srv.Server).Get(context.Background(), Request{
 		URL:    srv.URL + "/doc",
 		Header: http.Header{"Authorization": {"Bearer abc"}},
@@ -25,13 +26,13 @@ func TestGetReturnsBodyAndSendsHeader(t *testing.T) {
 	if err != nil || string(body) != "hello" {
 		t.Fatalf("Get = %q, %v", body, err)
 	}
-	if got := srv.requests[0].Header.Get("Authorization"); got != "Bearer abc" {
+	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer abc" {
 		t.Fatalf("Authorization = %q", got)
 	}
 }
 
 func TestNotThereYetThenOK(t *testing.T) {
-	srv := newRecorder(t, answer{status: 404}, answer{status: 503}, answer{status: 200, body: "ok"})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 404}, testutil.Answer{Status: 503}, testutil.Answer{Status: 200, Body: "ok"})
 	var reports []Attempt
 	body, err := fastClient(srv.Server).Get(context.Background(), Request{
 		URL: srv.URL + "/k", Wait: time.Minute,
@@ -40,8 +41,8 @@ func TestNotThereYetThenOK(t *testing.T) {
 	if err != nil || string(body) != "ok" {
 		t.Fatalf("Get = %q, %v", body, err)
 	}
-	if srv.count() != 3 || len(reports) != 2 {
-		t.Fatalf("requests %d, reports %d; want 3 and 2", srv.count(), len(reports))
+	if srv.Count() != 3 || len(reports) != 2 {
+		t.Fatalf("requests %d, reports %d; want 3 and 2", srv.Count(), len(reports))
 	}
 	if !strings.Contains(reports[0].Err.Error(), "404") || !strings.Contains(reports[1].Err.Error(), "503") || !reports[1].Retrying {
 		t.Fatalf("reports = %+v", reports)
@@ -50,25 +51,25 @@ func TestNotThereYetThenOK(t *testing.T) {
 
 func TestEveryTransientStatusIsRetried(t *testing.T) {
 	for _, code := range []int{404, 408, 425, 429, 502, 503, 504} {
-		srv := newRecorder(t, answer{status: code}, answer{status: 200, body: "ok"})
+		srv := testutil.NewScriptedServer(t, testutil.Answer{Status: code}, testutil.Answer{Status: 200, Body: "ok"})
 		if _, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute}); err != nil {
 			t.Errorf("%d then 200: %v", code, err)
 		}
-		if srv.count() != 2 {
-			t.Errorf("%d then 200: %d requests, want 2", code, srv.count())
+		if srv.Count() != 2 {
+			t.Errorf("%d then 200: %d requests, want 2", code, srv.Count())
 		}
 	}
 }
 
 func TestFatalStatusFailsAfterOneRequest(t *testing.T) {
 	for _, code := range []int{400, 401, 403, 410, 418, 500, 501} {
-		srv := newRecorder(t, answer{status: code}, answer{status: 200})
+		srv := testutil.NewScriptedServer(t, testutil.Answer{Status: code}, testutil.Answer{Status: 200})
 		_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute})
 		var se *StatusError
 		if !errors.As(err, &se) || se.Code != code {
 			t.Errorf("%d: err = %v, want a StatusError", code, err)
 		}
-		if n := srv.count(); n != 1 {
+		if n := srv.Count(); n != 1 {
 			t.Errorf("%d: %d requests, want exactly 1", code, n)
 		}
 		if err != nil && !strings.Contains(err.Error(), fmt.Sprint(code)) {
@@ -78,16 +79,14 @@ func TestFatalStatusFailsAfterOneRequest(t *testing.T) {
 }
 
 func TestRedirectToHTTPRefused(t *testing.T) {
-	plainHits := 0
-	plain := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { plainHits++; _, _ = w.Write([]byte("downgraded")) }))
-	defer plain.Close()
-	srv := newRecorder(t, answer{status: http.StatusFound, location: plain.URL + "/k?sig=QUERYSECRET"})
+	plain := testutil.NewScriptedHTTPServer(t, testutil.Answer{Status: 200, Body: "downgraded"})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: http.StatusFound, Location: plain.URL + "/k?sig=QUERYSECRET"})
 	_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute})
 	if !errors.Is(err, ErrInsecureRedirect) {
 		t.Fatalf("err = %v, want ErrInsecureRedirect", err)
 	}
-	if srv.count() != 1 || plainHits != 0 {
-		t.Fatalf("https requests %d, http requests %d; want 1 and 0", srv.count(), plainHits)
+	if srv.Count() != 1 || plain.Count() != 0 {
+		t.Fatalf("https requests %d, http requests %d; want 1 and 0", srv.Count(), plain.Count())
 	}
 	if strings.Contains(err.Error(), "QUERYSECRET") {
 		t.Fatalf("error shows the redirect's query: %v", err)
@@ -101,9 +100,9 @@ func TestRedirectToHTTPRefused(t *testing.T) {
 }
 
 func TestRedirectWithinHTTPSFollowed(t *testing.T) {
-	target := newRecorder(t, answer{status: 200, body: "moved"})
-	srv := newRecorder(t, answer{status: http.StatusMovedPermanently, location: target.URL + "/new"})
-	c := New(WithRootCAs(pool(srv.Server, target.Server)))
+	target := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "moved"})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: http.StatusMovedPermanently, Location: target.URL + "/new"})
+	c := New(WithRootCAs(testutil.CertPool(srv.Server, target.Server)))
 	body, err := c.Get(context.Background(), Request{URL: srv.URL})
 	if err != nil || string(body) != "moved" {
 		t.Fatalf("Get = %q, %v", body, err)
@@ -111,33 +110,33 @@ func TestRedirectWithinHTTPSFollowed(t *testing.T) {
 }
 
 func TestPlainHTTPRefusedWithoutAllow(t *testing.T) {
-	hits := 0
-	plain := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits++ }))
-	defer plain.Close()
+	plain := testutil.NewScriptedHTTPServer(t, testutil.Answer{Status: 200})
 	_, err := New().Get(context.Background(), Request{URL: plain.URL, Wait: time.Minute})
-	if err == nil || !strings.Contains(err.Error(), "only https://") || hits != 0 {
-		t.Fatalf("err = %v, hits = %d", err, hits)
+	if err == nil || !strings.Contains(err.Error(), "only https://") || plain.Count() != 0 {
+		t.Fatalf("err = %v, hits = %d", err, plain.Count())
 	}
 }
 
 func TestRetryAfterHonoured(t *testing.T) {
-	srv := newRecorder(t, answer{status: 503, retryAfter: "1"}, answer{status: 200, body: "ok"})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503, RetryAfter: "1"}, testutil.Answer{Status: 200, Body: "ok"})
 	if _, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 	// The client's own backoff is 10ms; only the header explains a 1s gap.
-	if gap := srv.times[1].Sub(srv.times[0]); gap < time.Second {
+	r := srv.Requests()
+	if gap := r[1].Time.Sub(r[0].Time); gap < time.Second {
 		t.Fatalf("second request %s after the first, want at least the 1s asked for", gap)
 	}
 }
 
 func TestRetryAfterDate(t *testing.T) {
-	srv := newRecorder(t, answer{status: 429, retryAfter: time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)}, answer{status: 200})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 429, RetryAfter: time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)}, testutil.Answer{Status: 200})
 	if _, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
 	// An HTTP date has one-second resolution: 2s ahead is at least 1s ahead.
-	if gap := srv.times[1].Sub(srv.times[0]); gap < time.Second {
+	r := srv.Requests()
+	if gap := r[1].Time.Sub(r[0].Time); gap < time.Second {
 		t.Fatalf("second request %s after the first, want at least 1s", gap)
 	}
 }
@@ -161,15 +160,15 @@ func TestRetryAfterParsing(t *testing.T) {
 }
 
 func TestUntrustedCertificateFailsAtOnce(t *testing.T) {
-	srv := newRecorder(t, answer{status: 200})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200})
 	attempts := 0
 	// The system store does not hold httptest's CA.
 	_, err := New().Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute, Report: func(Attempt) { attempts++ }})
 	if err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Fatalf("err = %v, want a certificate error", err)
 	}
-	if attempts != 1 || srv.count() != 0 {
-		t.Fatalf("attempts %d, requests %d; want 1 and 0", attempts, srv.count())
+	if attempts != 1 || srv.Count() != 0 {
+		t.Fatalf("attempts %d, requests %d; want 1 and 0", attempts, srv.Count())
 	}
 }
 
@@ -197,9 +196,8 @@ func TestConnectionRefusedUntilServerStarts(t *testing.T) {
 	}()
 	// The certificate is only known once started, so trust is checked after
 	// the refusals; build the pool from httptest's fixed test certificate.
-	probe := httptest.NewTLSServer(http.NotFoundHandler())
-	defer probe.Close()
-	c := New(WithRootCAs(pool(probe)), WithBackoff(retry.Policy{Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond}))
+	probe := testutil.NewTLSServer(t, http.NotFoundHandler())
+	c := New(WithRootCAs(testutil.CertPool(probe)), WithBackoff(retry.Policy{Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond}))
 	body, err := c.Get(context.Background(), Request{URL: "https://" + addr + "/", Wait: time.Minute, Report: func(a Attempt) {
 		if strings.Contains(a.Err.Error(), "refused") {
 			refused++
@@ -215,10 +213,10 @@ func TestConnectionRefusedUntilServerStarts(t *testing.T) {
 }
 
 func TestBodyCap(t *testing.T) {
-	srv := newRecorder(t, answer{status: 200, body: strings.Repeat("x", 100)})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: strings.Repeat("x", 100)})
 	_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, MaxBytes: 50, Wait: time.Minute})
-	if !errors.Is(err, ErrTooLarge) || srv.count() != 1 || !strings.Contains(err.Error(), "limit is 50") {
-		t.Fatalf("err = %v, requests %d", err, srv.count())
+	if !errors.Is(err, ErrTooLarge) || srv.Count() != 1 || !strings.Contains(err.Error(), "limit is 50") {
+		t.Fatalf("err = %v, requests %d", err, srv.Count())
 	}
 	body, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, MaxBytes: 100})
 	if err != nil || len(body) != 100 {
@@ -227,7 +225,7 @@ func TestBodyCap(t *testing.T) {
 }
 
 func TestURLRedactedInErrorsAndReports(t *testing.T) {
-	srv := newRecorder(t, answer{status: 503})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503})
 	u := strings.Replace(srv.URL, "https://", "https://user:PASSWORDSECRET@", 1) + "/obj?X-Amz-Signature=QUERYSECRET#FRAGSECRET"
 	var lines []string
 	_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: u, Wait: 100 * time.Millisecond,
@@ -248,7 +246,7 @@ func TestURLRedactedInErrorsAndReports(t *testing.T) {
 }
 
 func TestDeadlineRespected(t *testing.T) {
-	srv := newRecorder(t, answer{status: 503})
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503})
 	const wait = 500 * time.Millisecond
 	step := 50 * time.Millisecond
 	start := time.Now()
@@ -266,9 +264,9 @@ func TestDeadlineRespected(t *testing.T) {
 
 func TestCancelStopsAtOnce(t *testing.T) {
 	t.Run("between attempts", func(t *testing.T) {
-		srv := newRecorder(t, answer{status: 503})
+		srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503})
 		ctx, cancel := context.WithCancel(context.Background())
-		c := New(WithRootCAs(pool(srv.Server)), WithBackoff(retry.Policy{Base: time.Hour, Cap: time.Hour}))
+		c := New(WithRootCAs(testutil.CertPool(srv.Server)), WithBackoff(retry.Policy{Base: time.Hour, Cap: time.Hour}))
 		done := make(chan error, 1)
 		go func() {
 			_, err := c.Get(ctx, Request{URL: srv.URL, Wait: 2 * time.Hour, Report: func(Attempt) { cancel() }})
@@ -278,15 +276,14 @@ func TestCancelStopsAtOnce(t *testing.T) {
 	})
 	t.Run("during a request", func(t *testing.T) {
 		arrived := make(chan struct{})
-		srv := httptest.NewTLSServer(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		srv := testutil.NewTLSServer(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 			close(arrived)
 			<-r.Context().Done()
 		}))
-		defer srv.Close()
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			_, err := New(WithRootCAs(pool(srv))).Get(ctx, Request{URL: srv.URL, Wait: time.Hour})
+			_, err := New(WithRootCAs(testutil.CertPool(srv))).Get(ctx, Request{URL: srv.URL, Wait: time.Hour})
 			done <- err
 		}()
 		<-arrived
@@ -326,28 +323,28 @@ func TestShownURL(t *testing.T) {
 // a hop to another host name, so another port of the same host, which is
 // another server, must be stripped here.
 func TestAuthorizationStaysWithItsOrigin(t *testing.T) {
-	other := newRecorder(t, answer{status: 200, body: "other port"})
-	srv := newRecorder(t,
-		answer{status: http.StatusFound, location: "/same-origin"},
-		answer{status: http.StatusFound, location: other.URL + "/elsewhere"},
+	other := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "other port"})
+	srv := testutil.NewScriptedServer(t,
+		testutil.Answer{Status: http.StatusFound, Location: "/same-origin"},
+		testutil.Answer{Status: http.StatusFound, Location: other.URL + "/elsewhere"},
 	)
 	if strings.Split(srv.Listener.Addr().String(), ":")[0] != strings.Split(other.Listener.Addr().String(), ":")[0] {
 		t.Fatal("both servers must listen on the same host for this test")
 	}
-	c := New(WithRootCAs(pool(srv.Server, other.Server)))
+	c := New(WithRootCAs(testutil.CertPool(srv.Server, other.Server)))
 	body, err := c.Get(context.Background(), Request{URL: srv.URL + "/start", Header: http.Header{"Authorization": {"Bearer TOKEN-FOR-SRV"}}})
 	if err != nil || string(body) != "other port" {
 		t.Fatalf("Get = %q, %v", body, err)
 	}
-	for i, r := range srv.requests {
+	for i, r := range srv.Requests() {
 		if got := r.Header.Get("Authorization"); got != "Bearer TOKEN-FOR-SRV" {
-			t.Errorf("request %d to the URL's own origin (%s) carried Authorization %q", i, r.URL.Path, got)
+			t.Errorf("request %d to the URL's own origin (%s) carried Authorization %q", i, r.Path, got)
 		}
 	}
-	if len(other.requests) != 1 {
-		t.Fatalf("other port got %d requests, want 1", len(other.requests))
+	if other.Count() != 1 {
+		t.Fatalf("other port got %d requests, want 1", other.Count())
 	}
-	if got := other.requests[0].Header.Get("Authorization"); got != "" {
+	if got := other.Requests()[0].Header.Get("Authorization"); got != "" {
 		t.Fatalf("the bearer token followed the redirect to another port: %q", got)
 	}
 }

@@ -2,24 +2,21 @@ package fetch
 
 import (
 	"context"
-	"encoding/pem"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // The system store is read once per process, so SSL_CERT_FILE is proved in a
 // child process: the test binary itself, which TestMain turns into a one-shot
 // fetch.
 func TestSystemTrustStoreHonoursSSLCertFile(t *testing.T) {
-	srv := newRecorder(t, answer{status: 200, body: "trusted"})
-	ca := filepath.Join(t.TempDir(), "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "trusted"})
+	ca := testutil.CAFile(t, srv.Server)
 	for _, tc := range []struct {
 		certFile string
 		want     string

@@ -28,15 +28,15 @@ type Conn interface {
 
 var _ Conn = (*nftables.Conn)(nil)
 
-// Apply programs the guard: with it on, the table is replaced as a whole; with
-// it off, the table is removed if present. Either way it is one netlink batch,
+// Apply programs the guard: with it on or masquerading, the table is replaced
+// as a whole; with neither, the table is removed if present. Either way it is one netlink batch,
 // which the kernel commits entirely or not at all, so there is never a moment
 // with half a guard or none.
 func Apply(ctx context.Context, conn Conn, g Guard) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if !g.On {
+	if !g.On && !g.Masquerade {
 		return Remove(ctx, conn)
 	}
 	rs, err := buildRuleset(g)
@@ -50,7 +50,9 @@ func Apply(ctx context.Context, conn Conn, g Guard) error {
 	conn.AddTable(rs.table)
 	conn.DelTable(rs.table)
 	conn.AddTable(rs.table)
-	conn.AddChain(rs.chain)
+	for _, c := range rs.chains {
+		conn.AddChain(c.chain)
+	}
 	ids := map[string]uint32{}
 	for _, s := range rs.sets {
 		set := *s.set
@@ -59,13 +61,15 @@ func Apply(ctx context.Context, conn Conn, g Guard) error {
 		}
 		ids[set.Name] = set.ID
 	}
-	for _, r := range rs.rules {
-		conn.AddRule(&nftables.Rule{
-			Table:    rs.table,
-			Chain:    rs.chain,
-			Exprs:    withSetIDs(r.exprs, ids),
-			UserData: userdata.AppendString(nil, userdata.TypeComment, r.comment),
-		})
+	for _, c := range rs.chains {
+		for _, r := range c.rules {
+			conn.AddRule(&nftables.Rule{
+				Table:    rs.table,
+				Chain:    c.chain,
+				Exprs:    withSetIDs(r.exprs, ids),
+				UserData: userdata.AppendString(nil, userdata.TypeComment, r.comment),
+			})
+		}
 	}
 	if err := conn.Flush(); err != nil {
 		return fmt.Errorf("programming table inet %s: %w", TableName, err)

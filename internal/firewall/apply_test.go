@@ -76,8 +76,11 @@ func TestApplyTwiceKeepsOneCopy(t *testing.T) {
 	if n := len(ft.rules[chainName]); n != kubeRouterRules {
 		t.Fatalf("%d rules after two applies, want %d", n, kubeRouterRules)
 	}
-	if len(ft.sets) != 3 || len(ft.chains) != 1 {
-		t.Fatalf("%d sets and %d chains after two applies, want 3 and 1", len(ft.sets), len(ft.chains))
+	if n := len(ft.rules[natChainName]); n != 1 {
+		t.Fatalf("%d masquerade rules after two applies, want 1", n)
+	}
+	if len(ft.sets) != 3 || len(ft.chains) != 2 {
+		t.Fatalf("%d sets and %d chains after two applies, want 3 and 2 (the guard's input, the masquerade's postrouting)", len(ft.sets), len(ft.chains))
 	}
 	mustState(t, conn, g, Current)
 }
@@ -146,7 +149,7 @@ func TestStateInEachState(t *testing.T) {
 	ft = conn.tables[key(table())]
 	ft.chains = append(ft.chains, &nftables.Chain{Name: "extra", Table: table()})
 	r = mustState(t, conn, g, Stale)
-	if !strings.Contains(r.Reason, "holds 5 chains and sets, want 4") {
+	if !strings.Contains(r.Reason, "holds 6 chains and sets, want 5") {
 		t.Errorf("stale reason = %q", r.Reason)
 	}
 
@@ -209,7 +212,7 @@ func TestApplyVerifiesWhatTheKernelHolds(t *testing.T) {
 		}
 	}
 	err := Apply(context.Background(), conn, mustRender(t))
-	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("table inet corium is stale after the batch: table inet corium differs from the rendered guard: 1 rules, want %d", kubeRouterRules)) {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("table inet corium is stale after the batch: table inet corium differs from the rendered guard and pod masquerade: 1 rules, want %d", kubeRouterRules)) {
 		t.Fatalf("Apply error = %v", err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/nftables"
-	"github.com/vishvananda/netns"
 
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -13,17 +12,7 @@ import (
 // benchConn is a real nftables connection into a fresh namespace.
 func benchConn(b *testing.B) *nftables.Conn {
 	testutil.RequireRoot(b, "ip")
-	ns := testutil.NewNetns(b, "fw-bench")
-	h, err := netns.GetFromName(ns.Name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { h.Close() })
-	conn, err := nftables.New(nftables.WithNetNSFd(int(h)))
-	if err != nil {
-		b.Fatal(err)
-	}
-	return conn
+	return testutil.NewNetns(b, "fw-bench").Nftables(b)
 }
 
 // BenchmarkApply is one apply as first boot and every boot run it: the batch

@@ -13,9 +13,15 @@ import (
 // check refuses a guard that cannot be programmed as written, whether it came
 // from Render or from a file edited by hand.
 func (g Guard) check() error {
+	if !g.On && g.Masquerade {
+		if g.FileVersion == 0 && g.CNI != string(schema.CNIKubeRouter) {
+			return fmt.Errorf("cni: %q is not kuberouter, the one CNI the masquerade is for", g.CNI)
+		}
+		return g.checkMasqueradeOnly()
+	}
 	if !g.On {
-		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.PodCIDR != "" || g.CNI != "" {
-			return errors.New("guard is off but lists ports, interfaces or a pod network")
+		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.PodCIDR != "" || g.CNI != "" || g.Endpoint != nil {
+			return errors.New("guard is off but lists ports, interfaces, a pod network or an endpoint")
 		}
 		return nil
 	}
@@ -47,6 +53,12 @@ func (g Guard) check() error {
 		}
 	}
 	if err := checkNames("podInterfaces", g.PodInterfaces, true); err != nil {
+		return err
+	}
+	if g.Masquerade && g.FileVersion == 0 && g.CNI != string(schema.CNIKubeRouter) {
+		return fmt.Errorf("masquerade: is for kuberouter, not %q", g.CNI)
+	}
+	if err := g.checkEndpoint(); err != nil {
 		return err
 	}
 	for i, name := range g.Tunnels {

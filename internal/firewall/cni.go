@@ -7,7 +7,7 @@ import (
 )
 
 // cniNetwork is where a CNI, as the agent configures it (see
-// bootstrap.k0sNetwork), delivers pods' packets to the node, and how it
+// render.k0sNetwork), delivers pods' packets to the node, and how it
 // carries them between nodes.
 type cniNetwork struct {
 	// podInterfaces carry packets from pods: this node's, and other nodes'

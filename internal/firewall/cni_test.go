@@ -40,9 +40,11 @@ func TestRenderFollowsTheCNI(t *testing.T) {
 
 func countComment(rs *ruleset, comment string) int {
 	n := 0
-	for _, r := range rs.rules {
-		if r.comment == comment {
-			n++
+	for _, c := range rs.chains {
+		for _, r := range c.rules {
+			if r.comment == comment {
+				n++
+			}
 		}
 	}
 	return n

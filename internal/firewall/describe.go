@@ -19,14 +19,20 @@ func (rs *ruleset) describeHash() string {
 	return hex.EncodeToString(sum[:])
 }
 
+// describe prints the first chain, the sets, its rules, then every other
+// chain with its rules, so a table of one chain prints as it always has.
 func (rs *ruleset) describe() string {
 	var b strings.Builder
-	fmt.Fprintln(&b, describeChain(rs.chain))
-	for _, s := range rs.sets {
-		fmt.Fprintln(&b, describeSet(s.set, s.elems))
-	}
-	for _, r := range rs.rules {
-		fmt.Fprintf(&b, "%s comment %q\n", describeRule(r.exprs), r.comment)
+	for i, c := range rs.chains {
+		fmt.Fprintln(&b, describeChain(c.chain))
+		if i == 0 {
+			for _, s := range rs.sets {
+				fmt.Fprintln(&b, describeSet(s.set, s.elems))
+			}
+		}
+		for _, r := range c.rules {
+			fmt.Fprintf(&b, "%s comment %q\n", describeRule(r.exprs), r.comment)
+		}
 	}
 	return b.String()
 }

@@ -10,17 +10,21 @@ import (
 )
 
 // Guard is what the firewall enforces, derived from the config and nothing
-// else. The zero Guard is "off": no table.
+// else: the guard of the cluster ports (On) and the pod masquerade, either
+// or both in one table. The zero Guard is "off": no table.
 type Guard struct {
 	// On is true for clusterPorts: overlay.
 	On bool `json:"on"`
 	// Ports are the guarded ports: the role's set minus PublicPorts.
 	Ports []Port `json:"ports,omitempty"`
-	// Interfaces may reach the guarded ports: lo and the WireGuard interfaces.
+	// Interfaces are the overlay: with the guard on, lo and the WireGuard
+	// interfaces, which may reach the guarded ports; with only the
+	// masquerade, the WireGuard interfaces it masquerades on.
 	Interfaces []string `json:"interfaces,omitempty"`
 	// PublicPorts are the role's ports the operator left reachable from anywhere.
 	PublicPorts []Port `json:"publicPorts,omitempty"`
-	// PodCIDR is the pod network, accepted only on PodInterfaces.
+	// PodCIDR is the pod network: with the guard on, accepted only on
+	// PodInterfaces; the masquerade rewrites its packets' source.
 	PodCIDR string `json:"podCIDR,omitempty"`
 	// CNI is network.cni, which PodInterfaces and Tunnels follow.
 	CNI string `json:"cni,omitempty"`
@@ -31,6 +35,15 @@ type Guard struct {
 	// tunnelMatches), dropped unless they arrive on Interfaces: what they
 	// carry comes out on a PodInterface, where pod sources are trusted.
 	Tunnels []string `json:"tunnels,omitempty"`
+	// Endpoint is cluster.endpoint on a controller when it is an IP off the
+	// overlay: the ports clients reach the cluster on there are accepted
+	// addressed to it, from any link (see endpoint.go).
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
+	// Masquerade gives pods' packets leaving through a WireGuard interface
+	// to an address outside PodCIDR the node's own source, which the peer's
+	// allowedIPs hold (see masquerade.go). It is independent of On: with
+	// the guard off, the table holds the masquerade alone.
+	Masquerade bool `json:"masquerade,omitempty"`
 	// FileVersion is the version of an older file the guard was read from,
 	// 0 when it was rendered or read from a current file (see Outdated).
 	FileVersion int `json:"-"`
@@ -46,13 +59,17 @@ func (p Port) String() string { return fmt.Sprintf("%d/%s", p.Number, p.Proto) }
 
 // Render derives the guard from a validated config with defaults applied.
 func Render(cfg *schema.Config) (Guard, error) {
+	masquerade := masquerades(cfg)
 	if cfg.Firewall.ClusterPorts != schema.ClusterPortsOverlay {
-		return Guard{}, nil
+		if !masquerade {
+			return Guard{}, nil
+		}
+		return renderMasqueradeOnly(cfg)
 	}
 	if len(cfg.WireGuard) == 0 {
 		return Guard{}, errors.New("firewall.clusterPorts: overlay needs at least one wireguard interface; add one or set clusterPorts: open")
 	}
-	g := Guard{On: true, Interfaces: []string{"lo"}}
+	g := Guard{On: true, Interfaces: []string{"lo"}, Masquerade: masquerade}
 	for _, wg := range cfg.WireGuard {
 		g.Interfaces = append(g.Interfaces, wg.Name)
 	}
@@ -73,15 +90,11 @@ func Render(cfg *schema.Config) (Guard, error) {
 		// port is open; refuse it rather than report a guard that isn't.
 		return Guard{}, errors.New("firewall.publicPorts: exempts every port of the role, so the guard would police nothing; set clusterPorts: open instead")
 	}
-	prefix, err := netip.ParsePrefix(cfg.Network.PodCIDR)
-	if err != nil {
-		return Guard{}, fmt.Errorf("network.podCIDR: %q is not a CIDR: %w", cfg.Network.PodCIDR, err)
+	var err error
+	if g.PodCIDR, err = podNetwork(cfg); err != nil {
+		return Guard{}, err
 	}
-	g.PodCIDR = prefix.Masked().String()
-	cni := cfg.Network.CNI
-	if cni == "" {
-		cni = schema.DefaultCNI
-	}
+	cni := cniOf(cfg)
 	net, ok := cniNetworks[cni]
 	if !ok {
 		return Guard{}, fmt.Errorf("network.cni: %q is not kuberouter, calico or custom", cni)
@@ -92,7 +105,40 @@ func Render(cfg *schema.Config) (Guard, error) {
 	if net.tunnelPort != nil && public[net.tunnelPort.Number] {
 		return Guard{}, fmt.Errorf("firewall.publicPorts: %s carries %s's pod tunnel, whose packets come out on an interface the guard trusts for pod sources; keep it guarded", net.tunnelPort, cni)
 	}
+	if g.Endpoint, err = renderEndpoint(cfg, g); err != nil {
+		return Guard{}, err
+	}
 	return g, g.check()
+}
+
+// podNetwork is network.podCIDR as the table matches it.
+func podNetwork(cfg *schema.Config) (string, error) {
+	prefix, err := netip.ParsePrefix(cfg.Network.PodCIDR)
+	if err != nil {
+		return "", fmt.Errorf("network.podCIDR: %q is not a CIDR: %w", cfg.Network.PodCIDR, err)
+	}
+	return prefix.Masked().String(), nil
+}
+
+func cniOf(cfg *schema.Config) schema.CNI {
+	if cfg.Network.CNI == "" {
+		return schema.DefaultCNI
+	}
+	return cfg.Network.CNI
+}
+
+// Holds says what the table is for: "the guard", "the pod masquerade", both,
+// or "" when there is no table.
+func (g Guard) Holds() string {
+	switch {
+	case g.On && g.Masquerade:
+		return "the guard and the pod masquerade"
+	case g.On:
+		return "the guard"
+	case g.Masquerade:
+		return "the pod masquerade"
+	}
+	return ""
 }
 
 // Outdated says what a guard read from an older file leaves out and what to

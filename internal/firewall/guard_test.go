@@ -37,19 +37,29 @@ func TestRenderOverlay(t *testing.T) {
 		CNI:           "kuberouter",
 		PodInterfaces: []string{"kube-bridge", "tun-*"},
 		Tunnels:       []string{"ipip", "ip6ip6"},
+		Masquerade:    true, // kube-router, the node address on wg0
 	}
 	if !reflect.DeepEqual(g, want) {
 		t.Fatalf("Render =\n%+v\nwant\n%+v", g, want)
 	}
 }
 
+// With clusterPorts open the guard is off; on calico nothing else is left,
+// on kube-router with the node address on the overlay the masquerade is.
 func TestRenderOpenIsOff(t *testing.T) {
 	for _, cp := range []schema.ClusterPorts{"", schema.ClusterPortsOpen} {
 		cfg := overlayConfig()
 		cfg.Firewall.ClusterPorts = cp
+		cfg.Network.CNI = schema.CNICalico
 		g, err := Render(cfg)
 		if err != nil || g.On || !reflect.DeepEqual(g, Guard{}) {
-			t.Errorf("clusterPorts %q: Render = %+v, %v; want the zero (off) guard", cp, g, err)
+			t.Errorf("clusterPorts %q on calico: Render = %+v, %v; want the zero (off) guard", cp, g, err)
+		}
+		cfg.Network.CNI = schema.CNIKubeRouter
+		g, err = Render(cfg)
+		want := Guard{Interfaces: []string{"wg0", "wg-backup"}, PodCIDR: "10.244.0.0/16", CNI: "kuberouter", Masquerade: true}
+		if err != nil || g.On || !reflect.DeepEqual(g, want) {
+			t.Errorf("clusterPorts %q on kube-router: Render = %+v, %v; want the masquerade alone %+v", cp, g, err, want)
 		}
 	}
 }

@@ -17,6 +17,15 @@ const (
 // fileVersion changes when the file's meaning changes. Version 2 added the
 // CNI's pod interfaces and tunnels; version 1 trusted a pod source wherever
 // the route back to it pointed, which the default route made "anywhere".
+//
+// The cluster endpoint and the pod masquerade came later, within version 2:
+// written only when a guard has them, they change nothing a version-2 reader
+// knows. A guard without them writes the very bytes an agent before them
+// did, which such an agent (an image rolled back) keeps reading; one with
+// them, it refuses as an unknown field, failing closed as it would on a
+// newer version. What a file without them cannot say is whether its agent
+// knew them: status compares the file with what the applied configuration
+// renders now.
 const fileVersion = 2
 
 // file is the on-disk shape: the guard plus a version, so a later agent can
@@ -58,6 +67,9 @@ func ParseFile(data []byte) (Guard, error) {
 	case 1:
 		if f.CNI != "" || len(f.PodInterfaces)+len(f.Tunnels) > 0 {
 			return Guard{}, fmt.Errorf("version 1 has no cni, podInterfaces or tunnels; re-render it with this agent (corium-agent apply --again)")
+		}
+		if f.Endpoint != nil || f.Masquerade {
+			return Guard{}, fmt.Errorf("version 1 has no endpoint or masquerade; re-render it with this agent (corium-agent apply --again)")
 		}
 		f.Guard.FileVersion = 1
 	default:

@@ -9,25 +9,46 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-func podSource(pod netip.Prefix) []expr.Any {
-	proto, offset := byte(unix.NFPROTO_IPV4), uint32(12) // ip saddr
-	if pod.Addr().Is6() {
-		proto, offset = unix.NFPROTO_IPV6, 8 // ip6 saddr
+func podSource(pod netip.Prefix) []expr.Any { return addrMatch(pod, srcAddr, expr.CmpOpEq) }
+
+// addrField is which address of the network header a match reads.
+type addrField bool
+
+const (
+	srcAddr addrField = false
+	dstAddr addrField = true
+)
+
+// addrMatch matches the packet's source or destination address against p
+// (op Eq: inside it, Neq: outside it), for packets of p's family only.
+func addrMatch(p netip.Prefix, field addrField, op expr.CmpOp) []expr.Any {
+	proto := byte(unix.NFPROTO_IPV4)
+	if p.Addr().Is6() {
+		proto = unix.NFPROTO_IPV6
 	}
-	addr := pod.Addr().AsSlice()
+	return concat(nfproto(proto), addrCompare(p, field, op))
+}
+
+// addrCompare is addrMatch without the family check, for a rule that made
+// it already.
+func addrCompare(p netip.Prefix, field addrField, op expr.CmpOp) []expr.Any {
+	offset := uint32(12) // ip saddr
+	if p.Addr().Is6() {
+		offset = 8 // ip6 saddr
+	}
+	addr := p.Addr().AsSlice()
 	n := uint32(len(addr))
-	out := []expr.Any{
-		&expr.Meta{Key: expr.MetaKeyNFPROTO, Register: 1},
-		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{proto}},
-		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseNetworkHeader, Offset: offset, Len: n},
+	if field == dstAddr {
+		offset += n // ip daddr follows ip saddr, ip6 daddr ip6 saddr
 	}
-	if pod.Bits() < len(addr)*8 {
+	out := []expr.Any{&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseNetworkHeader, Offset: offset, Len: n}}
+	if p.Bits() < len(addr)*8 {
 		out = append(out, &expr.Bitwise{
 			SourceRegister: 1, DestRegister: 1, Len: n,
-			Mask: prefixMask(pod.Bits(), len(addr)), Xor: make([]byte, n),
+			Mask: prefixMask(p.Bits(), len(addr)), Xor: make([]byte, n),
 		})
 	}
-	return append(out, &expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: addr})
+	return append(out, &expr.Cmp{Op: op, Register: 1, Data: addr})
 }
 
 func prefixMask(bits, size int) []byte {
@@ -90,6 +111,14 @@ func concat(parts ...[]expr.Any) []expr.Any {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// oifnameIn matches the output interface's name against a set of names.
+func oifnameIn(set string) []expr.Any {
+	return []expr.Any{
+		&expr.Meta{Key: expr.MetaKeyOIFNAME, Register: 1},
+		&expr.Lookup{SourceRegister: 1, SetName: set},
+	}
 }
 
 // iifname matches the input interface's name. A name ending in "*" is a

@@ -48,7 +48,7 @@ func TestGuardDropsForgedPodSources(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "nft", "sysctl", "bridge")
 	t.Parallel() // the drops wait out their timeouts; the lab is its own
 	l := newForgedLab(t)
-	conn := nftConn(t, l.srv)
+	conn := l.srv.Nftables(t)
 	t.Cleanup(func() { _ = Remove(context.Background(), conn) })
 	udp := udpSink(t, l.srv, 4789)
 
@@ -92,7 +92,7 @@ func TestGuardDropsForgedPodSources(t *testing.T) {
 func TestGuardUDPIgnoresConntrack(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newBaseLab(t)
-	conn := nftConn(t, l.srv)
+	conn := l.srv.Nftables(t)
 	t.Cleanup(func() { _ = Remove(context.Background(), conn) })
 	mustApply(t, conn, cniGuard(t, schema.CNICalico, podCIDR4))
 	udp := udpSink(t, l.srv, 4789)

@@ -46,7 +46,7 @@ func TestGuardAdmitsPodsOnTheCNIInterfaces(t *testing.T) {
 		t.Run(string(tc.cni), func(t *testing.T) {
 			t.Parallel()
 			l := newBaseLab(t)
-			conn := nftConn(t, l.srv)
+			conn := l.srv.Nftables(t)
 			t.Cleanup(func() { _ = Remove(context.Background(), conn) })
 			v4, v6 := tc.setup(t, l)
 			for _, fam := range []struct {

@@ -27,7 +27,7 @@ func TestGuardDropsTunnelsOffTheOverlay(t *testing.T) {
 	l := newBaseLab(t)
 	l.pub.Run(t, "ip", "route", "add", srvOvl4+"/32", "via", srvPub4)
 	l.pub.Run(t, "ip", "-6", "route", "add", srvOvl6+"/128", "via", srvPub6)
-	conn := nftConn(t, l.srv)
+	conn := l.srv.Nftables(t)
 	t.Cleanup(func() { _ = Remove(context.Background(), conn) })
 	mustApply(t, conn, cniGuard(t, schema.CNIKubeRouter, podCIDR4))
 

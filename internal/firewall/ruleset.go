@@ -1,6 +1,7 @@
 package firewall
 
 import (
+	"errors"
 	"fmt"
 	"net/netip"
 
@@ -17,17 +18,23 @@ const (
 	setIfaces = "overlay_ifaces"
 	setTCP    = "tcp_ports"
 	setUDP    = "udp_ports"
+	// setEndpoint holds the ports admitted to the cluster endpoint.
+	setEndpoint = "endpoint_ports"
 	// markerPrefix starts the comment of the first rule; the rest is the hash
 	// of the rendered rule set, so State can tell which render is loaded.
-	markerPrefix = "corium-guard sha256="
+	// A table with the masquerade alone says so in its own marker, so that
+	// `nft list` never shows a guard where there is none.
+	markerPrefix           = "corium-guard sha256="
+	markerPrefixMasquerade = "corium-masquerade sha256="
 )
 
 // Comments on the rules, visible in `nft list table inet corium`.
 const (
-	commentForged  = "forged pod source"
-	commentGuarded = "guarded cluster port"
-	commentPod     = "pod network on a CNI interface"
-	commentTunnel  = "pod tunnel off the overlay"
+	commentForged   = "forged pod source"
+	commentGuarded  = "guarded cluster port"
+	commentPod      = "pod network on a CNI interface"
+	commentTunnel   = "pod tunnel off the overlay"
+	commentEndpoint = "cluster endpoint"
 )
 
 func table() *nftables.Table {
@@ -37,14 +44,19 @@ func table() *nftables.Table {
 // ruleset is the guard as nftables objects: built purely from a Guard, handed
 // to the kernel by Apply and compared with what the kernel holds by State.
 type ruleset struct {
-	table *nftables.Table
-	chain *nftables.Chain
-	sets  []setDef
-	rules []rule // the chain's rules, in order
-	hash  string
+	table  *nftables.Table
+	chains []chainDef // the guard's input chain, the masquerade's, in order
+	sets   []setDef
+	hash   string
 }
 
-// rule is one rule of the chain and its comment.
+// chainDef is one chain and its rules, in order.
+type chainDef struct {
+	chain *nftables.Chain
+	rules []rule
+}
+
+// rule is one rule of a chain and its comment.
 type rule struct {
 	exprs   []expr.Any
 	comment string
@@ -55,77 +67,112 @@ type setDef struct {
 	elems []nftables.SetElement
 }
 
+// buildRuleset builds the table of a guard that has one (On or Masquerade).
+// The first rule of the first chain carries the marker.
 func buildRuleset(g Guard) (*ruleset, error) {
 	if err := g.check(); err != nil {
 		return nil, err
 	}
-	t := table()
-	rs := &ruleset{
-		table: t,
-		chain: &nftables.Chain{
-			Name:     chainName,
-			Table:    t,
-			Type:     nftables.ChainTypeFilter,
-			Hooknum:  nftables.ChainHookInput,
-			Priority: nftables.ChainPriorityFilter,
-			Policy:   policyRef(nftables.ChainPolicyAccept),
-		},
+	if !g.On && !g.Masquerade {
+		return nil, errors.New("the guard is off and masquerades nothing, so it has no table")
 	}
-	// Host byte order is how nft itself declares an ifname key; without it
-	// `nft list` prints the names as empty strings.
-	ifaces := &nftables.Set{Table: t, Name: setIfaces, KeyType: nftables.TypeIFName, KeyByteOrder: binaryutil.NativeEndian}
-	tcp := &nftables.Set{Table: t, Name: setTCP, KeyType: nftables.TypeInetService}
-	udp := &nftables.Set{Table: t, Name: setUDP, KeyType: nftables.TypeInetService}
-	var ifaceElems, tcpElems, udpElems []nftables.SetElement
-	for _, name := range g.Interfaces {
-		ifaceElems = append(ifaceElems, nftables.SetElement{Key: ifname(name)})
-	}
-	for _, p := range g.Ports {
-		key := binaryutil.BigEndian.PutUint16(uint16(p.Number))
-		if p.Proto == "tcp" {
-			tcpElems = append(tcpElems, nftables.SetElement{Key: key})
-		} else {
-			udpElems = append(udpElems, nftables.SetElement{Key: key})
-		}
-	}
-	rs.sets = []setDef{{ifaces, ifaceElems}, {tcp, tcpElems}, {udp, udpElems}}
-
 	pod, err := netip.ParsePrefix(g.PodCIDR)
 	if err != nil {
 		return nil, fmt.Errorf("podCIDR: %w", err)
 	}
-	fromPod := podSource(pod.Masked())
-	rs.rules = []rule{{concat([]expr.Any{
+	pod = pod.Masked()
+	t := table()
+	rs := &ruleset{table: t}
+	// Host byte order is how nft itself declares an ifname key; without it
+	// `nft list` prints the names as empty strings.
+	ifaces := &nftables.Set{Table: t, Name: setIfaces, KeyType: nftables.TypeIFName, KeyByteOrder: binaryutil.NativeEndian}
+	var ifaceElems []nftables.SetElement
+	for _, name := range g.Interfaces {
+		ifaceElems = append(ifaceElems, nftables.SetElement{Key: ifname(name)})
+	}
+	rs.sets = []setDef{{ifaces, ifaceElems}}
+	if g.On {
+		rs.addGuard(g, pod)
+	}
+	if g.Masquerade {
+		rs.chains = append(rs.chains, chainDef{natChain(t), []rule{{masqueradeRule(pod), commentMasquerade}}})
+	}
+	rs.hash = rs.describeHash()
+	prefix := markerPrefix
+	if !g.On {
+		prefix = markerPrefixMasquerade
+	}
+	rs.chains[0].rules[0].comment = prefix + rs.hash
+	return rs, nil
+}
+
+// addGuard adds the guard's sets and its input chain.
+func (rs *ruleset) addGuard(g Guard, pod netip.Prefix) {
+	t := rs.table
+	tcp := &nftables.Set{Table: t, Name: setTCP, KeyType: nftables.TypeInetService}
+	udp := &nftables.Set{Table: t, Name: setUDP, KeyType: nftables.TypeInetService}
+	rs.sets = append(rs.sets, setDef{tcp, portElems(g.Ports, "tcp")}, setDef{udp, portElems(g.Ports, "udp")})
+
+	fromPod := podSource(pod)
+	rules := []rule{{concat([]expr.Any{
 		&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1},
 		&expr.Lookup{SourceRegister: 1, SetName: setIfaces},
 		&expr.Verdict{Kind: expr.VerdictAccept},
-	}), ""}} // the marker, set below
+	}), ""}} // the marker, set by buildRuleset
 	// What a tunnel carries comes out on a pod interface, where pod sources
 	// are trusted: a tunnel packet is trusted only where the tunnel runs,
 	// over the overlay. Conntrack plays no part: a blind sender on the
 	// underlay could hit a tuple the real tunnel made "established".
 	for _, name := range g.Tunnels {
 		for _, m := range tunnelMatches[name] {
-			rs.rules = append(rs.rules, rule{concat(nfproto(m.family), l4proto(m.proto), countedDrop()), commentTunnel})
+			rules = append(rules, rule{concat(nfproto(m.family), l4proto(m.proto), countedDrop()), commentTunnel})
 		}
 	}
 	// A pod address is only believed on the links the CNI delivers pods on;
 	// anywhere else it is forged, whatever route leads back to it.
 	for _, name := range g.PodInterfaces {
-		rs.rules = append(rs.rules, rule{concat(fromPod, iifname(name), accept()), commentPod})
+		rules = append(rules, rule{concat(fromPod, iifname(name), accept()), commentPod})
 	}
-	rs.rules = append(rs.rules,
+	rules = append(rules,
 		rule{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentForged},
 		rule{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentForged},
+	)
+	// After the forged sources: a pod address is no more believed on the
+	// underlay for being sent to the endpoint.
+	if e := g.Endpoint; e != nil {
+		set := &nftables.Set{Table: t, Name: setEndpoint, KeyType: nftables.TypeInetService}
+		rs.sets = append(rs.sets, setDef{set, portElems(e.Ports, "tcp")})
+		rules = append(rules, rule{endpointRule(e), commentEndpoint})
+	}
+	rules = append(rules,
 		rule{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentGuarded},
 		// UDP has no handshake: a datagram on a tuple conntrack has seen is
 		// as easy to forge as a new one, and calico's VXLAN, the one guarded
 		// UDP port, only ever runs over the overlay.
 		rule{concat(dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentGuarded},
 	)
-	rs.hash = rs.describeHash()
-	rs.rules[0].comment = markerPrefix + rs.hash
-	return rs, nil
+	rs.chains = append(rs.chains, chainDef{inputChain(t), rules})
+}
+
+func inputChain(t *nftables.Table) *nftables.Chain {
+	return &nftables.Chain{
+		Name:     chainName,
+		Table:    t,
+		Type:     nftables.ChainTypeFilter,
+		Hooknum:  nftables.ChainHookInput,
+		Priority: nftables.ChainPriorityFilter,
+		Policy:   policyRef(nftables.ChainPolicyAccept),
+	}
+}
+
+func portElems(ports []Port, proto string) []nftables.SetElement {
+	var elems []nftables.SetElement
+	for _, p := range ports {
+		if p.Proto == proto {
+			elems = append(elems, nftables.SetElement{Key: binaryutil.BigEndian.PutUint16(uint16(p.Number))})
+		}
+	}
+	return elems
 }
 
 // ifname is an interface name as the kernel compares it: IFNAMSIZ bytes,

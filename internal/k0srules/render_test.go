@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
-	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/plan"
+	"github.com/corium/corium-agent/internal/render"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 const repo = "../.."
@@ -98,7 +99,7 @@ func TestRenderedPass(t *testing.T) {
 func goldenCases(t *testing.T) map[string]rendered {
 	t.Helper()
 	out := map[string]rendered{}
-	err := filepath.WalkDir(filepath.Join(repo, "testdata", "bootstrap"), func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir(filepath.Join(repo, "testdata", "render"), func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Base(filepath.Dir(p)) != "expected" {
 			return err
 		}
@@ -112,21 +113,13 @@ func goldenCases(t *testing.T) map[string]rendered {
 			}
 			out["golden "+filepath.ToSlash(rel)] = r
 		case "plan.json":
-			// A whole plan, or the golden of one step.
-			var plan bootstrap.Plan
-			if err := json.Unmarshal(readFile(t, p), &plan); err != nil {
-				t.Errorf("%s: %v", rel, err)
+			var pl plan.Plan
+			if err := json.Unmarshal(readFile(t, p), &pl); err != nil || len(pl.Steps) == 0 {
+				t.Errorf("%s: %v, %d steps; want a plan", rel, err, len(pl.Steps))
 			}
-			if len(plan.Steps) == 0 {
-				var step bootstrap.Step
-				if err := json.Unmarshal(readFile(t, p), &step); err != nil {
-					t.Errorf("%s: %v", rel, err)
-				}
-				plan.Steps = []bootstrap.Step{step}
-			}
-			for _, s := range plan.Steps {
+			for _, s := range pl.Steps {
 				for _, a := range s.Actions {
-					if a.Kind == bootstrap.ActionK0sInstall {
+					if a.Kind == plan.ActionK0sInstall {
 						out["golden "+filepath.ToSlash(rel)] = rendered{args: a.Args}
 					}
 				}
@@ -141,12 +134,12 @@ func goldenCases(t *testing.T) map[string]rendered {
 }
 
 // renderCases renders every configuration in the repository through the
-// agent's own path (schema.Load, then bootstrap.RenderNode) with placeholder
+// agent's own path (schema.Load, then render.RenderNode) with placeholder
 // secrets: without facts, and with the facts beside it when there are any.
 func renderCases(t *testing.T) map[string]rendered {
 	t.Helper()
 	var files []string
-	for _, pattern := range []string{"testdata/valid/*.yaml", "testdata/bootstrap/*/config.yaml", "testdata/bootstrap/k0s/*/config.yaml"} {
+	for _, pattern := range []string{"testdata/valid/*.yaml", "testdata/render/*/config.yaml", "testdata/render/k0s/*/config.yaml"} {
 		m, _ := filepath.Glob(filepath.Join(repo, pattern))
 		files = append(files, m...)
 	}
@@ -161,8 +154,9 @@ func renderCases(t *testing.T) map[string]rendered {
 		rel, _ := filepath.Rel(repo, f)
 		rel = filepath.ToSlash(rel)
 		data := readFile(t, f)
-		if content, ok := writtenConfig(t, data); ok {
-			data = content
+		// What the node reads: a cloud-config's write_files are written first.
+		if d, err := source.Unpack(t.Context(), data); err == nil {
+			data = d.Data
 		}
 		cfg, _, err := schema.Load(data)
 		if err != nil {
@@ -176,15 +170,15 @@ func renderCases(t *testing.T) map[string]rendered {
 		// Offline, without --facts, is a render too (corium-agent plan),
 		// unless the agent refuses it for want of the host's facts: then
 		// nothing reaches k0s.
-		if r, ok := render(t, rel, cfg, nil); ok {
+		if r, ok := agentRender(t, rel, cfg, nil); ok {
 			out["render "+rel+" without facts"] = r
 		}
 		if fd, err := os.ReadFile(filepath.Join(filepath.Dir(f), "facts.json")); err == nil {
-			facts, err := bootstrap.ParseFacts(fd)
+			facts, err := hostfacts.Parse(fd)
 			if err != nil {
 				t.Fatalf("%s: facts: %v", rel, err)
 			}
-			if r, ok := render(t, rel, cfg, facts); ok {
+			if r, ok := agentRender(t, rel, cfg, facts); ok {
 				out["render "+rel+" with its facts"] = r
 			} else {
 				t.Errorf("%s: refused with its facts", rel)
@@ -194,21 +188,21 @@ func renderCases(t *testing.T) map[string]rendered {
 	return out
 }
 
-// render is what the agent would hand k0s; ok is false when the agent
+// agentRender is what the agent would hand k0s; ok is false when the agent
 // itself refuses the render, before anything is written, because it needs
 // the host's facts.
-func render(t *testing.T, name string, cfg *schema.Config, facts *bootstrap.Facts) (r rendered, ok bool) {
+func agentRender(t *testing.T, name string, cfg *schema.Config, facts *hostfacts.Facts) (r rendered, ok bool) {
 	t.Helper()
-	secrets := bootstrap.Secrets{}
+	secrets := render.Secrets{}
 	for _, f := range schema.SecretFields(cfg) {
 		if f.From != nil {
 			secrets[f.FromPath()] = secret.NewValue(placeholders[f.Kind])
 		}
 	}
-	plan, err := bootstrap.RenderNode(bootstrap.Inputs{
+	p, err := render.RenderNode(render.Inputs{
 		Config:   cfg,
 		Secrets:  secrets,
-		Decision: bootstrap.SelectNodeAddress(cfg, facts),
+		Decision: render.SelectNodeAddress(cfg, facts),
 		Facts:    facts,
 	})
 	switch {
@@ -218,14 +212,14 @@ func render(t *testing.T, name string, cfg *schema.Config, facts *bootstrap.Fact
 	case err != nil:
 		t.Fatalf("%s: rendering: %v", name, err)
 	}
-	for _, s := range plan.Steps {
+	for _, s := range p.Steps {
 		for _, f := range s.Files {
-			if f.Path == bootstrap.K0sConfigPath {
+			if f.Path == render.K0sConfigPath {
 				r.config = f.Content
 			}
 		}
 		for _, a := range s.Actions {
-			if a.Kind == bootstrap.ActionK0sInstall {
+			if a.Kind == plan.ActionK0sInstall {
 				r.args = a.Args
 			}
 		}
@@ -234,30 +228,6 @@ func render(t *testing.T, name string, cfg *schema.Config, facts *bootstrap.Fact
 		t.Fatalf("%s: the plan installs no k0s", name)
 	}
 	return r, true
-}
-
-// writtenConfig is the block a cloud-init write_files entry puts at
-// /etc/corium/config.yaml, as test/examples reads it.
-func writtenConfig(t *testing.T, data []byte) ([]byte, bool) {
-	t.Helper()
-	if !strings.HasPrefix(string(data), "#cloud-config") {
-		return nil, false
-	}
-	var doc struct {
-		WriteFiles []struct {
-			Path    string `yaml:"path"`
-			Content string `yaml:"content"`
-		} `yaml:"write_files"`
-	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("not YAML: %v", err)
-	}
-	for _, f := range doc.WriteFiles {
-		if f.Path == "/etc/corium/config.yaml" {
-			return []byte(f.Content), true
-		}
-	}
-	return nil, false
 }
 
 func readFile(t *testing.T, p string) []byte {

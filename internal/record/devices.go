@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -136,4 +137,33 @@ func ReadDevices(root rootfs.Root) (devices []Device, ok bool, err error) {
 		return nil, false, fmt.Errorf("decoding %s: %w", DevicesPath, err)
 	}
 	return f.Devices, true, nil
+}
+
+// WgQuickUnit is the wg-quick template instance that brings up interface
+// name: the unit the agent starts for a device, and the one status and
+// every message about the device name.
+func WgQuickUnit(name string) string { return "wg-quick@" + name + ".service" }
+
+// PrefixSet parses prefixes into a sorted set, so the order they are
+// written in does not count as a change; masked drops host bits (routes),
+// unmasked keeps them (an interface's own addresses).
+func PrefixSet(list []string, masked bool) ([]netip.Prefix, bool) {
+	out := make([]netip.Prefix, 0, len(list))
+	for _, s := range list {
+		p, err := netip.ParsePrefix(s)
+		if err != nil {
+			return nil, false
+		}
+		if masked {
+			p = p.Masked()
+		}
+		out = append(out, p)
+	}
+	slices.SortFunc(out, func(a, b netip.Prefix) int {
+		if c := a.Addr().Compare(b.Addr()); c != 0 {
+			return c
+		}
+		return a.Bits() - b.Bits()
+	})
+	return slices.Compact(out), true
 }

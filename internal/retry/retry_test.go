@@ -5,36 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
-
-// fakeClock advances only when slept on, and records every sleep.
-type fakeClock struct {
-	mu     sync.Mutex
-	now    time.Time
-	sleeps []time.Duration
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.sleeps = append(c.sleeps, d)
-	c.now = c.now.Add(d)
-	return nil
-}
 
 // widest always picks the end of the jitter window: the worst case for a
 // deadline.
@@ -43,7 +18,7 @@ func widest(n time.Duration) time.Duration { return max(n-1, 0) }
 var errMissing = errors.New("missing")
 
 func TestSucceedsAfterNotYet(t *testing.T) {
-	clock := newFakeClock()
+	clock := testutil.NewClock()
 	calls := 0
 	var reports []Attempt
 	err := Do(context.Background(), Policy{Wait: time.Minute, Clock: clock, Jitter: widest, Report: func(a Attempt) { reports = append(reports, a) }},
@@ -70,8 +45,8 @@ func TestSucceedsAfterNotYet(t *testing.T) {
 	}
 	// Windows 2s, 4s, 8s from the default base, picked at their far end.
 	want := []time.Duration{2*time.Second - 1, 4*time.Second - 1, 8*time.Second - 1}
-	if fmt.Sprint(clock.sleeps) != fmt.Sprint(want) {
-		t.Fatalf("sleeps = %v, want %v", clock.sleeps, want)
+	if fmt.Sprint(clock.Sleeps()) != fmt.Sprint(want) {
+		t.Fatalf("sleeps = %v, want %v", clock.Sleeps(), want)
 	}
 }
 
@@ -79,7 +54,7 @@ func TestBackoffDoublesUpToCap(t *testing.T) {
 	var windows []time.Duration
 	jitter := func(n time.Duration) time.Duration { windows = append(windows, n); return 0 }
 	calls := 0
-	_ = Do(context.Background(), Policy{Wait: time.Hour, Base: 250 * time.Millisecond, Cap: 3 * time.Second, Clock: newFakeClock(), Jitter: jitter},
+	_ = Do(context.Background(), Policy{Wait: time.Hour, Base: 250 * time.Millisecond, Cap: 3 * time.Second, Clock: testutil.NewClock(), Jitter: jitter},
 		func(context.Context) error {
 			calls++
 			if calls == 8 {
@@ -94,21 +69,21 @@ func TestBackoffDoublesUpToCap(t *testing.T) {
 }
 
 func TestFatalStopsAtOnce(t *testing.T) {
-	clock := newFakeClock()
+	clock := testutil.NewClock()
 	calls := 0
 	fatal := errors.New("401 unauthorized")
 	err := Do(context.Background(), Policy{Wait: time.Hour, Clock: clock}, func(context.Context) error {
 		calls++
 		return fatal
 	})
-	if !errors.Is(err, fatal) || calls != 1 || len(clock.sleeps) != 0 {
-		t.Fatalf("err=%v calls=%d sleeps=%v; want the fatal error after one attempt and no sleep", err, calls, clock.sleeps)
+	if !errors.Is(err, fatal) || calls != 1 || len(clock.Sleeps()) != 0 {
+		t.Fatalf("err=%v calls=%d sleeps=%v; want the fatal error after one attempt and no sleep", err, calls, clock.Sleeps())
 	}
 }
 
 func TestNoWaitMeansOneAttempt(t *testing.T) {
 	calls := 0
-	err := Do(context.Background(), Policy{Clock: newFakeClock()}, func(context.Context) error {
+	err := Do(context.Background(), Policy{Clock: testutil.NewClock()}, func(context.Context) error {
 		calls++
 		return NotYet(errMissing)
 	})
@@ -123,7 +98,7 @@ func TestNoWaitMeansOneAttempt(t *testing.T) {
 
 func TestDeadlineRespected(t *testing.T) {
 	for _, wait := range []time.Duration{time.Second, 10 * time.Second, 95 * time.Second, time.Hour} {
-		clock := newFakeClock()
+		clock := testutil.NewClock()
 		start := clock.Now()
 		var last time.Time
 		err := Do(context.Background(), Policy{Wait: wait, Clock: clock, Jitter: widest}, func(context.Context) error {
@@ -145,7 +120,7 @@ func TestDeadlineRespected(t *testing.T) {
 }
 
 func TestRetryAfterIsAFloor(t *testing.T) {
-	clock := newFakeClock()
+	clock := testutil.NewClock()
 	calls := 0
 	err := Do(context.Background(), Policy{Wait: time.Minute, Clock: clock, Jitter: func(time.Duration) time.Duration { return 0 }},
 		func(context.Context) error {
@@ -158,15 +133,15 @@ func TestRetryAfterIsAFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "[7s 7s]"; fmt.Sprint(clock.sleeps) != want {
-		t.Fatalf("sleeps = %v, want %s", clock.sleeps, want)
+	if want := "[7s 7s]"; fmt.Sprint(clock.Sleeps()) != want {
+		t.Fatalf("sleeps = %v, want %s", clock.Sleeps(), want)
 	}
 }
 
 func TestRetryAfterWidensJitter(t *testing.T) {
 	var windows []time.Duration
 	jitter := func(n time.Duration) time.Duration { windows = append(windows, n); return n / 2 }
-	clock := newFakeClock()
+	clock := testutil.NewClock()
 	calls := 0
 	_ = Do(context.Background(), Policy{Wait: time.Minute, Base: 100 * time.Millisecond, Clock: clock, Jitter: jitter},
 		func(context.Context) error {
@@ -176,21 +151,21 @@ func TestRetryAfterWidensJitter(t *testing.T) {
 			}
 			return NotYetAfter(errMissing, 5*time.Second)
 		})
-	if fmt.Sprint(windows) != "[5s]" || fmt.Sprint(clock.sleeps) != "[7.5s]" {
-		t.Fatalf("windows %v sleeps %v; want a 5s window after the 5s floor", windows, clock.sleeps)
+	if fmt.Sprint(windows) != "[5s]" || fmt.Sprint(clock.Sleeps()) != "[7.5s]" {
+		t.Fatalf("windows %v sleeps %v; want a 5s window after the 5s floor", windows, clock.Sleeps())
 	}
 }
 
 func TestRetryAfterPastDeadlineGivesUp(t *testing.T) {
-	clock := newFakeClock()
+	clock := testutil.NewClock()
 	calls := 0
 	err := Do(context.Background(), Policy{Wait: 10 * time.Second, Clock: clock}, func(context.Context) error {
 		calls++
 		return NotYetAfter(errMissing, time.Minute)
 	})
 	var gaveUp *GaveUpError
-	if !errors.As(err, &gaveUp) || gaveUp.RetryAfter != time.Minute || calls != 1 || len(clock.sleeps) != 0 {
-		t.Fatalf("err=%v calls=%d sleeps=%v", err, calls, clock.sleeps)
+	if !errors.As(err, &gaveUp) || gaveUp.RetryAfter != time.Minute || calls != 1 || len(clock.Sleeps()) != 0 {
+		t.Fatalf("err=%v calls=%d sleeps=%v", err, calls, clock.Sleeps())
 	}
 	if !strings.Contains(err.Error(), "retry after 1m0s") {
 		t.Fatalf("message %q does not name the server's delay", err)
@@ -223,7 +198,7 @@ func TestCancelStopsSleepAtOnce(t *testing.T) {
 func TestCancelDuringAttempt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	err := Do(ctx, Policy{Wait: time.Hour, Clock: newFakeClock()}, func(ctx context.Context) error {
+	err := Do(ctx, Policy{Wait: time.Hour, Clock: testutil.NewClock()}, func(ctx context.Context) error {
 		calls++
 		cancel()
 		<-ctx.Done()

@@ -36,7 +36,7 @@
 // The crash-consistency test can stop the process at any write point
 // (FailpointEnv); unset, that costs one comparison.
 //
-// It does not decide what to write (bootstrap's render does). It keeps every
+// It does not decide what to write (render does). It keeps every
 // lookup inside the root even while the tree changes underneath it (the
 // library's race-safety), but it is not a sandbox: whoever may write the
 // root may still swap what the agent writes into it.

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // bigConfig is a controller with 3 interfaces of 2,000 peers each, every peer
@@ -23,10 +23,7 @@ func bigConfig(tb testing.TB, ifaces, peers int) []byte {
 		}
 		fmt.Fprintf(&b, "    privateKeyFrom: {credential: corium.wg%d}\n    peers:\n", i)
 		for j := 0; j < peers; j++ {
-			k, err := wgtypes.GeneratePrivateKey()
-			if err != nil {
-				tb.Fatal(err)
-			}
+			k := testutil.GenKey(tb)
 			fmt.Fprintf(&b, "      - publicKey: %s\n        allowedIPs: [172.%d.%d.%d/32]\n", k.PublicKey(), 16+i, 1+j/250, 1+j%250)
 		}
 	}

@@ -185,20 +185,40 @@ func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value) {
 		return
 	}
 	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	d.mapPairs(n, m)
+	v.Set(m)
+}
+
+// mapPairs decodes a mapping's pairs into m, merge keys as structPairs
+// merges them: keys m holds already win.
+func (d *decoder) mapPairs(n *yaml.Node, m reflect.Value) {
 	dups := newDuplicates(n)
+	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
+		if isMergeKey(k) {
+			merged = append(merged, val)
+			continue
+		}
+		key := reflect.ValueOf(k.Value).Convert(m.Type().Key())
 		d.at.enter(segment{name: k.Value, kind: keySegment})
-		if first := dups.firstLine(i); first > 0 {
+		switch first := dups.firstLine(i); {
+		case first > 0:
 			d.errorf(k, "duplicate key; first given on line %d", first)
-		} else {
-			elem := reflect.New(v.Type().Elem()).Elem()
+		case m.MapIndex(key).IsValid():
+			// Given by a mapping that merges this one: that one wins.
+		default:
+			elem := reflect.New(m.Type().Elem()).Elem()
 			d.decode(val, elem)
-			m.SetMapIndex(reflect.ValueOf(k.Value).Convert(v.Type().Key()), elem)
+			m.SetMapIndex(key, elem)
 		}
 		d.at.leave()
 	}
-	v.Set(m)
+	for _, src := range merged {
+		for _, s := range d.mergeSources(src) {
+			d.mapPairs(s, m)
+		}
+	}
 }
 
 // keySuffix marks the position of a map key rather than its value.
@@ -214,10 +234,23 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 	if !d.expect(n, yaml.MappingNode) {
 		return
 	}
-	fields := structFields(v.Type())
+	d.structPairs(n, v, structFields(v.Type()), map[int]bool{})
+}
+
+// structPairs decodes a mapping's pairs into v's fields; set holds the
+// fields given already. Merge keys (<<) merge as YAML says: the mapping's
+// own keys win over merged ones, of several merged mappings the first wins,
+// and a merged mapping's keys are checked like the mapping's own (an unknown
+// one is reported at its line in the mapping merged).
+func (d *decoder) structPairs(n *yaml.Node, v reflect.Value, fields fieldIndex, set map[int]bool) {
 	dups := newDuplicates(n)
+	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
+		if isMergeKey(k) {
+			merged = append(merged, val)
+			continue
+		}
 		d.at.enter(segment{name: k.Value})
 		idx, known := fields.byName[k.Value]
 		switch first := dups.firstLine(i); {
@@ -225,10 +258,18 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 			d.errorf(k, "duplicate key; first given on line %d", first)
 		case !known:
 			d.errorf(k, "%s", unknownKeyMessage(d.at.depth() == 1, k.Value, fields.names))
+		case set[idx]:
+			// Given by a mapping that merges this one: that one wins.
 		default:
 			d.decode(val, v.Field(idx))
+			set[idx] = true
 		}
 		d.at.leave()
+	}
+	for _, src := range merged {
+		for _, m := range d.mergeSources(src) {
+			d.structPairs(m, v, fields, set)
+		}
 	}
 }
 

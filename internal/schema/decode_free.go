@@ -43,7 +43,7 @@ func (d *decoder) freeMapping(n *yaml.Node) map[string]any {
 	var merged []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
-		if k.ShortTag() == "!!merge" {
+		if isMergeKey(k) {
 			merged = append(merged, val)
 			continue
 		}
@@ -56,40 +56,13 @@ func (d *decoder) freeMapping(n *yaml.Node) map[string]any {
 		d.at.leave()
 	}
 	for _, src := range merged {
-		d.mergeInto(m, src)
+		for _, s := range d.mergeSources(src) {
+			for k, v := range d.freeMapping(s) {
+				if _, ok := m[k]; !ok {
+					m[k] = v
+				}
+			}
+		}
 	}
 	return m
-}
-
-// mergeInto adds the keys of a merge key's value (a mapping, or a list of
-// them) that m does not have yet.
-func (d *decoder) mergeInto(m map[string]any, src *yaml.Node) {
-	if !d.spend(src) {
-		return
-	}
-	src = resolveAlias(src)
-	var sources []*yaml.Node
-	switch src.Kind {
-	case yaml.MappingNode:
-		sources = []*yaml.Node{src}
-	case yaml.SequenceNode:
-		for _, s := range src.Content {
-			if s = resolveAlias(s); s.Kind == yaml.MappingNode {
-				sources = append(sources, s)
-				continue
-			}
-			d.errorf(s, "a merge key (<<) takes a mapping or a list of mappings")
-			return
-		}
-	default:
-		d.errorf(src, "a merge key (<<) takes a mapping or a list of mappings")
-		return
-	}
-	for _, s := range sources {
-		for k, v := range d.freeMapping(s) {
-			if _, ok := m[k]; !ok {
-				m[k] = v
-			}
-		}
-	}
 }

@@ -20,7 +20,7 @@ func DefaultStorage(r Role) StorageType {
 
 // ApplyDefaults fills every unset field that has a default. node.name is left
 // alone: its default needs the machine (hostname, machine-id), which is
-// bootstrap's to read.
+// render's to read.
 func ApplyDefaults(c *Config) {
 	if c.Version == nil {
 		v := 1

@@ -19,5 +19,5 @@
 // It does no I/O beyond the bytes it is handed: no network, no filesystem, no
 // exec, so a workstation validates with exactly the parser a node uses.
 // Machine checks (an interface exists, an address is up) and node.name's
-// default (it needs the hostname and machine-id) belong to bootstrap.
+// default (it needs the hostname and machine-id) belong to render.
 package schema

@@ -72,6 +72,7 @@ var typeDocs = map[string]string{
 	"WireGuard.Peers":          "Peers are the other ends of the tunnel; WireGuard answers only known peers, so an interface needs at least one.",
 	"WireGuard.PrivateKey":     "PrivateKey is the interface's key inline (base64, 32 bytes), for labs: it sits in the document in clear.",
 	"WireGuard.PrivateKeyFrom": "PrivateKeyFrom fetches the private key at boot; exactly one of privateKey and privateKeyFrom.",
+	"WireGuard.PublicKey":      "PublicKey is this interface's own public key (base64, 32 bytes), so other nodes' documents can be checked against it when the private key comes from privateKeyFrom; it must be the key privateKey derives, and at apply the resolved private key must derive it.",
 	"secret.Source":            "Source is the contract's SecretSource: where a secret is fetched at boot. Exactly one of File, URL and Credential is set (schema validates that).",
 	"secret.Source.AuthFile":   "AuthFile is an absolute path whose trimmed content is sent as a bearer token with URL.",
 	"secret.Source.Credential": "Credential names a systemd credential read from $CREDENTIALS_DIRECTORY.",

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -52,6 +53,15 @@ func (f Finding) String() string {
 
 // Findings are a document's problems, in document order once sorted.
 type Findings []Finding
+
+// MarshalJSON writes no findings as [], never null, so a tool reading them
+// need not tell the two apart.
+func (fs Findings) MarshalJSON() ([]byte, error) {
+	if fs == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal([]Finding(fs))
+}
 
 // Errors returns the error-severity findings.
 func (fs Findings) Errors() Findings { return fs.filter(SeverityError) }

@@ -24,7 +24,7 @@ func findingLines(t *testing.T, data []byte) string {
 		if !errors.As(err, &syn) {
 			t.Fatalf("Parse returned %T, want *SyntaxError: %v", err, err)
 		}
-		return fmt.Sprintf("%d: yaml syntax: %s\n", syn.Line, syn.Msg)
+		return fmt.Sprintf("%d:%d: %s\n", syn.Line, syn.Col, syn.Finding().Message)
 	}
 	var b strings.Builder
 	for _, f := range Validate(doc) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -49,6 +50,11 @@ var notInJSONSchema = map[string]string{
 	"wg-peer-duplicate-key":                  "uniqueness of a field across items",
 	"wg-peer-own-key":                        "key derivation",
 	"wg-peer-allowed-ips-overlap":            "overlap across items",
+	"wg-peer-allowed-ips-own-address":        "prefix arithmetic across fields",
+	"wg-allowed-ips-host-bits-overlap":       "overlap across items",
+	"wg-peer-stated-own-key":                 "equality across fields",
+	"wg-public-key-is-private-key":           "equality across fields",
+	"wg-interfaces-share-keys":               "key derivation across items",
 	"wg-peer-preshared-key-both":             "across fields",
 	"wg-nobody-can-open":                     "across items",
 	"wg-overlaps-pod-cidr":                   "overlap across fields",
@@ -61,6 +67,7 @@ var notInJSONSchema = map[string]string{
 	"firewall-public-ports-cover-every-port": "depends on the role and the whole list",
 	"firewall-etcd-port-with-sqlite":         "depends on the role",
 	"firewall-calico-vxlan-public":           "depends on the cni, clusterPorts and the role",
+	"firewall-endpoint-name-guarded":         "depends on the role, the endpoint being a name, clusterPorts and the public ports",
 }
 
 func compiledSchema(t *testing.T) *jsonschema.Schema {
@@ -136,3 +143,28 @@ func TestJSONSchemaRejectsInvalidConfigs(t *testing.T) {
 		t.Errorf("the schema accepts invalid configs whose mistake it can express:\n  %s", strings.Join(wrongly, "\n  "))
 	}
 }
+
+// The schema's root description is what an editor shows for the whole
+// document: it says what the document is, to the operator writing it, and
+// carries no note to the agent's maintainers (Go names, how the types are
+// kept).
+func TestJSONSchemaRootSpeaksToOperators(t *testing.T) {
+	var root struct {
+		Description string `json:"description"`
+	}
+	if err := json.Unmarshal(JSONSchema(), &root); err != nil {
+		t.Fatal(err)
+	}
+	d := root.Description
+	for _, want := range []string{"corium block", "corium:", "#cloud-config", "corium-agent validate"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("the root description does not say %q: %s", want, d)
+		}
+	}
+	goName := regexp.MustCompile(`\b[A-Z][a-z]+[A-Z][A-Za-z]*\b`)
+	for _, m := range append(goName.FindAllString(d, -1), maintainerNotes.FindAllString(d, -1)...) {
+		t.Errorf("the root description carries a maintainers' note (%q): %s", m, d)
+	}
+}
+
+var maintainerNotes = regexp.MustCompile(`(?i)pointers?|supported forever|a key added here|defaults are applied only`)

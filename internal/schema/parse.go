@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"fmt"
-
 	"gopkg.in/yaml.v3"
 )
 
@@ -48,19 +46,6 @@ type Document struct {
 	keyIndex map[*yaml.Node]map[string]int
 }
 
-// SyntaxError is a document that is not YAML. Line is 1-based, 0 if unknown.
-type SyntaxError struct {
-	Line int
-	Msg  string
-}
-
-func (e *SyntaxError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-	}
-	return e.Msg
-}
-
 // Parse reads a standalone or embedded document strictly: unknown keys in the
 // block and values of the wrong type become findings with their positions.
 // The error is only for YAML syntax (a *SyntaxError).
@@ -76,6 +61,14 @@ func Parse(data []byte) (*Document, error) {
 // a finding.
 func (t *Tree) Document() *Document {
 	doc := &Document{}
+	if t.misplaced != nil {
+		// Meant for a cloud-config, but cloud-init would not take it for
+		// one: that is the one finding; read as a standalone block, its
+		// cloud-init keys would be unrelated ones.
+		doc.Shape = ShapeEmbedded
+		doc.Findings = Findings{*t.misplaced}
+		return doc
+	}
 	top := t.top()
 	if top == nil || (top.Kind == yaml.ScalarNode && top.ShortTag() == "!!null") {
 		return doc

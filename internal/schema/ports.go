@@ -1,6 +1,9 @@
 package schema
 
-import "sort"
+import (
+	"net/netip"
+	"sort"
+)
 
 // Port is one k0s port of a role.
 type Port struct {
@@ -41,4 +44,58 @@ func RolePorts(cfg *Config) []Port {
 		return ports[i].Proto < ports[j].Proto
 	})
 	return ports
+}
+
+// EndpointPorts are the k0s ports clients reach the cluster on through
+// cluster.endpoint, which the agent makes k0s's api.externalAddress (k0s
+// v1.36.3+k0s.0):
+//   - 6443, the API: a worker's join token, and so its kubelet's kubeconfig,
+//     points at APIAddressURL (pkg/token/kubeconfig.go:81,
+//     pkg/component/worker/utils.go:55-63), the externalAddress with the
+//     API port (pkg/apis/k0s/v1beta1/api.go:116-137); kube-proxy too
+//     (pkg/component/controller/kubeproxy.go:221);
+//   - 8132, konnectivity: the agents dial ExternalHost() unless
+//     spec.konnectivity.externalAddress is set (cmd/controller/controller.go:587,
+//     pkg/component/controller/konnectivityagent.go:110-123);
+//   - 9443, the join API: a controller's join token points at
+//     K0sControlPlaneAPIAddress (pkg/token/kubeconfig.go:79,
+//     pkg/apis/k0s/v1beta1/api.go:121-124).
+var EndpointPorts = []Port{{6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}
+
+// EndpointKind says where packets to cluster.endpoint arrive.
+type EndpointKind int
+
+const (
+	// EndpointNone: no endpoint is set.
+	EndpointNone EndpointKind = iota
+	// EndpointOverlay: an IP inside a wireguard address prefix of the
+	// document, reached over the overlay.
+	EndpointOverlay
+	// EndpointUnderlay: an IP outside every one of them (an underlay
+	// virtual IP, a load balancer's, the node's own LAN address).
+	EndpointUnderlay
+	// EndpointName: a DNS name, whose address is not known offline.
+	EndpointName
+)
+
+// ClusterEndpoint classifies cluster.endpoint, with its address when it is
+// an IP.
+func ClusterEndpoint(cfg *Config) (EndpointKind, netip.Addr) {
+	e := cfg.Cluster.Endpoint
+	if e == "" {
+		return EndpointNone, netip.Addr{}
+	}
+	addr, err := netip.ParseAddr(e)
+	if err != nil || addr.Zone() != "" {
+		return EndpointName, netip.Addr{}
+	}
+	addr = addr.Unmap()
+	for _, wg := range cfg.WireGuard {
+		for _, a := range wg.Address {
+			if p, err := netip.ParsePrefix(a); err == nil && p.Masked().Contains(addr) {
+				return EndpointOverlay, addr
+			}
+		}
+	}
+	return EndpointUnderlay, addr
 }

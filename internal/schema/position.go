@@ -72,13 +72,38 @@ func (doc *Document) lookup(n *yaml.Node, path string) *yaml.Node {
 	return resolveAlias(n)
 }
 
-// mappingEntry finds a key's pair. A large mapping (thousands of labels or
-// k0s.patch keys, each with a finding) is indexed once, so placing every
-// finding stays linear in the document.
+// mappingEntry finds a key's pair, in the mapping or else in the mappings
+// it merges (<<), where a merged field stands. A large mapping (thousands of
+// labels or k0s.patch keys, each with a finding) is indexed once, so placing
+// every finding stays linear in the document.
 func (doc *Document) mappingEntry(n *yaml.Node, name string) (key, value *yaml.Node) {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil, nil
 	}
+	if key, value = doc.ownEntry(n, name); key != nil || !doc.merges(n) {
+		return key, value
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !isMergeKey(resolveAlias(n.Content[i])) {
+			continue
+		}
+		for _, m := range mergedMappings(n.Content[i+1], func(*yaml.Node) {}) {
+			if key, value = doc.mappingEntry(m, name); key != nil {
+				return key, value
+			}
+		}
+	}
+	return nil, nil
+}
+
+// merges says a mapping has a merge key; through the index for a large one.
+func (doc *Document) merges(n *yaml.Node) bool {
+	_, value := doc.ownEntry(n, "<<")
+	return value != nil
+}
+
+// ownEntry finds a key's pair among the mapping's own keys.
+func (doc *Document) ownEntry(n *yaml.Node, name string) (key, value *yaml.Node) {
 	if len(n.Content)/2 > linearScanKeys {
 		idx, ok := doc.keyIndex[n]
 		if !ok {

@@ -106,6 +106,11 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   its other keys belong to cloud-init and are ignored.
 - **Unknown keys are errors** inside the block, except in the free-form maps
   ` + "`node.labels`" + ` and ` + "`k0s.patch`" + `.
+- **Anchors and merge keys** share settings: ` + "`- &hub {...}`" + ` on one peer and
+  ` + "`- <<: *hub`" + ` on the next, or, in a cloud-config, an anchored top-level key beside
+  ` + "`corium:`" + `. A mapping's own keys win over merged ones, and of several merged
+  mappings (` + "`<<: [*a, *b]`" + `) the first wins; a merged key is checked, and placed
+  in messages, at its line in the mapping merged.
 - **Paths** are spelled as in messages: ` + "`wireguard[0].peers[1].allowedIPs[0]`" + `;
   here ` + "`[]`" + ` stands for any item.
 - **Check a file:** ` + "`corium-agent validate [--strict] [--format text|json] FILE...`" + `

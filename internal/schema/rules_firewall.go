@@ -47,6 +47,9 @@ func (v *crossCheck) firewall() {
 	if f.ClusterPorts == ClusterPortsOverlay && v.eff.Network.CNI == CNICustom && validRole(v.cfg.Role) {
 		v.customCNIGuard(have, seen)
 	}
+	if f.ClusterPorts == ClusterPortsOverlay && validRole(v.cfg.Role) && v.cfg.Role.IsController() {
+		v.endpointGuard(seen)
+	}
 	if f.ClusterPorts == ClusterPortsOverlay && validRole(v.cfg.Role) && len(have) > 0 && coversAll(have, seen) {
 		// A guard that polices nothing would load and read as "on" while every
 		// port stays open; the firewall refuses to render it, so refuse it here,
@@ -109,4 +112,45 @@ func (v *crossCheck) customCNIGuard(rolePorts map[int]bool, public map[int]int) 
 		example = ", e.g. " + strings.Join(lost, " or ")
 	}
 	v.warnf("network.cni", "is custom, whose interfaces the guard cannot know: with firewall.clusterPorts overlay it accepts pod sources only on lo and the wireguard interfaces, so pods on this node, and other nodes' pods that come in on the CNI's own devices, do not reach the guarded ports (%s)%s; list the ports pods need in firewall.publicPorts, or use kuberouter or calico, whose interfaces the guard knows", strings.Join(guarded, ", "), example)
+}
+
+// endpointClients names who reaches each of schema.EndpointPorts through
+// cluster.endpoint.
+var endpointClients = map[int]string{6443: "kubelets", 8132: "konnectivity agents", 9443: "joining controllers"}
+
+// endpointGuard says what the guard does with a controller's
+// cluster.endpoint: k0s makes it api.externalAddress, which kubelets,
+// konnectivity agents and joining controllers dial (see EndpointPorts). On
+// the overlay nothing changes; an IP off it is admitted on those ports, a
+// name cannot be.
+func (v *crossCheck) endpointGuard(public map[int]int) {
+	kind, addr := ClusterEndpoint(v.cfg)
+	if kind != EndpointUnderlay && kind != EndpointName {
+		return
+	}
+	var ports, clients []string
+	for _, p := range EndpointPorts {
+		if _, ok := public[p.Number]; !ok {
+			ports = append(ports, fmt.Sprint(p.Number))
+			clients = append(clients, endpointClients[p.Number])
+		}
+	}
+	if len(ports) == 0 {
+		return // all public: reachable at any address already
+	}
+	if kind == EndpointUnderlay {
+		v.warnf("cluster.endpoint", "%s is not on the overlay: the guard admits %s addressed to it from any link (%s reach the cluster there); the node's other addresses stay overlay-only",
+			addr, andList(ports), andList(clients))
+		return
+	}
+	v.errorf("cluster.endpoint", "%s is a name, whose address the guard cannot know: with firewall.clusterPorts overlay, %s that reach the cluster there are dropped unless they come over the overlay; add %s to firewall.publicPorts, or give the endpoint as an IP",
+		v.cfg.Cluster.Endpoint, andList(clients), andList(ports))
+}
+
+// andList joins "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

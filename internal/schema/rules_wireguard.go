@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
-
-	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 )
 
 // minIPv6MTU is the smallest MTU IPv6 allows on a link (RFC 8200).
@@ -40,50 +38,9 @@ func (v *crossCheck) wireguard() {
 		v.peerEndpoints(base, wg)
 		v.allowedIPs(base, wg)
 	}
+	v.nodeKeys()
 	if len(v.cfg.WireGuard) > 0 && nodeAddr < 0 && v.joining() {
 		v.warnf("wireguard", "no interface is marked nodeAddress, so this joining node registers an underlay address; if its peers reach it only over the overlay it will look healthy and not be")
-	}
-}
-
-// interfaceKeys: one private key, unique peer keys, no peer with our own key.
-func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
-	switch {
-	case wg.PrivateKey == nil && wg.PrivateKeyFrom == nil:
-		v.errorf(base+".privateKey", "one of privateKey and privateKeyFrom is required")
-	case wg.PrivateKey != nil && wg.PrivateKeyFrom != nil:
-		v.errorf(base+".privateKeyFrom", "give only one of privateKey and privateKeyFrom")
-	}
-	var own *wgtypes.Key
-	if wg.PrivateKey != nil {
-		if k, ok := parseKey(wg.PrivateKey.Reveal()); ok {
-			pub := k.PublicKey()
-			own = &pub
-		}
-	}
-	seen := make(map[wgtypes.Key]int, len(wg.Peers))
-	path := func(j int) string { return fmt.Sprintf("%s.peers[%d]", base, j) }
-	for j, p := range wg.Peers {
-		if p.PresharedKey != nil && p.PresharedKeyFrom != nil {
-			v.errorf(path(j)+".presharedKeyFrom", "give only one of presharedKey and presharedKeyFrom")
-		}
-		k, ok := parseKey(p.PublicKey)
-		if !ok {
-			continue // the field rule reports it
-		}
-		if own != nil && k == *own {
-			v.errorf(path(j)+".publicKey", "is this interface's own public key; a peer is the other end of the tunnel")
-		}
-		if where, ok := v.inlineSecretKey(k); ok {
-			// It is printed wherever public keys are (plans, status, the
-			// applied record): refused before any of them is written.
-			v.errorf(path(j)+".publicKey", "is the secret %s, not a public key: give the peer's public key (wg pubkey), and treat that secret as exposed", where)
-			continue
-		}
-		if first, dup := seen[k]; dup {
-			v.errorf(path(j)+".publicKey", "duplicates peers[%d].publicKey", first)
-			continue
-		}
-		seen[k] = j
 	}
 }
 
@@ -123,48 +80,4 @@ func (v *crossCheck) peerEndpoints(base string, wg WireGuard) {
 			v.warnf(fmt.Sprintf("%s.peers[%d].endpoint", base, j), "is a host name, which must resolve before the overlay is up; an IP address is safer")
 		}
 	}
-}
-
-// allowedIPs: WireGuard routes a prefix to one peer only, so two peers
-// claiming overlapping prefixes silently lose traffic. Peers and their
-// prefixes are YAML sequences, so (peer, index) is document order; paths are
-// spelled only for what is reported.
-func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
-	n := 0
-	for _, p := range wg.Peers {
-		n += len(p.AllowedIPs)
-	}
-	spans := make([]span, 0, n)
-	for j, p := range wg.Peers {
-		for k, a := range p.AllowedIPs {
-			if pre, err := netip.ParsePrefix(a); err == nil {
-				spans = append(spans, span{prefix: pre.Masked(), owner: j, line: j + 1, col: k + 1})
-			}
-		}
-	}
-	rel := func(s span) string { return fmt.Sprintf("peers[%d].allowedIPs[%d]", s.line-1, s.col-1) }
-	for i, first := range clashes(spans) {
-		v.errorf(base+"."+rel(spans[i]), "overlaps %s (%s)", rel(spans[first]), spans[first].prefix)
-	}
-}
-
-// inlineSecretKey finds k among the document's inline WireGuard secrets
-// (private and preshared keys) and names the field that holds it. The keys
-// are indexed once per validation: a hub has thousands of peers.
-func (v *crossCheck) inlineSecretKey(k wgtypes.Key) (string, bool) {
-	if v.inlineKeys == nil {
-		v.inlineKeys = map[wgtypes.Key]string{}
-		for _, f := range SecretFields(v.cfg) {
-			if f.Kind != SecretWireGuardKey || f.Inline == nil {
-				continue
-			}
-			if s, ok := parseKey(f.Inline.Reveal()); ok {
-				if _, seen := v.inlineKeys[s]; !seen {
-					v.inlineKeys[s] = f.Path
-				}
-			}
-		}
-	}
-	path, ok := v.inlineKeys[k]
-	return path, ok
 }

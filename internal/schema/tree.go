@@ -22,6 +22,9 @@ type Tree struct {
 	// it (empty, or comments only).
 	root        *yaml.Node
 	CloudConfig bool
+	// misplaced is a cloud-config header that cloud-init would not see
+	// (header.go), nil when there is none.
+	misplaced *Finding
 }
 
 // ErrNoBlock marks a document that holds YAML but no corium block.
@@ -31,36 +34,26 @@ var ErrNoBlock = errors.New("no corium block")
 // document came from cloud-init, which makes it a cloud-config whatever its
 // first line. The error is a *SyntaxError.
 func ReadTree(data []byte, fromCloudInit bool) (*Tree, error) {
-	t := &Tree{CloudConfig: fromCloudInit || isCloudConfig(data)}
+	t := &Tree{CloudConfig: fromCloudInit || IsCloudConfig(data)}
+	if !t.CloudConfig {
+		t.misplaced = misplacedHeader(data)
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	switch err := dec.Decode(&root); {
 	case errors.Is(err, io.EOF):
 		return t, nil
 	case err != nil:
-		return nil, syntaxError(err)
+		return nil, locateSyntaxError(data, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &SyntaxError{Line: extra.Line, Msg: "the document holds more than one YAML document; keep one"}
+		return nil, &SyntaxError{Line: extra.Line, Col: extra.Column, Msg: "the document holds more than one YAML document; keep one"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, syntaxError(err)
+		return nil, locateSyntaxError(data, err)
 	}
 	t.root = &root
 	return t, nil
-}
-
-// syntaxError keeps the parser's line and drops any document text its
-// message quotes (yamltext).
-func syntaxError(err error) *SyntaxError {
-	line, msg := yamltext.Message(err)
-	return &SyntaxError{Line: line, Msg: msg}
-}
-
-// isCloudConfig reports whether the first line is cloud-init's header.
-func isCloudConfig(data []byte) bool {
-	first, _, _ := bytes.Cut(data, []byte("\n"))
-	return string(bytes.TrimRight(first, " \t\r")) == "#cloud-config"
 }
 
 // top is the document's top-level node, nil when there is none.
@@ -83,6 +76,8 @@ func (t *Tree) Holds() (absent string, err error) {
 	const noCorium = "cloud-config has no corium key"
 	top := t.top()
 	switch {
+	case t.misplaced != nil:
+		return "", fmt.Errorf("line %d: %s", t.misplaced.Line, t.misplaced.Message)
 	case top == nil && t.CloudConfig:
 		return noCorium, nil
 	case top == nil:

@@ -174,6 +174,11 @@ type WireGuard struct {
 	// PrivateKeyFrom fetches the private key at boot; exactly one of
 	// privateKey and privateKeyFrom.
 	PrivateKeyFrom *secret.Source `yaml:"privateKeyFrom,omitempty" json:"privateKeyFrom,omitempty"`
+	// PublicKey is this interface's own public key (base64, 32 bytes), so
+	// other nodes' documents can be checked against it when the private key
+	// comes from privateKeyFrom; it must be the key privateKey derives, and
+	// at apply the resolved private key must derive it.
+	PublicKey string `yaml:"publicKey,omitempty" json:"publicKey,omitempty" validate:"omitempty,wgkey"`
 	// Peers are the other ends of the tunnel; WireGuard answers only known
 	// peers, so an interface needs at least one.
 	Peers []Peer `yaml:"peers,omitempty" json:"peers,omitempty" validate:"required,min=1,dive"`

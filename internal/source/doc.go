@@ -19,7 +19,12 @@
 //     names the one document the node must run, so the chain must not fall
 //     through to another); an empty fetched or inline document fails;
 //   - an unreadable /proc/cmdline fails; a missing one (a bare directory
-//     root) is absent.
+//     root) is absent;
+//   - a command line the kernel cut at its limit (MaxCmdline, 2,047 bytes on
+//     x86-64) inside one of the chain's parameters fails, saying it was cut:
+//     what is left of it would read as a document with fields missing, a
+//     pin that is not hex, or a path that does not exist. Only a pinned
+//     data: document can show that it filled the line to the byte whole.
 //
 // A document is a cloud-config when it comes from cloud-init or starts with
 // the #cloud-config header; a cloud-config holds the block only under
@@ -37,6 +42,13 @@
 // Options.ConfigFile (--config) replaces the chain; it is a host path, as a
 // workstation tool hands it over, and with nothing to fall back to, missing
 // or blank is a failure there.
+//
+// Unpack is the same reading for a workstation, offline: given the bytes of
+// a file an operator hands a node, it finds the document the agent will
+// read: the file itself, the /etc/corium/config.yaml a cloud-config's
+// write_files writes (decoded as cloud-init decodes it, every encoding
+// cloud-init knows), or the data: document of a kernel command line, pin
+// checked, through the chain's own command-line reader.
 //
 // It does not decode or validate the block (schema does) and has no HTTP
 // client of its own: URLs go through internal/fetch.

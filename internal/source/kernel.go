@@ -26,11 +26,27 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", CmdlinePath, bare(err))
 	}
-	args := parseCmdline(string(raw))
+	return fromCmdline(ctx, o, string(raw))
+}
+
+// fromCmdline reads the document a kernel command line names.
+func fromCmdline(ctx context.Context, o *Options, line string) (answer, error) {
+	// The kernel appends a newline to the line it kept.
+	line = strings.TrimSuffix(line, "\n")
+	args := parseCmdline(line)
 	val, ok := args.get(paramConfig)
 	if !ok {
 		return answer{absent: paramConfig + "= is not on the kernel command line"}, nil
 	}
+	// A line cut at the kernel's limit would otherwise read as a document
+	// with fields missing, a pin that is not hex, or a path that does not
+	// exist (and so a source that is absent).
+	cut := cutParam(line)
+	switch cut {
+	case paramSHA256, paramWait:
+		return answer{}, truncated(cut, "")
+	}
+	var err error
 	pin := ""
 	if v, ok := args.get(paramSHA256); ok {
 		if pin, err = parsePin(v); err != nil {
@@ -42,6 +58,15 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 		if wait, err = parseWait(v); err != nil {
 			return answer{}, err
 		}
+	}
+
+	// Only an inline document can show, by its pin, that it was not cut: a
+	// cut path or URL names something else, which is not worth waiting for.
+	switch {
+	case cut == paramConfig && !hasScheme(val, "data"):
+		return answer{}, truncated(cut, "")
+	case cut == paramConfig && pin == "":
+		return answer{}, truncated(cut, "without "+paramSHA256+"= before it, a complete line of this length cannot be told from a cut one")
 	}
 
 	var (
@@ -82,6 +107,9 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 		}
 	case hasScheme(val, "data"):
 		if data, err = decodeDataURL(val); err != nil {
+			if cut != "" {
+				return answer{}, truncated(cut, err.Error())
+			}
 			return answer{}, fmt.Errorf("%s=data:...: %w", paramConfig, err)
 		}
 		shown = "data:..." // the document itself, join material included
@@ -96,6 +124,9 @@ func tryCmdline(ctx context.Context, o *Options) (answer, error) {
 	}
 
 	if err := checkPin(data, pin); err != nil {
+		if cut != "" {
+			return answer{}, truncated(cut, "the document's digest does not match the pin")
+		}
 		return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
 	}
 	if blank(data) {

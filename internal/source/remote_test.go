@@ -8,7 +8,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +25,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/retry"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // TestMain makes httptest's certificate the system trust store, the way an
@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	ca := filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o644); err != nil {
+	if err := os.WriteFile(ca, testutil.CertPEM(cert), 0o644); err != nil {
 		panic(err)
 	}
 	os.Setenv("SSL_CERT_FILE", ca)
@@ -50,31 +50,28 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// server answers with the statuses in order, then with the document; it
-// counts the requests it served.
+// server is a test server and the count of the requests (or, for one
+// that refuses the handshake, the handshakes) it saw.
 type server struct {
 	*httptest.Server
-	hits atomic.Int32
+	hits func() int
 }
 
+// serve answers with the statuses in order, then with the document.
 func serve(t *testing.T, tlsOn bool, body string, statuses ...int) *server {
 	t.Helper()
-	s := &server{}
-	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		n := int(s.hits.Add(1))
-		if n <= len(statuses) {
-			w.WriteHeader(statuses[n-1])
-			return
-		}
-		fmt.Fprint(w, body)
-	})
-	if tlsOn {
-		s.Server = httptest.NewTLSServer(h)
-	} else {
-		s.Server = httptest.NewServer(h)
+	var script []testutil.Answer
+	for _, code := range statuses {
+		script = append(script, testutil.Answer{Status: code})
 	}
-	t.Cleanup(s.Close)
-	return s
+	script = append(script, testutil.Answer{Status: http.StatusOK, Body: body})
+	var s *testutil.ScriptedServer
+	if tlsOn {
+		s = testutil.NewScriptedServer(t, script...)
+	} else {
+		s = testutil.NewScriptedHTTPServer(t, script...)
+	}
+	return &server{s.Server, s.Count}
 }
 
 // fastFetch is the real client with a short backoff, so a test of "retried
@@ -118,7 +115,7 @@ func TestHTTPSRetriedUntilItAnswers(t *testing.T) {
 		if res.Source != NameCmdline || string(res.Data) != docCmdline {
 			t.Fatalf("source %q data %q", res.Source, res.Data)
 		}
-		if n := srv.hits.Load(); n != 5 {
+		if n := srv.hits(); n != 5 {
 			t.Errorf("%d requests, want 4 failures and the answer", n)
 		}
 		if got := strings.Count(log, "fetching the configuration"); got != 4 {
@@ -153,7 +150,7 @@ func TestHTTPSFailureStops(t *testing.T) {
 		srv    *server
 		args   string
 		reason string
-		hits   int32 // requests the server must have seen; 0 = do not check
+		hits   int // requests the server must have seen; 0 = do not check
 	}{
 		{"500 fails at once", serve(t, true, docCmdline, http.StatusInternalServerError), "", "500", 1},
 		{"403 fails at once", serve(t, true, docCmdline, http.StatusForbidden), "", "403", 1},
@@ -177,11 +174,11 @@ func TestHTTPSFailureStops(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.reason) || !strings.Contains(last.Reason, tc.reason) {
 				t.Errorf("error %q, want %q", err, tc.reason)
 			}
-			if tc.hits != 0 && tc.srv.hits.Load() != tc.hits {
-				t.Errorf("the server saw %d requests, want %d", tc.srv.hits.Load(), tc.hits)
+			if tc.hits != 0 && tc.srv.hits() != tc.hits {
+				t.Errorf("the server saw %d requests, want %d", tc.srv.hits(), tc.hits)
 			}
-			if tc.hits == 0 && (tc.srv.hits.Load() < 2 || time.Since(start) < 300*time.Millisecond) {
-				t.Errorf("%d requests in %s: the source was not retried for its wait", tc.srv.hits.Load(), time.Since(start))
+			if tc.hits == 0 && (tc.srv.hits() < 2 || time.Since(start) < 300*time.Millisecond) {
+				t.Errorf("%d requests in %s: the source was not retried for its wait", tc.srv.hits(), time.Since(start))
 			}
 			for _, out := range []string{err.Error(), last.Reason, log} {
 				if strings.Contains(out, "SECRETQUERY") {
@@ -215,13 +212,8 @@ func repeat(code, n int) []int {
 
 func redirectTo(t *testing.T, target string) *server {
 	t.Helper()
-	s := &server{}
-	s.Server = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.hits.Add(1)
-		http.Redirect(w, r, target, http.StatusFound)
-	}))
-	t.Cleanup(s.Close)
-	return s
+	s := testutil.NewScriptedServer(t, testutil.Answer{Status: http.StatusFound, Location: target})
+	return &server{s.Server, s.Count}
 }
 
 // untrustedServer serves over TLS with a fresh self-signed certificate that
@@ -247,15 +239,15 @@ func untrustedServer(t *testing.T, body string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &server{}
-	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var handshakes atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, body)
 	}))
-	s.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is the point
-	s.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshake is the point
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{{Certificate: [][]byte{der}, PrivateKey: key}}}
 	// Count handshakes, since a refused certificate never reaches the handler.
-	s.TLS.GetConfigForClient = func(*tls.ClientHelloInfo) (*tls.Config, error) { s.hits.Add(1); return nil, nil }
-	s.StartTLS()
-	t.Cleanup(s.Close)
-	return s
+	srv.TLS.GetConfigForClient = func(*tls.ClientHelloInfo) (*tls.Config, error) { handshakes.Add(1); return nil, nil }
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return &server{srv, func() int { return int(handshakes.Load()) }}
 }

@@ -74,11 +74,21 @@ func (d *DBus) DaemonReload(ctx context.Context) error {
 	return nil
 }
 
-func (d *DBus) Enable(ctx context.Context, units ...string) error {
-	if _, _, err := d.conn.EnableUnitFilesContext(ctx, units, false, false); err != nil {
-		return fmt.Errorf("enabling %v: %w", units, err)
+func (d *DBus) NeedsReload(ctx context.Context, units ...string) (bool, error) {
+	for _, u := range units {
+		p, err := d.conn.GetUnitPropertyContext(ctx, u, "NeedDaemonReload")
+		if err != nil {
+			return false, fmt.Errorf("asking systemd whether %s needs a reload: %w", u, err)
+		}
+		behind, ok := p.Value.Value().(bool)
+		if !ok {
+			return false, fmt.Errorf("asking systemd whether %s needs a reload: NeedDaemonReload is %s, not a boolean", u, p.Value.Signature())
+		}
+		if behind {
+			return true, nil
+		}
 	}
-	return nil
+	return false, nil
 }
 
 func (d *DBus) StartAndWait(ctx context.Context, unit string) error {
@@ -95,13 +105,6 @@ func (d *DBus) ReloadAndWait(ctx context.Context, unit string) error {
 
 func (d *DBus) StopAndWait(ctx context.Context, unit string) error {
 	return d.waitJob(ctx, "stopping", unit, d.conn.StopUnitContext)
-}
-
-func (d *DBus) Disable(ctx context.Context, units ...string) error {
-	if _, err := d.conn.DisableUnitFilesContext(ctx, units, false); err != nil {
-		return fmt.Errorf("disabling %v: %w", units, err)
-	}
-	return nil
 }
 
 func (d *DBus) QueueStart(ctx context.Context, unit string) error {

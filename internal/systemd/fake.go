@@ -17,6 +17,9 @@ type Fake struct {
 	// States answers UnitState; a unit not in it is loaded/inactive/dead,
 	// or loaded/active/exited once started or restarted.
 	States map[string]State
+	// Behind are the units loaded from files older than the disk's, for
+	// NeedsReload; a reload brings every one up to date.
+	Behind map[string]bool
 }
 
 var _ Manager = (*Fake)(nil)
@@ -38,10 +41,28 @@ func (f *Fake) Calls() []string {
 // Text is Calls joined by newlines.
 func (f *Fake) Text() string { return strings.Join(f.Calls(), "\n") }
 
-func (f *Fake) DaemonReload(context.Context) error { return f.record("daemon-reload") }
+func (f *Fake) DaemonReload(context.Context) error {
+	if err := f.record("daemon-reload"); err != nil {
+		return err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.Behind = nil
+	return nil
+}
 
-func (f *Fake) Enable(_ context.Context, units ...string) error {
-	return f.record("enable " + strings.Join(units, " "))
+func (f *Fake) NeedsReload(_ context.Context, units ...string) (bool, error) {
+	if err := f.record("needs-reload " + strings.Join(units, " ")); err != nil {
+		return false, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, u := range units {
+		if f.Behind[u] {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func (f *Fake) StartAndWait(_ context.Context, unit string) error {
@@ -84,10 +105,6 @@ func (f *Fake) StopAndWait(_ context.Context, unit string) error {
 	}
 	f.States[unit] = State{Load: "loaded", Active: "inactive", Sub: "dead"}
 	return nil
-}
-
-func (f *Fake) Disable(_ context.Context, units ...string) error {
-	return f.record("disable " + strings.Join(units, " "))
 }
 
 func (f *Fake) QueueStart(_ context.Context, unit string) error {

@@ -10,9 +10,11 @@ import (
 type Manager interface {
 	// DaemonReload makes systemd re-read unit files and drop-ins.
 	DaemonReload(ctx context.Context) error
-	// Enable enables units as `systemctl enable` does (symlinks from their
-	// [Install] section).
-	Enable(ctx context.Context, units ...string) error
+	// NeedsReload says whether systemd has one of the units loaded from
+	// files older than the disk's (its NeedDaemonReload property), the one
+	// case a reload changes anything for them. A unit not loaded yet is
+	// loaded by the question, from the disk as it is.
+	NeedsReload(ctx context.Context, units ...string) (bool, error)
 	// StartAndWait starts a unit and waits for its job; a job that does not
 	// end "done" is an error naming the unit and where to look.
 	StartAndWait(ctx context.Context, unit string) error
@@ -24,8 +26,6 @@ type Manager interface {
 	ReloadAndWait(ctx context.Context, unit string) error
 	// StopAndWait stops a unit and waits for its job.
 	StopAndWait(ctx context.Context, unit string) error
-	// Disable removes the links Enable made, as `systemctl disable` does.
-	Disable(ctx context.Context, units ...string) error
 	// QueueStart queues a start job and returns without waiting: for units
 	// ordered after the agent itself, whose start would wait for the agent.
 	QueueStart(ctx context.Context, unit string) error

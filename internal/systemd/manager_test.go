@@ -24,7 +24,6 @@ func TestFakeRecordsAndFails(t *testing.T) {
 	boom := &JobError{Verb: "starting", Unit: "wg-quick@wg1.service", Result: "failed"}
 	f := &Fake{Fail: map[string]error{"start wg-quick@wg1.service": boom}}
 	_ = f.DaemonReload(ctx)
-	_ = f.Enable(ctx, "wg-quick@wg0.service")
 	if err := f.StartAndWait(ctx, "wg-quick@wg0.service"); err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +38,6 @@ func TestFakeRecordsAndFails(t *testing.T) {
 	}
 	want := strings.Join([]string{
 		"daemon-reload",
-		"enable wg-quick@wg0.service",
 		"start wg-quick@wg0.service",
 		"start wg-quick@wg1.service",
 		"queue-start k0scontroller.service",
@@ -65,12 +63,11 @@ func TestFakeReloadIsPlain(t *testing.T) {
 		t.Errorf("reload of an active unit: %v", err)
 	}
 	_ = f.StopAndWait(ctx, "wg-quick@wg0.service")
-	_ = f.Disable(ctx, "wg-quick@wg0.service")
 	if s, _ := f.UnitState(ctx, "wg-quick@wg0.service"); s.Active != "inactive" {
 		t.Errorf("state after stop: %s", s)
 	}
 	want := "reload wg-quick@wg0.service\nstate wg-quick@wg0.service\nstart wg-quick@wg0.service\nreload wg-quick@wg0.service\n" +
-		"stop wg-quick@wg0.service\ndisable wg-quick@wg0.service\nstate wg-quick@wg0.service"
+		"stop wg-quick@wg0.service\nstate wg-quick@wg0.service"
 	if f.Text() != want {
 		t.Errorf("calls:\n%s\nwant:\n%s", f.Text(), want)
 	}

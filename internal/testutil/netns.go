@@ -1,8 +1,6 @@
 package testutil
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"os/exec"
 	"strings"
 	"testing"
@@ -17,14 +15,16 @@ type Netns struct {
 // links) when the test ends, pass or fail.
 func NewNetns(t testing.TB, prefix string) *Netns {
 	t.Helper()
-	b := make([]byte, 3)
-	_, _ = rand.Read(b)
-	n := &Netns{Name: prefix + "-" + hex.EncodeToString(b)}
+	n := &Netns{Name: prefix + "-" + RandHex(6)}
 	Run(t, "ip", "netns", "add", n.Name)
 	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", n.Name).Run() })
 	n.Run(t, "ip", "link", "set", "lo", "up")
 	return n
 }
+
+// Path is the namespace's file, for what takes a namespace by path
+// (corium-agent firewall --netns, systemd-nspawn --network-namespace-path).
+func (n *Netns) Path() string { return "/run/netns/" + n.Name }
 
 // Run runs a command inside the namespace and fails the test on error.
 func (n *Netns) Run(t testing.TB, args ...string) string {
@@ -42,7 +42,7 @@ func (n *Netns) Try(args ...string) (string, error) {
 // (in b), assigns the given addresses (CIDR, "" for none) and sets both up.
 func Veth(t testing.TB, a *Netns, nameA, addrA string, b *Netns, nameB, addrB string) {
 	t.Helper()
-	tmpA, tmpB := "cv"+randHex(4), "cv"+randHex(4)
+	tmpA, tmpB := "cv"+RandHex(4), "cv"+RandHex(4)
 	Run(t, "ip", "link", "add", tmpA, "type", "veth", "peer", "name", tmpB)
 	Run(t, "ip", "link", "set", tmpA, "netns", a.Name)
 	Run(t, "ip", "link", "set", tmpB, "netns", b.Name)
@@ -71,10 +71,4 @@ func Run(t testing.TB, args ...string) string {
 		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return string(out)
-}
-
-func randHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)[:n]
 }

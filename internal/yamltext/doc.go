@@ -4,5 +4,9 @@
 // sit anywhere in a broken document, `authPass: *Pw12345` included, and the
 // parser's message is the first thing an operator pastes into a ticket.
 //
+// ShownLine reduces a line of a broken document to its shape (indentation,
+// keys shaped like field names, punctuation), so a syntax error can show
+// where it stands without showing what the line holds.
+//
 // It does not parse YAML and knows nothing of the corium block.
 package yamltext

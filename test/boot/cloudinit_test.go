@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -21,7 +21,7 @@ import (
 // names it otherwise.
 func TestBootCloudInit(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := genKey(t), genKey(t)
+	key, peer := testutil.GenKey(t), testutil.GenKey(t)
 	n := newNodeOn(t, "cinit", testutil.NewNetns(t, "cb-ci"), cloudInitLower(t))
 	n.WriteFile("/var/lib/cloud/seed/nocloud/meta-data", []byte("instance-id: corium-boot-test\nlocal-hostname: fedora\n"), 0o644)
 	n.WriteFile("/var/lib/cloud/seed/nocloud/user-data", []byte(fmt.Sprintf(`#cloud-config
@@ -64,8 +64,8 @@ corium:
 	if s := monotonic(final, "ExecMainStartTimestampMonotonic"); s == 0 || s < monotonic(agent, "ActiveEnterTimestampMonotonic") {
 		t.Errorf("cloud-final.service started at %d, want after corium-agent.service finished (%v)", s, agent)
 	}
-	var st status.Status
-	raw := n.MustExec("cat", status.Path)
+	var st runstatus.Status
+	raw := n.MustExec("cat", runstatus.Path)
 	if err := json.Unmarshal([]byte(raw), &st); err != nil || st.Provenance == nil || st.Provenance.Source != "cloud-init" {
 		t.Errorf("status provenance: %s, want the config from cloud-init", raw)
 	}

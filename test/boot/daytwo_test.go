@@ -13,7 +13,7 @@ import (
 // dayTwoConfig is a single node with wg0 (the node address) and, when
 // withWg1, a second interface wg1. wg0's listen port, peer endpoint and MTU
 // vary.
-func dayTwoConfig(key, peer wgtypes.Key, port int, endpoint string, mtu int, withWg1 bool) string {
+func dayTwoConfig(key, wg1Key, peer wgtypes.Key, port int, endpoint string, mtu int, withWg1 bool) string {
 	s := fmt.Sprintf(`role: single
 node:
   name: day-two
@@ -39,7 +39,7 @@ wireguard:
       - publicKey: %s
         endpoint: 192.0.2.2:51821
         allowedIPs: [10.79.0.2/32]
-`, key, peer.PublicKey())
+`, wg1Key, peer.PublicKey())
 	}
 	return s
 }
@@ -55,11 +55,11 @@ wireguard:
 //   - without the marker the k0s unit is skipped by its condition.
 func TestBootDayTwo(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := genKey(t), genKey(t)
+	key, wg1Key, peer := testutil.GenKey(t), testutil.GenKey(t), testutil.GenKey(t)
 	ns, other := testutil.NewNetns(t, "cb-d2"), testutil.NewNetns(t, "cb-d2p")
 	testutil.Veth(t, ns, "eth0", "192.0.2.1/24", other, "eth0", "192.0.2.2/24")
 	n := NewNode(t, "day-two", ns)
-	n.WriteFile("/etc/corium/config.yaml", []byte(dayTwoConfig(key, peer, 51820, "192.0.2.2:51820", 1420, true)), 0o600)
+	n.WriteFile("/etc/corium/config.yaml", []byte(dayTwoConfig(key, wg1Key, peer, 51820, "192.0.2.2:51820", 1420, true)), 0o600)
 	n.Boot()
 	t.Cleanup(n.Shutdown)
 	assertProvisioned(t, n)
@@ -77,7 +77,7 @@ func TestBootDayTwo(t *testing.T) {
 	}
 
 	t.Run("port and endpoint changed, wg1 dropped", func(t *testing.T) {
-		again(t, dayTwoConfig(key, peer, 51830, "192.0.2.9:51820", 1420, false))
+		again(t, dayTwoConfig(key, wg1Key, peer, 51830, "192.0.2.9:51820", 1420, false))
 		if got := n.MustExec("wg", "show", "wg0", "endpoints"); !strings.Contains(got, "192.0.2.9:51820") {
 			t.Errorf("wg0 endpoints after day two: %q, want 192.0.2.9:51820", got)
 		}
@@ -107,7 +107,7 @@ func TestBootDayTwo(t *testing.T) {
 	})
 
 	t.Run("negative control: an MTU change restarts wg0 and k0s with it", func(t *testing.T) {
-		again(t, dayTwoConfig(key, peer, 51830, "192.0.2.9:51820", 1380, false))
+		again(t, dayTwoConfig(key, wg1Key, peer, 51830, "192.0.2.9:51820", 1380, false))
 		if _, got := link(t, n, "wg0"); got != "1380" {
 			t.Errorf("wg0 mtu %s, want 1380", got)
 		}

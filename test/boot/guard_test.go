@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/inspect"
+	"github.com/corium/corium-agent/internal/nodestatus"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -15,7 +15,7 @@ const guardFile = "/var/lib/corium/firewall.json"
 // first boot, whose k0s stand-in started after corium-firewall.
 func newGuardedNode(t *testing.T, name string) *Node {
 	t.Helper()
-	keyA, keyB := genKey(t), genKey(t)
+	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
 	ns, other := testutil.NewNetns(t, "cb-"+name), testutil.NewNetns(t, "cb-"+name+"p")
 	testutil.Veth(t, ns, "eth0", underlayA+"/24", other, "eth0", underlayB+"/24")
 	n := NewNode(t, name, ns)
@@ -32,10 +32,10 @@ func newGuardedNode(t *testing.T, name string) *Node {
 
 // guardStatus is the firewall part of `corium-agent status --format json`
 // run inside the node.
-func guardStatus(t *testing.T, n *Node) inspect.Firewall {
+func guardStatus(t *testing.T, n *Node) nodestatus.Firewall {
 	t.Helper()
 	out, _ := n.Exec("corium-agent", "status", "--format", "json")
-	var r inspect.Report
+	var r nodestatus.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Firewall == nil {
 		t.Fatalf("%s: corium-agent status --format json: %v\n%s", n.Name, err, out)
 	}

@@ -24,6 +24,12 @@ type Entry struct {
 // one (bootID non-empty), in the journal's order.
 func (n *Node) Journal(bootID string) []Entry {
 	n.t.Helper()
+	if n.cmd != nil {
+		// A running node's journald may hold entries it has not written
+		// yet; a loaded machine showed a boot whose agent start was not
+		// in the file read right after.
+		_, _ = n.Exec("journalctl", "--sync")
+	}
 	args := []string{"-D", n.Path("/var/log/journal"), "-o", "json", "--no-pager"}
 	if bootID != "" {
 		args = append(args, "_BOOT_ID="+bootID)

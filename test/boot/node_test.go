@@ -2,8 +2,6 @@ package boot
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -53,7 +51,7 @@ func NewNode(t testing.TB, name string, ns *testutil.Netns) *Node {
 func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Node {
 	t.Helper()
 	agent := agentBinary(t)
-	n := &Node{t: t, Name: name + "-" + randHex(3), Netns: ns, dir: t.TempDir(), Credentials: map[string]string{}}
+	n := &Node{t: t, Name: name + "-" + testutil.RandHex(3), Netns: ns, dir: t.TempDir(), Credentials: map[string]string{}}
 	n.Root = filepath.Join(n.dir, "merged")
 	for _, d := range []string{"upper", "work", "merged"} {
 		if err := os.Mkdir(filepath.Join(n.dir, d), 0o755); err != nil {
@@ -66,7 +64,7 @@ func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Nod
 
 	n.CopyTree(filepath.Join(repoRoot, "image"), "/")
 	n.CopyFile(agent, "/usr/bin/corium-agent", 0o755)
-	n.WriteFile("/etc/machine-id", []byte(randHex(32)+"\n"), 0o444)
+	n.WriteFile("/etc/machine-id", []byte(testutil.RandHex(32)+"\n"), 0o444)
 	// debootstrap copies the build host's name into the rootfs; a fresh
 	// image has no static hostname.
 	if err := os.Remove(n.Path("/etc/hostname")); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -172,7 +170,7 @@ func (n *Node) Boot() string {
 	args := []string{"systemd-nspawn", "-D", n.Root, "--machine=" + n.Name, "--boot",
 		"--register=no", "--keep-unit", "--console=pipe", "--capability=CAP_NET_ADMIN"}
 	if n.Netns != nil {
-		args = append(args, "--network-namespace-path=/run/netns/"+n.Netns.Name)
+		args = append(args, "--network-namespace-path="+n.Netns.Path())
 	}
 	for name, value := range n.Credentials {
 		args = append(args, "--set-credential="+name+":"+value)
@@ -408,12 +406,6 @@ func (n *Node) Console() string { return n.nspawnLog() }
 func (n *Node) nspawnLog() string {
 	data, _ := os.ReadFile(filepath.Join(n.dir, "nspawn.log"))
 	return string(data)
-}
-
-func randHex(n int) string {
-	b := make([]byte, (n+1)/2)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)[:n]
 }
 
 func symlink(target, path string) error {

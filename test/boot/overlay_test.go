@@ -20,15 +20,6 @@ const (
 	wgCredential         = "corium.wg0-key"
 )
 
-func genKey(t testing.TB) wgtypes.Key {
-	t.Helper()
-	k, err := wgtypes.GeneratePrivateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
 // nodeAConfig is a single-node controller with its key inline and the
 // cluster-port guard on.
 func nodeAConfig(keyA, keyB wgtypes.Key) string {
@@ -84,7 +75,7 @@ wireguard:
 //   - an overlay that fails on boot keeps k0s from starting.
 func TestBootOverlayCluster(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
-	keyA, keyB := genKey(t), genKey(t)
+	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
 	nsA, nsB := testutil.NewNetns(t, "cb-a"), testutil.NewNetns(t, "cb-b")
 	testutil.Veth(t, nsA, "eth0", underlayA+"/24", nsB, "eth0", underlayB+"/24")
 

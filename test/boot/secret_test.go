@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -18,7 +18,7 @@ const keyFile = "/etc/corium/wg0.key"
 // With the key in place, a reboot provisions the node.
 func TestBootSecretMissing(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := genKey(t), genKey(t)
+	key, peer := testutil.GenKey(t), testutil.GenKey(t)
 	n := NewNode(t, "node-c", testutil.NewNetns(t, "cb-c"))
 	n.WriteFile("/etc/corium/config.yaml", []byte(fmt.Sprintf(`role: single
 node:
@@ -54,12 +54,12 @@ wireguard:
 		if !named {
 			t.Errorf("the agent's journal never names wireguard[0].privateKeyFrom:\n%s", n.JournalText(n.BootID))
 		}
-		var st status.Status
-		raw := n.MustExec("cat", status.Path)
+		var st runstatus.Status
+		raw := n.MustExec("cat", runstatus.Path)
 		if err := json.Unmarshal([]byte(raw), &st); err != nil {
-			t.Fatalf("%s: %v\n%s", status.Path, err, raw)
+			t.Fatalf("%s: %v\n%s", runstatus.Path, err, raw)
 		}
-		if st.Outcome != status.Failed || !strings.Contains(st.Error, "wireguard[0].privateKeyFrom") {
+		if st.Outcome != runstatus.Failed || !strings.Contains(st.Error, "wireguard[0].privateKeyFrom") {
 			t.Errorf("status: outcome %q, error %q; want failed, naming wireguard[0].privateKeyFrom", st.Outcome, st.Error)
 		}
 		if n.Exists("/var/lib/corium/provisioned") {

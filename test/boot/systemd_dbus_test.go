@@ -8,20 +8,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/render"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/testutil"
-	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 )
 
 // TestBootSystemdDBus drives a booted node's real systemd through the
 // agent's D-Bus manager (internal/systemd), over the container's system
 // bus: a waited-for start whose job fails names the unit and the journal,
-// a queued start returns while the unit is still activating, daemon-reload
-// makes a new drop-in count, enable makes the .wants link, and a rendered
-// wg-quick file is brought up by wg-quick@.service started and waited for.
+// a queued start returns while the unit is still activating, a loaded unit
+// with a new drop-in says it needs a reload and daemon-reload makes the
+// drop-in count, a unit loaded only after its drop-in was written needs
+// none, and a rendered wg-quick file is brought up by wg-quick@.service
+// started and waited for.
 func TestBootSystemdDBus(t *testing.T) {
 	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
 	ns := testutil.NewNetns(t, "cb-sd")
@@ -36,19 +37,14 @@ func TestBootSystemdDBus(t *testing.T) {
 	n.WriteFile("/etc/systemd/system/probe-dep.service", oneshot("probe dep", "/bin/sh -c 'echo run >>/var/lib/probe-dep'", ""), 0o644)
 	// The shape of the k0s drop-in, on a stand-in.
 	n.WriteFile("/etc/systemd/system/probe-dep.service.d/10-order.conf", []byte("[Unit]\nAfter=probe-ok.service\nRequires=probe-ok.service\n"), 0o644)
-	n.WriteFile("/etc/systemd/system/probe-enable.service", oneshot("probe enable", "/bin/true", "\n[Install]\nWantedBy=multi-user.target\n"), 0o644)
 
-	key, err := wgtypes.GeneratePrivateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	peer, _ := wgtypes.GeneratePrivateKey()
+	key, peer := testutil.GenKey(t), testutil.GenKey(t)
 	port, priv := 51820, secret.NewValue(key.String())
 	cfg := &schema.Config{Role: schema.RoleWorker, WireGuard: []schema.WireGuard{{
 		Name: "wg0", Address: schema.AddressList{"10.66.0.1/24"}, ListenPort: &port, NodeAddress: true, PrivateKey: &priv,
 		Peers: []schema.Peer{{PublicKey: peer.PublicKey().String(), AllowedIPs: []string{"10.66.0.2/32"}}},
 	}}}
-	step, err := bootstrap.RenderWireGuard(cfg, nil)
+	step, err := render.RenderWireGuard(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +121,26 @@ func TestBootSystemdDBus(t *testing.T) {
 		t.Errorf("the queued start of probe-slow never ran (not activating within 10s)")
 	}
 
+	if behind, err := sd.NeedsReload(ctx, "probe-ok.service"); err != nil || behind {
+		t.Errorf("probe-ok before any change: needs a reload %v (%v), want false", behind, err)
+	}
 	n.WriteFile("/etc/systemd/system/probe-ok.service.d/10-reload.conf", []byte("[Unit]\nDescription=probe reloaded\n"), 0o644)
 	if d := n.Show("probe-ok.service", "Description")["Description"]; d != "probe ok" {
 		t.Fatalf("negative control: the drop-in counted before daemon-reload (Description=%q)", d)
+	}
+	if behind, err := sd.NeedsReload(ctx, "probe-fail.service", "probe-ok.service"); err != nil || !behind {
+		t.Errorf("probe-ok loaded, then given a drop-in: needs a reload %v (%v), want true", behind, err)
+	}
+	// The first boot's case: a unit nothing loaded yet, written with its
+	// drop-in after systemd started, is loaded by the question from the
+	// disk as it is, and needs no reload to count the drop-in.
+	n.WriteFile("/etc/systemd/system/probe-late.service", oneshot("probe late", "/bin/true", ""), 0o644)
+	n.WriteFile("/etc/systemd/system/probe-late.service.d/10-late.conf", []byte("[Unit]\nDescription=probe late, with its drop-in\n"), 0o644)
+	if behind, err := sd.NeedsReload(ctx, "probe-late.service"); err != nil || behind {
+		t.Errorf("probe-late, loaded after its files were written: needs a reload %v (%v), want false", behind, err)
+	}
+	if d := n.Show("probe-late.service", "Description")["Description"]; d != "probe late, with its drop-in" {
+		t.Errorf("probe-late without a reload: Description = %q, want the drop-in's", d)
 	}
 	if err := sd.DaemonReload(ctx); err != nil {
 		t.Fatal(err)
@@ -135,12 +148,8 @@ func TestBootSystemdDBus(t *testing.T) {
 	if d := n.Show("probe-ok.service", "Description")["Description"]; d != "probe reloaded" {
 		t.Errorf("after daemon-reload, Description = %q, want the drop-in's", d)
 	}
-
-	if err := sd.Enable(ctx, "probe-enable.service"); err != nil {
-		t.Fatal(err)
-	}
-	if !n.Exists("/etc/systemd/system/multi-user.target.wants/probe-enable.service") {
-		t.Error("enable made no multi-user.target.wants link")
+	if behind, err := sd.NeedsReload(ctx, "probe-ok.service"); err != nil || behind {
+		t.Errorf("probe-ok after daemon-reload: needs a reload %v (%v), want false", behind, err)
 	}
 
 	if err := sd.StartAndWait(ctx, "wg-quick@wg0.service"); err != nil {

@@ -113,7 +113,7 @@ func TestBootSysctl(t *testing.T) {
 	}
 	ns := testutil.NewNetns(t, "cb-sysctl")
 	for _, f := range files {
-		out, err := exec.Command("ip", "netns", "exec", ns.Name, bin, f).CombinedOutput()
+		out, err := ns.Try(bin, f)
 		if err != nil || len(out) != 0 {
 			t.Errorf("%s %s: %v\n%s", bin, f, err, out)
 		}

@@ -125,3 +125,30 @@ func withoutCorium(t *testing.T, data []byte) ([]byte, bool) {
 	}
 	return data, false
 }
+
+// TestMisplacedHeaderAsCloudInitSeesIt: a byte order mark before
+// #cloud-config, or a modeline above it, makes cloud-init ignore the file,
+// and its schema says so in one line; the agent agrees, in one finding
+// naming the mark or the header's line, where it read the file as a
+// standalone block and gave three unrelated ones.
+func TestMisplacedHeaderAsCloudInitSeesIt(t *testing.T) {
+	const doc = "#cloud-config\npackages: [vim]\ncorium:\n  role: single\n"
+	dir := t.TempDir()
+	for name, tc := range map[string]struct{ text, says string }{
+		"bom.yaml":      {"\ufeff" + doc, "1:1: the file starts with a byte order mark"},
+		"modeline.yaml": {"# vim: syntax=yaml\n" + doc, "2:1: #cloud-config is on line 2"},
+	} {
+		file := filepath.Join(dir, name)
+		if err := os.WriteFile(file, []byte(tc.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, code := cloudInitSchema(t, file)
+		if code == 0 || !strings.Contains(out, `needs to begin with "#cloud-config"`) {
+			t.Errorf("%s: cloud-init schema exit %d: %s", name, code, out)
+		}
+		out, code = runAgent(t, "validate", file)
+		if code != 1 || strings.Count(out, "\n") != 1 || !strings.Contains(out, file+":"+tc.says) {
+			t.Errorf("%s: the agent says (exit %d):\n%s", name, code, out)
+		}
+	}
+}

@@ -13,6 +13,6 @@
 // as written, printing what the README says they print.
 //
 // It checks documents and what cloud-init makes of them, not nodes: what a
-// node does with its configuration is tested in internal/firstboot and
+// node does with its configuration is tested in internal/provision and
 // test/boot.
 package examples

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -111,24 +112,82 @@ func TestREADMEListsEveryCommand(t *testing.T) {
 	}
 }
 
+// operatorPages are every page an operator reads: the README, docs/ and
+// the examples' READMEs.
+func operatorPages(t *testing.T) []string {
+	t.Helper()
+	pages := docsWithCommands(t)
+	docs, err := filepath.Glob(filepath.Join(repo, "docs", "*.md"))
+	if err != nil || len(docs) < 5 {
+		t.Fatalf("docs/*.md: %d pages, %v", len(docs), err)
+	}
+	for _, p := range docs {
+		rel, _ := filepath.Rel(repo, p)
+		if rel = filepath.ToSlash(rel); !slices.Contains(pages, rel) {
+			pages = append(pages, rel)
+		}
+	}
+	return pages
+}
+
 // TestDocumentLinksResolve checks that every relative link in the operator
-// pages points at a file or directory of the checkout.
+// pages points at a file or directory of the checkout, and that a page
+// named in code type (`overlay.md`) is one too: a reader follows either.
 func TestDocumentLinksResolve(t *testing.T) {
 	link := regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
-	for _, page := range docsWithCommands(t) {
+	named := regexp.MustCompile("`([A-Za-z0-9_./-]+\\.md)`")
+	checked := 0
+	for _, page := range operatorPages(t) {
 		data, err := os.ReadFile(filepath.Join(repo, page))
 		if err != nil {
-			continue // reported by the test above
+			t.Errorf("%s: %v", page, err)
+			continue
 		}
+		var targets []string
 		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
-			target := m[1]
-			if strings.Contains(target, "://") {
-				continue
+			if !strings.Contains(m[1], "://") && !strings.HasPrefix(m[1], "mailto:") {
+				targets = append(targets, m[1])
 			}
+		}
+		for _, m := range named.FindAllStringSubmatch(string(data), -1) {
+			targets = append(targets, m[1])
+		}
+		for _, target := range targets {
+			checked++
 			p := filepath.Join(repo, filepath.Dir(page), target)
 			if _, err := os.Stat(p); err != nil {
 				t.Errorf("%s links to %s, which does not exist", page, target)
 			}
 		}
+	}
+	if checked < 30 {
+		t.Errorf("only %d links checked; the pattern finds too little", checked)
+	}
+}
+
+// TestDocumentedKeysAreNotWorldReadable: a command an operator copies that
+// writes a WireGuard private key to a file sets umask 077 first, or the key
+// lands readable by every user (umask 022 makes it 0644).
+func TestDocumentedKeysAreNotWorldReadable(t *testing.T) {
+	writesKey := regexp.MustCompile(`wg genkey\s*(>|\|\s*tee)`)
+	found := 0
+	for _, page := range operatorPages(t) {
+		data, err := os.ReadFile(filepath.Join(repo, page))
+		if err != nil {
+			continue // reported by TestDocumentLinksResolve
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			loc := writesKey.FindStringIndex(line)
+			if loc == nil {
+				continue
+			}
+			found++
+			if !strings.Contains(line[:loc[0]], "umask 077") {
+				t.Errorf("%s:%d writes a private key without umask 077 before it: %s", page, i+1, strings.TrimSpace(line))
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no page writes a key with wg genkey; the check proves nothing")
 	}
 }

@@ -7,9 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // wayIn lists, for each way a node gets its configuration and each common
@@ -51,12 +50,43 @@ func TestExamplesValidate(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if want, ok := expectedWarnings[rel]; ok {
+				// Valid, with exactly the warnings it is meant to show, which
+				// --strict makes fatal.
+				out, code := runAgent(t, "validate", target)
+				if got := warningLines(out); code != 0 || !strings.Contains(out, target+": valid") || !reflect.DeepEqual(got, want) {
+					t.Errorf("corium-agent validate %s: exit %d, warnings %q, want exit 0 and %q\n%s", target, code, got, want, out)
+				}
+				if _, code := runAgent(t, "validate", "--strict", target); code != 1 {
+					t.Errorf("corium-agent validate --strict %s: exit %d, want 1 for its warnings", target, code)
+				}
+				return
+			}
 			out, code := runAgent(t, "validate", "--strict", target)
 			if code != 0 || !strings.Contains(out, target+": valid") {
 				t.Errorf("corium-agent validate --strict %s: exit %d\n%s", target, code, out)
 			}
 		})
 	}
+}
+
+// expectedWarnings are the examples that show a warning on purpose: the
+// demo's endpoint is its control-plane virtual IP on the underlay, which the
+// guard admits the endpoint's ports to, and says so.
+var expectedWarnings = map[string][]string{
+	"examples/demo/config.yaml": {"cluster.endpoint: 192.0.2.100 is not on the overlay: the guard admits 8132 and 9443 addressed to it from any link (konnectivity agents and joining controllers reach the cluster there); the node's other addresses stay overlay-only"},
+}
+
+// warningLines are the messages of the warnings validate printed, without
+// the file and position.
+func warningLines(out string) []string {
+	var got []string
+	for _, line := range strings.Split(out, "\n") {
+		if _, msg, ok := strings.Cut(line, ": warning: "); ok {
+			got = append(got, msg)
+		}
+	}
+	return got
 }
 
 // TestValidateCatchesABrokenExample is the control for the test above: the
@@ -94,26 +124,21 @@ func TestWriteFilesCarriesTheSameBlock(t *testing.T) {
 // /etc/corium/config.yaml, if it has such an entry.
 func writtenConfig(t *testing.T, data []byte) ([]byte, bool) {
 	t.Helper()
-	if !strings.HasPrefix(string(data), "#cloud-config") {
+	if !schema.IsCloudConfig(data) {
 		return nil, false
 	}
-	var doc struct {
-		WriteFiles []struct {
-			Path        string `yaml:"path"`
-			Content     string `yaml:"content"`
-			Permissions string `yaml:"permissions"`
-		} `yaml:"write_files"`
+	files, err := source.WriteFiles(data)
+	if err != nil {
+		t.Fatalf("reading write_files: %v", err)
 	}
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatalf("not YAML: %v", err)
-	}
-	for _, f := range doc.WriteFiles {
-		if f.Path == "/etc/corium/config.yaml" {
-			if f.Permissions != "0600" {
-				t.Errorf("write_files %s: permissions %q; the block may carry join material, use \"0600\"", f.Path, f.Permissions)
-			}
-			return []byte(f.Content), true
+	for _, f := range files {
+		if f.Path != source.FilePath {
+			continue
 		}
+		if f.Permissions != "0600" {
+			t.Errorf("write_files %s: permissions %q; the block may carry join material, use \"0600\"", f.Path, f.Permissions)
+		}
+		return f.Content, true
 	}
 	return nil, false
 }

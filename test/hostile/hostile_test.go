@@ -3,7 +3,6 @@ package hostile
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"io/fs"
 	"os"
@@ -70,10 +69,8 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 	secrets := newSecrets(t)
 	srv := secretServer(t, secrets)
 	work := t.TempDir()
-	ca := filepath.Join(work, "ca.pem")
-	write(t, ca, string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})), 0o644)
-	creds := filepath.Join(work, "credentials")
-	write(t, filepath.Join(creds, "corium.wg1"), secrets["CRED_KEY"].value+"\n", 0o400)
+	ca := testutil.CAFile(t, srv)
+	creds := testutil.CredentialsDir(t, map[string]string{"corium.wg1": secrets["CRED_KEY"].value + "\n"})
 	factsFile := filepath.Join(work, "facts.json")
 	write(t, factsFile, facts, 0o644)
 	env := append(testutil.CleanEnv(), "CREDENTIALS_DIRECTORY="+creds, "SSL_CERT_FILE="+ca, "SSL_CERT_DIR=/nonexistent")

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // secret is one value the corpus must never see leak, and the one kind of
@@ -29,11 +31,7 @@ const (
 // value can pass by coinciding with a fixed one in the code.
 func newSecrets(t *testing.T) map[string]secret {
 	t.Helper()
-	key := func() string {
-		b := make([]byte, 32)
-		_, _ = rand.Read(b)
-		return base64.StdEncoding.EncodeToString(b)
-	}
+	key := func() string { return testutil.GenKey(t).String() }
 	token := func() string {
 		b := make([]byte, 150)
 		_, _ = rand.Read(b)
@@ -120,7 +118,7 @@ func mayHold(p string, sec secret) bool {
 // pages echo the request's Authorization header and query, as careless
 // servers do.
 func secretServer(t *testing.T, s map[string]secret) *httptest.Server {
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		echo := "you sent " + r.Header.Get("Authorization") + " with " + r.URL.RawQuery
 		switch {
 		case r.Header.Get("Authorization") != "Bearer "+s["BEARER"].value:
@@ -131,6 +129,4 @@ func secretServer(t *testing.T, s map[string]secret) *httptest.Server {
 			http.Error(w, echo, http.StatusNotFound)
 		}
 	}))
-	t.Cleanup(srv.Close)
-	return srv
 }

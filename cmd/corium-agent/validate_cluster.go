@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/corium/corium-agent/internal/cluster"
+)
+
+// clusterReport is the set's result with --cluster (see validateReport).
+type clusterReport struct {
+	Valid    bool             `json:"valid"`
+	Findings cluster.Findings `json:"findings"`
+	Error    string           `json:"error,omitempty"`
+}
+
+// checkCluster checks the files as the nodes of one cluster, unless one of
+// them could not be read: the set is then not the one meant, and every
+// finding about the missing node would mislead.
+func checkCluster(reports []validateReport, strict bool) *clusterReport {
+	set := &clusterReport{Findings: cluster.Findings{}}
+	nodes := make([]cluster.Node, 0, len(reports))
+	for _, r := range reports {
+		if r.Error != "" {
+			set.Error = "not checked as a cluster: " + r.File + " could not be read"
+			return set
+		}
+		nodes = append(nodes, r.node)
+	}
+	set.Findings = cluster.Check(nodes)
+	set.Valid = len(set.Findings.Errors()) == 0 && (!strict || len(set.Findings.Warnings()) == 0)
+	return set
+}
+
+// printCluster writes the set's findings in the form of the files' own.
+func printCluster(stdout, stderr io.Writer, set *clusterReport, files int) {
+	if set.Error != "" {
+		fmt.Fprintf(stderr, "corium-agent validate: %s\n", set.Error)
+		return
+	}
+	for _, f := range set.Findings {
+		fmt.Fprintln(stdout, formatFinding(f.File, f.Finding))
+	}
+	if set.Valid {
+		fmt.Fprintf(stdout, "cluster of %d files: valid\n", files)
+	}
+}

@@ -1,0 +1,56 @@
+package cluster
+
+import "golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+// Check checks that the files describe one cluster and returns what it
+// found, in a fixed order. Files that hold no configuration take no part;
+// their own validation says why.
+func Check(in []Node) Findings {
+	var set []*node
+	for i, n := range in {
+		if n.Doc != nil && n.Doc.Config != nil && n.Delivery != nil {
+			set = append(set, newNode(i, n))
+		}
+	}
+	r := &report{findings: Findings{}}
+	c := &check{report: r, set: set}
+	c.settings()
+	c.identity()
+	c.keys()
+	c.match()
+	c.pairs()
+	c.dial()
+	c.allowedIPs()
+	c.presharedKeys()
+	c.mtus()
+	r.findings.sort()
+	return r.findings
+}
+
+// check is one run over a set.
+type check struct {
+	*report
+	set []*node
+	// owners are the interfaces of the set by public key, where known.
+	owners map[wgtypes.Key][]*iface
+	// addrs are the interfaces of the set by address.
+	addrs *addressIndex
+}
+
+// ifaces walks every interface of the set, in order.
+func (c *check) ifaces(f func(*iface)) {
+	for _, n := range c.set {
+		for _, i := range n.ifaces {
+			f(i)
+		}
+	}
+}
+
+// entries walks every peer entry of the set, in order.
+func (c *check) entries(f func(*entry)) {
+	c.ifaces(func(i *iface) {
+		for _, e := range i.peers {
+			f(e)
+		}
+	})
+}

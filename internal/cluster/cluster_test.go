@@ -1,0 +1,168 @@
+package cluster_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/cluster"
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite the delivered forms in testdata from the plain documents")
+
+func readFile(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func read(t *testing.T, file string, data []byte) cluster.Node {
+	t.Helper()
+	n, err := cluster.Read(t.Context(), file, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// edit is one change to a plain document: old replaced by new, once.
+type edit struct{ file, old, new string }
+
+// checkSet delivers the plain documents with the edits applied, reads each
+// as validate does and checks the set; unless invalidAlone, every file must
+// stay valid on its own, so what is found is between the files.
+func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
+	t.Helper()
+	docs := plainDocs(t)
+	for _, e := range edits {
+		s := string(docs[e.file])
+		if !strings.Contains(s, e.old) {
+			t.Fatalf("%s no longer holds %q", e.file, e.old)
+		}
+		docs[e.file] = []byte(strings.Replace(s, e.old, e.new, 1))
+	}
+	var nodes []cluster.Node
+	for _, name := range []string{"a1.yaml", "a2.yaml", "w1.yaml"} {
+		d := deliver[name]
+		n := read(t, d.name, d.wrap(t, docs[name]))
+		if errs := n.Findings.Errors(); len(errs) > 0 && !invalidAlone {
+			t.Fatalf("%s is invalid on its own: %v", d.name, errs)
+		}
+		nodes = append(nodes, n)
+	}
+	fs := cluster.Check(nodes)
+	for _, f := range fs {
+		if strings.Contains(f.Message, "%!") || strings.Contains(f.Message, "<nil>") {
+			t.Errorf("a message is broken: %s", f.Message)
+		}
+	}
+	return fs
+}
+
+func TestThreeNodesAreOneCluster(t *testing.T) {
+	var nodes []cluster.Node
+	for _, name := range []string{"a1.yaml", "a2-user-data.yaml", "w1-cmdline.txt"} {
+		n := read(t, name, readFile(t, filepath.Join(threeNodes, name)))
+		if len(n.Findings) > 0 || n.Doc == nil || n.Doc.Config == nil {
+			t.Fatalf("%s: %v", name, n.Findings)
+		}
+		nodes = append(nodes, n)
+	}
+	if fs := cluster.Check(nodes); len(fs) > 0 {
+		t.Errorf("the three nodes are one cluster, but:\n%s", lines(fs))
+	}
+}
+
+func lines(fs cluster.Findings) string {
+	var b strings.Builder
+	for _, f := range fs {
+		b.WriteString(f.File + " " + f.Severity.String() + " " + f.String() + "\n")
+	}
+	return b.String()
+}
+
+// want is a finding a mistake must produce: its file (as delivered), path,
+// severity and a part of its message.
+type want struct {
+	file, path string
+	sev        schema.Severity
+	says       string
+}
+
+func expect(t *testing.T, fs cluster.Findings, w want) {
+	t.Helper()
+	for _, f := range fs {
+		if f.File == w.file && f.Path == w.path && f.Severity == w.sev && strings.Contains(f.Message, w.says) {
+			return
+		}
+	}
+	t.Errorf("no %s at %s %s saying %q; found:\n%s", w.sev, w.file, w.path, w.says, lines(fs))
+}
+
+const (
+	errorSev = schema.SeverityError
+	warnSev  = schema.SeverityWarning
+	a2File   = "a2-user-data.yaml (write_files[0].content)"
+	w1File   = "w1-cmdline.txt (corium.config)"
+)
+
+// The mistakes operators make between documents, each on the cluster that
+// passes above; each test fails when its check is gone.
+func TestClusterMistakes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		edits []edit
+		want  want
+		// invalidAlone: the mistake shows in a file on its own too.
+		invalidAlone bool
+	}{
+		{"keys swapped between two peers", []edit{
+			{"a1.yaml", "publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # a2", "publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # a2"},
+			{"a1.yaml", "publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # w1", "publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # w1"},
+		}, want{"a1.yaml", "wireguard[0].peers[0].publicKey", errorSev, "is the key of w1-cmdline.txt wireguard[0], but allowedIPs hold the address of a2-user-data.yaml wireguard[0]"}, false},
+		{"neither side has an endpoint", []edit{
+			{"a1.yaml", "        endpoint: 192.0.2.12:51820\n", ""},
+			{"a2.yaml", "        endpoint: 192.0.2.11:51820\n", ""},
+		}, want{"a1.yaml", "wireguard[0].peers[0]", errorSev, "neither end can open the tunnel with a2-user-data.yaml wireguard[0]"}, false},
+		{"allowedIPs miss the peer's address", []edit{
+			{"a1.yaml", "allowedIPs: [10.30.0.11/32]", "allowedIPs: [10.30.0.12/32]"},
+		}, want{"a1.yaml", "wireguard[0].peers[1].allowedIPs", errorSev, "do not hold 10.30.0.11 of w1-cmdline.txt wireguard[0]"}, false},
+		{"a node in another subnet", []edit{
+			{"w1.yaml", "address: 10.30.0.11/24", "address: 10.31.0.11/24"},
+		}, want{w1File, "wireguard[0].address", warnSev, "10.31.0.11/24 is on another network than its peer a1.yaml wireguard[0] (10.30.0.1/24)"}, false},
+		{"a duplicate node address", []edit{
+			{"w1.yaml", "address: 10.30.0.11/24", "address: 10.30.0.2/24"},
+		}, want{w1File, "wireguard[0].address[0]", errorSev, "10.30.0.2 is also the address of a2-user-data.yaml wireguard[0]"}, true},
+		{"a duplicate node name", []edit{
+			{"w1.yaml", "name: w1", "name: a2"},
+		}, want{w1File, "node.name", errorSev, "is a2, as in a2-user-data.yaml: two nodes of one cluster cannot share a name"}, false},
+		{"mismatched MTUs", []edit{
+			{"w1.yaml", "mtu: 1420", "mtu: 1380"},
+		}, want{w1File, "wireguard[0].mtu", warnSev, "is 1380, but a1.yaml wireguard[0] on the same overlay has 1420"}, false},
+		{"a preshared key on one side only", []edit{
+			{"a2.yaml", "        presharedKey: 6Y4LHkKt1JYmHA6cMqPQF0ASB8at8DHhsR+YuOuh7Dw=\n", ""},
+		}, want{"a1.yaml", "wireguard[0].peers[0].presharedKey", errorSev, "a2-user-data.yaml has no preshared key for a1.yaml wireguard[0]"}, false},
+		{"an endpoint port that is not the peer's listenPort", []edit{
+			{"w1.yaml", "endpoint: 192.0.2.12:51820", "endpoint: 192.0.2.12:51821"},
+		}, want{w1File, "wireguard[0].peers[1].endpoint", warnSev, "dials port 51821, but a2-user-data.yaml wireguard[0] listens on 51820"}, false},
+		{"a different cluster name", []edit{
+			{"w1.yaml", "name: lab", "name: labs"},
+		}, want{w1File, "cluster.name", errorSev, "is labs, but a1.yaml has lab"}, false},
+		{"a different pod range", []edit{
+			{"a2.yaml", "cluster:\n", "network:\n  podCIDR: 10.245.0.0/16\ncluster:\n"},
+		}, want{a2File, "network.podCIDR", errorSev, "is 10.245.0.0/16, but a1.yaml has 10.244.0.0/16 (the default)"}, false},
+		{"A lists B, B does not list A", []edit{
+			{"w1.yaml", "      - publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # a2\n        endpoint: 192.0.2.12:51820\n        allowedIPs: [10.30.0.2/32]\n        persistentKeepalive: 25\n", ""},
+		}, want{a2File, "wireguard[0].peers[1].publicKey", errorSev, "stands for w1-cmdline.txt wireguard[0], but w1-cmdline.txt has no peer for a2-user-data.yaml wireguard[0]"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			expect(t, checkSet(t, tc.invalidAlone, tc.edits...), tc.want)
+		})
+	}
+}

@@ -1,0 +1,37 @@
+// Package cluster checks that several node documents describe one cluster:
+// what validate --cluster adds to validating each file on its own. A node
+// document describes one node, and nothing at boot reads another node's
+// document; the mistakes between documents (keys swapped between two
+// peers, a pair where only one side lists the other, allowedIPs that miss
+// the peer's address, a node in another network, a second controller
+// without a join token, a different pod range) validate file by file and
+// show only as a tunnel that never handshakes or a node in the wrong
+// cluster. This package finds them offline, before any node boots.
+//
+// Each file is read as the node is handed it (source.Unpack: standalone, a
+// cloud-config with corium: or write_files, a kernel command line) and
+// validated as validate does (Read). Check then works on the set:
+//
+//   - settings.go: cluster-wide settings agree (cluster.name, network.*,
+//     storage.type, the HA virtual IP and router ID among controllers,
+//     cluster.endpoint where set);
+//   - identity.go: node names and addresses are unique, roles fit together
+//     (one cluster start, a controller somewhere);
+//   - keys.go: every interface's key pair is its own, and no peer key is
+//     any file's secret;
+//   - peers.go: each peer entry is matched to the interface it names, by
+//     key and by the addresses its allowedIPs hold, and pairs list each
+//     other on interfaces of one network;
+//   - dial.go, allowedips.go, psk.go, mtu.go: one side of each pair can
+//     dial the other at its port, allowedIPs hold the peer's addresses and
+//     no two entries of a file claim one node, preshared keys agree, MTUs
+//     of one overlay agree.
+//
+// Findings name every file and field involved, the first place in the
+// finding's position and the others in its message and Related, in a fixed
+// order. No finding quotes a secret or a key: a key in the wrong field may
+// be a private one.
+//
+// It is a linter: it never generates, rewrites or distributes a key, and it
+// does no I/O but reading the files it is given.
+package cluster

@@ -1,0 +1,92 @@
+package cluster
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+// Place is a field in one file of the set. File is the file as named, with
+// where in it the document is when the document is not the file's own text
+// ("w1.yaml (write_files[0].content)"); Line and Col are then the
+// document's.
+type Place struct {
+	File string `json:"file"`
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+	Col  int    `json:"col,omitempty"`
+}
+
+// Finding is one problem between files: at its first place, with the other
+// places involved in Related (the message names them too).
+type Finding struct {
+	File string `json:"file"`
+	schema.Finding
+	Related []Place `json:"related"`
+
+	order int // the file's place in the set
+}
+
+// Findings are the set's problems, in a fixed order once sorted: by file
+// in the order given, then by position, path and message.
+type Findings []Finding
+
+// Errors returns the error-severity findings.
+func (fs Findings) Errors() Findings { return fs.filter(schema.SeverityError) }
+
+// Warnings returns the warning-severity findings.
+func (fs Findings) Warnings() Findings { return fs.filter(schema.SeverityWarning) }
+
+func (fs Findings) filter(s schema.Severity) Findings {
+	out := Findings{}
+	for _, f := range fs {
+		if f.Severity == s {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func (fs Findings) sort() {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		switch {
+		case a.order != b.order:
+			return a.order < b.order
+		case (a.Line == 0) != (b.Line == 0):
+			return a.Line != 0
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		case a.Col != b.Col:
+			return a.Col < b.Col
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		}
+		return a.Message < b.Message
+	})
+}
+
+// report collects findings.
+type report struct{ findings Findings }
+
+func (r *report) add(sev schema.Severity, n *node, path string, related []Place, format string, args ...any) {
+	at := n.at(path)
+	if related == nil {
+		related = []Place{}
+	}
+	r.findings = append(r.findings, Finding{
+		File:    at.File,
+		Finding: schema.Finding{Path: path, Line: at.Line, Col: at.Col, Severity: sev, Message: fmt.Sprintf(format, args...)},
+		Related: related,
+		order:   n.order,
+	})
+}
+
+func (r *report) errorf(n *node, path string, related []Place, format string, args ...any) {
+	r.add(schema.SeverityError, n, path, related, format, args...)
+}
+
+func (r *report) warnf(n *node, path string, related []Place, format string, args ...any) {
+	r.add(schema.SeverityWarning, n, path, related, format, args...)
+}

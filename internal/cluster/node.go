@@ -1,0 +1,128 @@
+package cluster
+
+import (
+	"fmt"
+	"net/netip"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
+)
+
+// Node is one file of the set as validate read it.
+type Node struct {
+	// File is the file as it was named.
+	File string
+	// Delivery is how the document came out of the file.
+	Delivery *source.Delivery
+	// Doc is the parsed document; a file whose Doc holds no configuration
+	// takes no part in the checks (its own findings say why).
+	Doc *schema.Document
+	// Findings are the file's own, so that a value its field rules refused
+	// is never quoted here: it may be anything pasted there, a secret too.
+	Findings schema.Findings
+}
+
+// node is a file taking part: its configuration as written and with
+// defaults, and its interfaces.
+type node struct {
+	Node
+	order  int
+	cfg    *schema.Config
+	eff    schema.Config
+	ifaces []*iface
+	// bad are the paths the file's own findings name.
+	bad map[string]bool
+}
+
+// iface is one wireguard interface of a node.
+type iface struct {
+	n     *node
+	i     int
+	wg    schema.WireGuard
+	key   wgtypes.Key
+	known bool // key is known: an inline private key, or publicKey
+	addrs []netip.Prefix
+	peers []*entry
+}
+
+// entry is one peer entry of an interface, and what it is found to name.
+type entry struct {
+	in      *iface
+	j       int
+	p       schema.Peer
+	key     wgtypes.Key
+	keyOK   bool // the key parses and is no secret of the set
+	allowed []netip.Prefix
+	// byKey is the interface of another file whose key it lists; byAddr the
+	// one interface of another file whose address its allowedIPs hold.
+	byKey, byAddr *iface
+	// target is the interface it stands for: byKey, or byAddr when that
+	// interface's key is not known; nil when it names none of the set.
+	target *iface
+	// mismatched: its key and its addresses name two different interfaces,
+	// already reported, so the addresses are not reported again.
+	mismatched bool
+}
+
+func newNode(order int, in Node) *node {
+	n := &node{Node: in, order: order, cfg: in.Doc.Config, bad: map[string]bool{}}
+	n.eff = *n.cfg
+	schema.ApplyDefaults(&n.eff)
+	for _, f := range in.Findings {
+		n.bad[f.Path] = true
+	}
+	for i, wg := range n.cfg.WireGuard {
+		f := &iface{n: n, i: i, wg: wg}
+		f.key, f.known = schema.OwnPublicKey(wg)
+		for _, a := range wg.Address {
+			if p, err := netip.ParsePrefix(a); err == nil {
+				f.addrs = append(f.addrs, p)
+			}
+		}
+		for j, p := range wg.Peers {
+			e := &entry{in: f, j: j, p: p}
+			e.key, e.keyOK = parseKey(p.PublicKey)
+			for _, a := range p.AllowedIPs {
+				if pre, err := netip.ParsePrefix(a); err == nil {
+					e.allowed = append(e.allowed, pre.Masked())
+				}
+			}
+			f.peers = append(f.peers, e)
+		}
+		n.ifaces = append(n.ifaces, f)
+	}
+	return n
+}
+
+// parseKey reads a key as the schema's field rule accepts it; what the rule
+// refused is left out of the checks here.
+func parseKey(s string) (wgtypes.Key, bool) {
+	k, err := wgtypes.ParseKey(s)
+	return k, err == nil && k.String() == s
+}
+
+// at is a place in the node's file.
+func (n *node) at(path string) Place {
+	line, col := n.Doc.Position(path)
+	file, line, col := n.Delivery.Where(n.File, line, col)
+	return Place{File: file, Path: path, Line: line, Col: col}
+}
+
+func (f *iface) path() string { return fmt.Sprintf("wireguard[%d]", f.i) }
+
+// String names the interface in a message: file and field path.
+func (f *iface) String() string { return f.n.File + " " + f.path() }
+
+func (e *entry) path() string { return fmt.Sprintf("%s.peers[%d]", e.in.path(), e.j) }
+
+// holds says whether the entry's allowedIPs hold a.
+func (e *entry) holds(a netip.Addr) bool {
+	for _, p := range e.allowed {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,82 @@
+package hostfacts
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+func TestEndpointAddrs(t *testing.T) {
+	peers := func(endpoints ...string) []schema.Peer {
+		var out []schema.Peer
+		for _, ep := range endpoints {
+			out = append(out, schema.Peer{PublicKey: "rhkIITlu9hcHjc/dRBiXPUsgoARI49+OEpEVIxUF9A4=", Endpoint: ep})
+		}
+		return out
+	}
+	cfg := &schema.Config{WireGuard: []schema.WireGuard{
+		{Name: "wg0", Peers: peers("192.0.2.2:51820", "peer.example.com:51820")},
+		{Name: "wg1", Peers: peers("[2001:db8::2]:51820", "192.0.2.2:51821", "")},
+	}}
+	var got []string
+	for _, a := range EndpointAddrs(cfg) {
+		got = append(got, a.String())
+	}
+	if strings.Join(got, " ") != "192.0.2.2 2001:db8::2" {
+		t.Errorf("EndpointAddrs = %v, want each IP endpoint once and no host name", got)
+	}
+}
+
+func TestParseRouteMTUs(t *testing.T) {
+	old := `{"interfaces":[{"name":"eth0","addresses":["192.0.2.10/24"]}],"defaultRoute":{"interface":"eth0","source":"192.0.2.10"}}`
+	f, err := Parse([]byte(old))
+	if err != nil {
+		t.Fatalf("facts without MTUs no longer parse: %v", err)
+	}
+	if f.DefaultRoute.MTU != 0 || f.PeerRoutes != nil {
+		t.Errorf("facts without MTUs: %+v, want MTUs unknown", f)
+	}
+	f, err = Parse([]byte(`{"interfaces":[],"defaultRoute":{"interface":"eth0","source":"192.0.2.10","mtu":1450},
+		"peerRoutes":[{"to":"192.0.2.2","interface":"eth0","mtu":1400}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.DefaultRoute.MTU != 1450 || len(f.PeerRoutes) != 1 || f.PeerRoutes[0].MTU != 1400 || f.PeerRoutes[0].To.String() != "192.0.2.2" {
+		t.Errorf("parsed %+v", f)
+	}
+	for _, bad := range []string{
+		`{"peerRoutes":[{"interface":"eth0","mtu":1400}]}`,
+		`{"peerRoutes":[{"to":"192.0.2.2","mtu":1400}]}`,
+		`{"peerRoutes":[{"to":"192.0.2.2","interface":"eth0","mtu":-1}]}`,
+		`{"peerRoutes":[{"to":"192.0.2.2","interface":"eth0","mtu":1400,"via":"x"}]}`,
+		`{"defaultRoute":{"interface":"eth0","source":"192.0.2.10","mtu":-5}}`,
+	} {
+		if _, err := Parse([]byte(bad)); err == nil {
+			t.Errorf("Parse(%s) accepted", bad)
+		}
+	}
+}
+
+// TestDocumentedFactsParse: the --facts example in docs/overlay.md is the
+// JSON form Parse reads, MTUs included.
+func TestDocumentedFactsParse(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/overlay.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "`--facts FILE` supplies")
+	_, rest, ok2 := strings.Cut(rest, "```json\n")
+	example, _, ok3 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/overlay.md has no --facts example")
+	}
+	f, err := Parse([]byte(example))
+	if err != nil {
+		t.Fatalf("the documented facts do not parse: %v", err)
+	}
+	if f.DefaultRoute == nil || f.DefaultRoute.MTU == 0 || len(f.PeerRoutes) == 0 || f.PeerRoutes[0].MTU == 0 {
+		t.Errorf("the documented facts show no route MTUs: %+v", f)
+	}
+}

@@ -1,0 +1,23 @@
+// Package nodestatus is what `corium-agent status` reports: whether the node is
+// provisioned, where its configuration came from, how its node address was
+// decided, and whether each layer really works, read bottom-up — route,
+// tunnel, firewall, k0s — ending in one verdict.
+//
+// Files come from under the root (the marker, the applied configuration, the
+// status file of the last run, the recorded node address, the record of
+// what each overlay device must be, the rendered guard), read through
+// package record. Live
+// state comes through small interfaces — WireGuard devices, links and
+// routes, unit states, the guard in the kernel — each of which may be absent;
+// what could not be checked is reported as unknown with the reason, never
+// guessed. A guard file that is gone, cannot be used, was written by an
+// older agent, or is not what this agent renders from the applied
+// configuration is a problem of the firewall layer, said with what k0s does
+// about it and what to run; a table holding the pod masquerade alone is
+// never reported as a guard. With the status file gone (it lives under /run), the node-address
+// decision is made again from the live links and marked as recomputed. A peer is reachable only with a
+// handshake younger than HandshakeFresh by the injected clock.
+//
+// It changes nothing, resolves no secret, and its report types have no field
+// that could hold a private or preshared key.
+package nodestatus

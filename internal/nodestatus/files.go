@@ -1,0 +1,43 @@
+package nodestatus
+
+import (
+	"fmt"
+
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/record"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/runstatus"
+)
+
+// expectedPublicKey is the public key interface name should have, from the
+// record of what each device must be (record.DevicesPath), which survives
+// a reboot as the status file does not. via names the record.
+func expectedPublicKey(root rootfs.Root, name string) (key wgtypes.Key, via string, err error) {
+	devices, ok, err := record.ReadDevices(root)
+	switch {
+	case err != nil:
+		return wgtypes.Key{}, "", err
+	case !ok:
+		return wgtypes.Key{}, "", fmt.Errorf("no record of what the devices must be at %s (an older agent provisioned this node); run corium-agent apply --again to write it", record.DevicesPath)
+	}
+	for _, d := range devices {
+		if d.Name == name {
+			return wgtypes.Key(d.PublicKey), record.DevicesPath, nil
+		}
+	}
+	return wgtypes.Key{}, "", fmt.Errorf("%s has no entry for %s; run corium-agent apply --again to write it", record.DevicesPath, name)
+}
+
+// recordedNodeAddress is the node address the node joined with, from its
+// record, else the last run's decision ("" when k0s chose it, or nothing
+// says). via names where it came from.
+func recordedNodeAddress(root rootfs.Root, run *runstatus.Status) (addr, via string) {
+	if a, ok, err := record.ReadNodeAddress(root); err == nil && ok {
+		return a.String(), record.NodeAddressPath
+	}
+	if run != nil && run.NodeAddress != nil && run.NodeAddress.Address != "" {
+		return run.NodeAddress.Address, runstatus.Path
+	}
+	return "", ""
+}

@@ -1,0 +1,79 @@
+package render
+
+import (
+	"os"
+	"strings"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+// HostnamePath is the static hostname file.
+const HostnamePath = "/etc/hostname"
+
+// HostnameFacts is what the hostname derivation reads from the machine.
+type HostnameFacts struct {
+	// Current is the hostname now ("" when unknown).
+	Current string `json:"current,omitempty"`
+	// MachineID is /etc/machine-id ("" when missing or uninitialized).
+	MachineID string `json:"machineID,omitempty"`
+}
+
+// ReadHostnameFacts reads the current hostname (the kernel's on the host,
+// /etc/hostname under any other root) and /etc/machine-id under the root.
+func ReadHostnameFacts(root rootfs.Root) HostnameFacts {
+	var f HostnameFacts
+	if root.IsHost() {
+		f.Current, _ = os.Hostname()
+	} else if b, err := root.ReadFile(HostnamePath); err == nil {
+		f.Current = firstLine(b)
+	}
+	if b, err := root.ReadFile("/etc/machine-id"); err == nil {
+		id := firstLine(b)
+		// "uninitialized" is what an image carries until first boot.
+		if id != "uninitialized" {
+			f.MachineID = id
+		}
+	}
+	return f
+}
+
+func firstLine(b []byte) string {
+	s, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(s)
+}
+
+// Hostname is the hostname decision.
+type Hostname struct {
+	// Name is the hostname; "" when it is decided at boot.
+	Name string `json:"name,omitempty"`
+	// Source says where Name came from: "node.name", "current",
+	// "machine-id", or "decided at boot".
+	Source string `json:"source"`
+}
+
+// HostnameDecidedAtBoot is the Source of a name that cannot be known offline.
+const HostnameDecidedAtBoot = "decided at boot"
+
+// DecideHostname applies the contract: node.name, else the current hostname
+// unless it is generic, else "corium-" and the first 8 characters of the
+// machine-id.
+func DecideHostname(cfg *schema.Config, f HostnameFacts) Hostname {
+	switch {
+	case cfg.Node.Name != "":
+		return Hostname{Name: cfg.Node.Name, Source: "node.name"}
+	case !isGenericHostname(f.Current):
+		return Hostname{Name: f.Current, Source: "current"}
+	case len(f.MachineID) >= 8:
+		return Hostname{Name: "corium-" + strings.ToLower(f.MachineID[:8]), Source: "machine-id"}
+	}
+	return Hostname{Source: HostnameDecidedAtBoot}
+}
+
+func isGenericHostname(h string) bool {
+	switch strings.ToLower(strings.TrimSpace(h)) {
+	case "", "localhost", "localhost.localdomain", "fedora":
+		return true
+	}
+	return false
+}

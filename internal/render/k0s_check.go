@@ -1,0 +1,34 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/plan"
+)
+
+// checkWithK0s holds the rendered install line and ClusterConfig to what
+// the k0s the image carries refuses at `k0s install` (package k0srules,
+// written from that release's source). The render itself is tested to pass;
+// what this catches at a node is a k0s.patch that k0s would refuse, after
+// the overlay is up and before the marker, so it is refused here, before
+// the first write.
+func checkWithK0s(args []string, config []byte) error {
+	err := k0srules.CheckInstall(args[1:], config)
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("k0s %s would refuse what was rendered (k0s.patch is merged into %s as written): %s",
+		k0srules.Version, K0sConfigPath, strings.ReplaceAll(err.Error(), "\\n", "; "))
+}
+
+// k0sConfigOf is the ClusterConfig among a step's files, nil for a worker.
+func k0sConfigOf(step plan.Step) []byte {
+	for _, f := range step.Files {
+		if f.Path == K0sConfigPath {
+			return f.Content
+		}
+	}
+	return nil
+}

@@ -1,0 +1,79 @@
+package render
+
+import (
+	"bytes"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+// Previous is what the last run left on a provisioned node, read before a
+// day-two render so that render stays pure: the configuration it applied
+// (record.AppliedPath) and the wg-quick file of each interface that configuration
+// names, as found on disk.
+type Previous struct {
+	Applied *schema.Config
+	// Confs holds the files by interface name; an interface whose file is
+	// not on disk has no entry.
+	Confs map[string][]byte
+}
+
+// ReadPrevious reads the wg-quick files of the interfaces applied names.
+func ReadPrevious(root rootfs.Root, applied *schema.Config) *Previous {
+	p := &Previous{Applied: applied, Confs: map[string][]byte{}}
+	for _, wg := range applied.WireGuard {
+		if data, err := root.ReadFile(WireGuardConfPath(wg.Name)); err == nil {
+			p.Confs[wg.Name] = data
+		}
+	}
+	return p
+}
+
+// iface is the applied interface called name, nil when there is none.
+func (p *Previous) iface(name string) *schema.WireGuard {
+	if p == nil || p.Applied == nil {
+		return nil
+	}
+	for i := range p.Applied.WireGuard {
+		if p.Applied.WireGuard[i].Name == name {
+			return &p.Applied.WireGuard[i]
+		}
+	}
+	return nil
+}
+
+// Foreign lists the interfaces the last run applied, that the current
+// configuration drops, and whose wg-quick file no longer carries the
+// managed-by header: someone else owns them now, and day two leaves them
+// alone.
+func (p *Previous) Foreign(cfg *schema.Config) []string {
+	var out []string
+	for _, wg := range p.removed(cfg) {
+		if conf, ok := p.Confs[wg.Name]; ok && !managedFile(conf) {
+			out = append(out, wg.Name)
+		}
+	}
+	return out
+}
+
+// removed lists the applied interfaces cfg no longer names.
+func (p *Previous) removed(cfg *schema.Config) []schema.WireGuard {
+	if p == nil || p.Applied == nil {
+		return nil
+	}
+	var out []schema.WireGuard
+	for _, old := range p.Applied.WireGuard {
+		found := false
+		for _, wg := range cfg.WireGuard {
+			found = found || wg.Name == old.Name
+		}
+		if !found {
+			out = append(out, old)
+		}
+	}
+	return out
+}
+
+func managedFile(data []byte) bool {
+	return bytes.HasPrefix(data, []byte(rootfs.Managed("#")))
+}

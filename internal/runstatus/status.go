@@ -1,0 +1,159 @@
+package runstatus
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/corium/corium-agent/internal/rootfs"
+)
+
+// Path is the status file, under the root.
+const Path = "/run/corium/status.json"
+
+// Outcome of a whole run.
+type Outcome string
+
+const (
+	Provisioned  Outcome = "provisioned"   // first boot finished, marker written
+	Converged    Outcome = "converged"     // day two finished
+	NothingToDo  Outcome = "nothing-to-do" // the marker was already there
+	Unconfigured Outcome = "unconfigured"  // no source yielded a config
+	Refused      Outcome = "refused"       // day two asked for a change it cannot make
+	Failed       Outcome = "failed"
+)
+
+// Status is one run of the agent.
+type Status struct {
+	Command    string    `json:"command"`
+	Root       string    `json:"root"`
+	StartedAt  time.Time `json:"startedAt"`
+	FinishedAt time.Time `json:"finishedAt"`
+	Outcome    Outcome   `json:"outcome"`
+	// Error is the reason the run failed or refused; "" otherwise.
+	Error       string       `json:"error,omitempty"`
+	Provenance  *Provenance  `json:"provenance,omitempty"`
+	Validation  *Validation  `json:"validation,omitempty"`
+	NodeAddress *NodeAddress `json:"nodeAddress,omitempty"`
+	Hostname    *Hostname    `json:"hostname,omitempty"`
+	Steps       []Step       `json:"steps,omitempty"`
+	// Refusals lists the fields day two will not change, one per field.
+	Refusals []string `json:"refusals,omitempty"`
+}
+
+// Provenance is where the document came from.
+type Provenance struct {
+	// Source is the source used; "" when none yielded a document.
+	Source string    `json:"source"`
+	Tried  []Attempt `json:"tried"`
+}
+
+// Attempt is one source of the chain and what came of it.
+type Attempt struct {
+	Source  string `json:"source"`
+	Outcome string `json:"outcome"` // used, absent, failed
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Validation is the result of validating the document.
+type Validation struct {
+	Valid    bool      `json:"valid"`
+	Errors   []Finding `json:"errors,omitempty"`
+	Warnings []Finding `json:"warnings,omitempty"`
+}
+
+// Finding is one validation problem.
+type Finding struct {
+	Path    string `json:"path"`
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Message string `json:"message"`
+}
+
+// NodeAddress is the node-address decision.
+type NodeAddress struct {
+	// Address is the chosen address; "" when decided at boot.
+	Address string `json:"address,omitempty"`
+	// How says how it was decided (for example "wireguard wg0 nodeAddress",
+	// "default route source", "decided at boot").
+	How string `json:"how"`
+	// Candidates lists every candidate with why it was taken or rejected.
+	Candidates []Candidate `json:"candidates,omitempty"`
+}
+
+// Candidate is one address considered for the node address.
+type Candidate struct {
+	Interface string `json:"interface,omitempty"`
+	Address   string `json:"address"`
+	Taken     bool   `json:"taken"`
+	Reason    string `json:"reason,omitempty"`
+}
+
+// Hostname is the hostname decision.
+type Hostname struct {
+	Name   string `json:"name,omitempty"`
+	Source string `json:"source"`
+}
+
+// StepOutcome is what happened to one step.
+type StepOutcome string
+
+const (
+	StepDone   StepOutcome = "done"
+	StepFailed StepOutcome = "failed"
+	StepNotRun StepOutcome = "not-run"
+)
+
+// Step is one stage of the run.
+type Step struct {
+	Name       string      `json:"name"`
+	Outcome    StepOutcome `json:"outcome"`
+	DurationMS int64       `json:"durationMs"`
+	Files      []File      `json:"files,omitempty"`
+	Actions    []Action    `json:"actions,omitempty"`
+	Error      string      `json:"error,omitempty"`
+}
+
+// File is one file or link the step wrote or left alone.
+type File struct {
+	Path   string `json:"path"`
+	Mode   string `json:"mode,omitempty"`
+	Target string `json:"target,omitempty"`
+	Change string `json:"change"` // created, changed, unchanged, removed
+}
+
+// Action is one live action and what came of it.
+type Action struct {
+	Kind    string   `json:"kind"`
+	Unit    string   `json:"unit,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Outcome string   `json:"outcome"` // done, skipped: WHY, failed
+	Error   string   `json:"error,omitempty"`
+}
+
+// Write stores s at Path under the root, readable by root only. It holds no
+// secret, but it holds what went wrong with a node's configuration, and a
+// message that somehow quoted one should be read by no one else.
+func Write(root rootfs.Root, s *Status) error {
+	b, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding status: %w", err)
+	}
+	if _, err := root.WriteFile(Path, append(b, '\n'), 0o600, 0o755); err != nil {
+		return fmt.Errorf("writing status: %w", err)
+	}
+	return nil
+}
+
+// Read loads the status file under the root.
+func Read(root rootfs.Root) (*Status, error) {
+	b, err := root.ReadFile(Path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", Path, err)
+	}
+	var s Status
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("decoding %s: %w", Path, err)
+	}
+	return &s, nil
+}

@@ -1,0 +1,46 @@
+package schema
+
+import "gopkg.in/yaml.v3"
+
+// Merge keys (<<: *common) are how operators share settings between peers
+// or interfaces: YAML's merge key type, which yaml.v3 keeps in the tree as a
+// key tagged !!merge rather than expanding it. The decoder and Position
+// expand them the same way, so a merged field decodes and is placed at its
+// line in the mapping merged.
+
+// isMergeKey says k is a merge key: an unquoted << (yaml.v3 tags it
+// !!merge; a quoted "<<" is an ordinary key).
+func isMergeKey(k *yaml.Node) bool { return k.ShortTag() == "!!merge" }
+
+// mergeSources are the mappings a merge key's value merges, in order: a
+// mapping, or a list of them. Anything else is a finding; nil then.
+func (d *decoder) mergeSources(src *yaml.Node) []*yaml.Node {
+	if !d.spend(src) {
+		return nil
+	}
+	return mergedMappings(src, func(bad *yaml.Node) {
+		d.errorf(bad, "a merge key (<<) takes a mapping or a list of mappings")
+	})
+}
+
+// mergedMappings resolves a merge key's value to its mappings; bad is
+// called, and nil returned, for a value that is not one.
+func mergedMappings(src *yaml.Node, bad func(*yaml.Node)) []*yaml.Node {
+	src = resolveAlias(src)
+	switch src.Kind {
+	case yaml.MappingNode:
+		return []*yaml.Node{src}
+	case yaml.SequenceNode:
+		out := make([]*yaml.Node, 0, len(src.Content))
+		for _, s := range src.Content {
+			if s = resolveAlias(s); s.Kind != yaml.MappingNode {
+				bad(s)
+				return nil
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	bad(src)
+	return nil
+}

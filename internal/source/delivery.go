@@ -1,0 +1,172 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/schema"
+)
+
+// Delivery is the document a file hands a node, taken out of what wraps it,
+// for a workstation that checks the file before any node boots: the file
+// itself (standalone, or a #cloud-config with corium:), the
+// /etc/corium/config.yaml a cloud-config's write_files writes (which the
+// chain reads first), or the data: document of a kernel command line.
+type Delivery struct {
+	// Data is the document the agent reads.
+	Data []byte
+	// Via is where in the file the document is: "" for the file itself,
+	// "write_files[N].content" or "corium.config".
+	Via string
+	// How says how it was taken out ("gz+b64", "data: URL, 812 bytes,
+	// sha256 verified"); "" for the file itself.
+	How string
+	// OnCmdline says the document is on the kernel command line, where
+	// every user of the node reads it.
+	OnCmdline bool
+	// Notes are warnings about the delivery itself, each "FIELD: message"
+	// in the file's own terms.
+	Notes []Note
+
+	// line and indent place Data's first line in the file when its lines
+	// are the file's (a literal block written as is); line 0 otherwise.
+	line, indent int
+}
+
+// Note is a warning about how a file delivers its document.
+type Note struct {
+	Path    string
+	Message string
+}
+
+// Position is where a line and column of Data stand in the file; ok is
+// false when Data is not the file's text (decoded, or the file itself,
+// where the position needs no mapping: then it is returned as given).
+func (d *Delivery) Position(line, col int) (int, int, bool) {
+	switch {
+	case d.Via == "":
+		return line, col, true
+	case d.line == 0 || line < 1:
+		return line, col, false
+	}
+	return d.line + line - 1, d.indent + col, true
+}
+
+// Where names a place in the document as a reader finds it: the file and
+// the position in it, or, when the document is not the file's text, the
+// file with where in it the document is, and the position in the document.
+func (d *Delivery) Where(file string, line, col int) (string, int, int) {
+	if l, c, ok := d.Position(line, col); ok {
+		return file, l, c
+	}
+	return file + " (" + d.Via + ")", line, col
+}
+
+// Unpack finds the document a file hands a node, offline: nothing is
+// fetched and nothing but data is read. A kernel command line must carry
+// the document inline (data:), and its corium.config.sha256= pin is
+// checked; a cloud-config's write_files entry for /etc/corium/config.yaml
+// is decoded as cloud-init decodes it. The error says why the file cannot
+// deliver a document (a broken encoding, a pin that does not match, a
+// command line naming a URL); it never quotes the document. A YAML syntax
+// error is not Unpack's to report: the document is handed on as it is, for
+// the schema to report with its line.
+func Unpack(ctx context.Context, data []byte) (*Delivery, error) {
+	if line, ok := commandLine(data); ok {
+		return unpackCmdline(ctx, line)
+	}
+	var root yaml.Node
+	if !schema.IsCloudConfig(data) || yaml.Unmarshal(data, &root) != nil {
+		// Not a cloud-config, or not YAML: the schema reads it as it is,
+		// and reports a syntax error with its line.
+		return &Delivery{Data: data}, nil
+	}
+	files, err := writeFiles(&root, data)
+	if err != nil {
+		return nil, err
+	}
+	if files = writtenAt(files, FilePath); len(files) == 0 {
+		return &Delivery{Data: data}, nil // the block is under corium:, if anywhere
+	}
+	d, err := deliverWritten(files)
+	if err == nil && topValue(&root, "corium") != nil {
+		d.Notes = append(d.Notes, Note{"corium", "is never read: " + FilePath + ", which write_files writes, comes first in the agent's sources; keep one of the two"})
+	}
+	return d, err
+}
+
+// commandLine says whether data is a kernel command line naming a corium
+// document: one line holding corium.config=. A YAML document is never one
+// line with such a word.
+func commandLine(data []byte) (string, bool) {
+	line := strings.TrimSpace(string(data))
+	if strings.ContainsAny(line, "\n\r") {
+		return "", false
+	}
+	_, ok := parseCmdline(line).get(paramConfig)
+	return line, ok
+}
+
+func unpackCmdline(ctx context.Context, line string) (*Delivery, error) {
+	val, _ := parseCmdline(line).get(paramConfig)
+	if !hasScheme(val, "data") {
+		return nil, fmt.Errorf("%s= does not carry the document inline (data:), so it is read only at boot; check the document it names instead", paramConfig)
+	}
+	a, err := fromCmdline(ctx, &Options{Logger: slog.New(slog.DiscardHandler)}, line)
+	switch {
+	case err != nil:
+		return nil, err
+	case a.absent != "":
+		return nil, errors.New(a.absent + "; it must hold a corium block")
+	}
+	_, how, _ := strings.Cut(a.detail, "(")
+	return &Delivery{Data: a.data, Via: paramConfig, How: "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true}, nil
+}
+
+// writtenAt keeps the entries that write p.
+func writtenAt(files []WriteFile, p string) []WriteFile {
+	var out []WriteFile
+	for _, f := range files {
+		if f.Path == p {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// deliverWritten is the file cloud-init leaves at /etc/corium/config.yaml:
+// each entry replaces what the one before wrote, or adds to it (append).
+func deliverWritten(entries []WriteFile) (*Delivery, error) {
+	d := &Delivery{}
+	var via []string
+	for _, f := range entries {
+		at := fmt.Sprintf("write_files[%d]", f.Index)
+		if f.Defer {
+			// cloud-init's final stage runs after corium-agent.
+			return nil, fmt.Errorf("%s.defer: writes %s in cloud-init's final stage, after corium-agent has read its configuration; drop defer", at, FilePath)
+		}
+		if !f.Append {
+			d.Data, via = nil, nil
+		}
+		d.Data = append(d.Data, f.Content...)
+		via = append(via, at+".content")
+		d.How = f.Encoding
+		d.line, d.indent = f.blockLine, f.blockIndent
+		if f.Unknown {
+			d.Notes = append(d.Notes, Note{at + ".encoding", "is not an encoding cloud-init knows, so it writes the content as it stands; use b64, gzip or gz+b64, or drop encoding for plain text"})
+		}
+		if groupOrOtherReadable(f.Permissions) {
+			d.Notes = append(d.Notes, Note{at + ".permissions", "lets other users of the node read the configuration, which may carry join material; use \"0600\""})
+		}
+	}
+	d.Via = strings.Join(via, "+")
+	if len(via) > 1 {
+		d.line = 0 // several entries make the file: no one place in the cloud-config
+	}
+	return d, nil
+}

@@ -1,0 +1,80 @@
+package yamltext
+
+import "strings"
+
+// Elided stands for document text a shown line leaves out.
+const Elided = "…"
+
+// ShownLine is a line of a broken document as a message may show it: its
+// indentation, the keys shaped like field names, and YAML's punctuation
+// (- : [ ] { } , | > and the opening of a quote, an anchor, an alias or a
+// tag) stay; every other run of text, every value and comment included, is
+// elided. A line the parser could not read may hold anything, a private key
+// under a misspelt key or a password where a name belongs, and the shape is
+// what shows where the syntax went wrong.
+func ShownLine(line string) string {
+	line = strings.TrimRight(strings.TrimPrefix(line, "\ufeff"), "\r\n")
+	var b strings.Builder
+	for i := 0; i < len(line); {
+		c := line[i]
+		switch {
+		case c == ' ' || c == '\t' || strings.IndexByte(flowIndicators, c) >= 0:
+			b.WriteByte(c)
+			i++
+		case c == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t'):
+			b.WriteString("#" + Elided)
+			return b.String()
+		case c == '"' || c == '\'':
+			end := closingQuote(line, i)
+			b.WriteString(string(c) + Elided)
+			if end < 0 {
+				return b.String()
+			}
+			b.WriteByte(c)
+			i = end + 1
+		default:
+			end := i
+			for end < len(line) && !strings.ContainsRune(" \t"+flowIndicators, rune(line[end])) {
+				end++
+			}
+			b.WriteString(shownWord(line[i:end]))
+			i = end
+		}
+	}
+	return b.String()
+}
+
+const flowIndicators = ",[]{}"
+
+// closingQuote is the index of the quote that closes the one at i, -1 when
+// the line does not close it: a double-quoted scalar escapes with a
+// backslash, a single-quoted one doubles the quote.
+func closingQuote(line string, i int) int {
+	q := line[i]
+	for j := i + 1; j < len(line); j++ {
+		switch {
+		case q == '"' && line[j] == '\\':
+			j++
+		case line[j] == q && q == '\'' && j+1 < len(line) && line[j+1] == '\'':
+			j++
+		case line[j] == q:
+			return j
+		}
+	}
+	return -1
+}
+
+// shownWord is one run of text between blanks and flow indicators.
+func shownWord(w string) string {
+	switch {
+	case strings.Trim(w, "-?:|>+") == "":
+		return w // punctuation: a sequence entry, a block scalar indicator, ...
+	case strings.HasSuffix(w, ":") && NameLike(strings.TrimSuffix(w, ":")):
+		return w
+	case strings.HasSuffix(w, ":"):
+		return Elided + ":"
+	case w[0] == '&' || w[0] == '*' || w[0] == '!':
+		return w[:1] + Elided
+	}
+	return Elided
+}
