@@ -28,7 +28,7 @@ func newTwoNodes(t *testing.T) *twoNodes {
 	n.secrets.Add(n.keys.secrets()...)
 
 	n.c1 = newMachine(t, "c1", newDisk(t, "c1", noMetadata(macC1, underlayC1)), macC1, n.secrets)
-	n.c1.Cmdline = kernelConfig([]byte(controllerConfig(n.keys)))
+	n.c1.Cmdline = kernelConfig(t, []byte(controllerConfig(n.keys)))
 	n.c1.Credentials[wgCredential] = n.keys.c1Key.String()
 
 	// w1's network comes from its seed, as cloud-init renders it.

@@ -1,13 +1,12 @@
 package vm
 
 import (
+	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,23 +16,27 @@ import (
 )
 
 // kernelConfig is the kernel command line's corium parameters carrying doc
-// inline, made the way examples/worker-pxe/README.md makes them: the
-// document as a base64 data: URL and its SHA-256 pinned. It is the one
-// place to switch to `corium-agent cmdline FILE` once the agent has it.
-func kernelConfig(doc []byte) []string {
-	sum := sha256.Sum256(doc)
-	return []string{
-		"corium.config=data:;base64," + base64.StdEncoding.EncodeToString(doc),
-		"corium.config.sha256=" + hex.EncodeToString(sum[:]),
+// inline, made as an operator makes them: by `corium-agent cmdline -`, which
+// validates the document, pins its SHA-256 and refuses inline secrets.
+func kernelConfig(t testing.TB, doc []byte) []string {
+	t.Helper()
+	cmd := exec.Command(built(t).Agent, "cmdline", "-")
+	cmd.Stdin = bytes.NewReader(doc)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("corium-agent cmdline: %v\n%s", err, stderr.String())
 	}
+	return strings.Fields(string(out))
 }
 
-// TestKernelConfigReadsBack checks the helper against the agent's own
+// TestKernelConfigReadsBack checks the command's line against the agent's own
 // source chain, without a VM: the line decodes to the document, with its
 // pin verified, among the parameters a real boot carries.
 func TestKernelConfigReadsBack(t *testing.T) {
 	doc := []byte(controllerConfig(newCluster(t)))
-	line := baseCmdline + " " + strings.Join(kernelConfig(doc), " ")
+	line := baseCmdline + " " + strings.Join(kernelConfig(t, doc), " ")
 	if len(line) > 2047 {
 		t.Errorf("the kernel command line is %d bytes; x86 takes 2047", len(line))
 	}
