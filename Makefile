@@ -1,4 +1,4 @@
-.PHONY: build test test-boot bench demo generate
+.PHONY: build test test-boot test-vm bench demo generate
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o bin/corium-agent ./cmd/corium-agent
@@ -14,6 +14,9 @@ demo:
 
 test-boot:
 	bash scripts/deps.sh && bash scripts/rootfs.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 30m -run Boot -v ./test/boot/
+
+test-vm:
+	bash scripts/deps.sh && bash scripts/vm-image.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 30m -v ./test/vm/
 
 bench:
 	bash bench/run.sh

@@ -12,7 +12,8 @@ if [ "${CI:-}" = "true" ] || [ "$(id -u)" = 0 ]; then
 	export CORIUM_REQUIRE_PRIVILEGED=1
 fi
 if [ "$(id -u)" = 0 ]; then
-	bash scripts/rootfs.sh # the cached Debian trixie rootfs for the boot tests
+	bash scripts/rootfs.sh   # the cached Debian trixie rootfs for the boot tests
+	bash scripts/vm-image.sh # the VM test's cached guest, built on that rootfs
 fi
 
 unformatted=$(gofmt -l $(git ls-files '*.go'))
@@ -25,4 +26,7 @@ if ! tidy=$(go mod tidy -diff); then
 	exit 1
 fi
 go vet ./...
-go test -count=1 -timeout 60m "$@" ./...
+go test -count=1 -timeout 60m "$@" $(go list ./... | grep -v '/test/vm$')
+# The VM test's two emulated machines take both cores: it runs on its own,
+# after every other package.
+go test -count=1 -timeout 30m "$@" ./test/vm/

@@ -1,0 +1,58 @@
+package vm
+
+import (
+	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// requireVM skips (or, under CI, fails) a test that cannot boot machines.
+func requireVM(t testing.TB) {
+	t.Helper()
+	testutil.RequireRoot(t, "qemu-system-x86_64", "mke2fs", "mkfs.vfat", "mcopy", "mount", "systemctl", "systemd-nspawn", "debootstrap")
+}
+
+// twoNodes is the cluster: c1, a controller+worker configured from the
+// kernel command line, and w1, a worker configured by cloud-init from a
+// NoCloud seed disk, on one private network, each with its WireGuard key
+// (and w1 its join token) as SMBIOS credentials.
+type twoNodes struct {
+	c1, w1  *Machine
+	keys    vmCluster
+	secrets *Secrets
+}
+
+func newTwoNodes(t *testing.T) *twoNodes {
+	t.Helper()
+	n := &twoNodes{keys: newCluster(t), secrets: &Secrets{}}
+	n.secrets.Add(n.keys.secrets()...)
+
+	n.c1 = newMachine(t, "c1", newDisk(t, "c1", noMetadata(macC1, underlayC1)), macC1, n.secrets)
+	n.c1.Cmdline = kernelConfig(t, []byte(controllerConfig(n.keys)))
+	n.c1.Credentials[wgCredential] = n.keys.c1Key.String()
+
+	// w1's network comes from its seed, as cloud-init renders it.
+	n.w1 = newMachine(t, "w1", newDisk(t, "w1", func(*staging) {}), macW1, n.secrets)
+	n.w1.Seed = newSeed(t, map[string]string{
+		"meta-data":      "instance-id: w1-" + randHex(8) + "\nlocal-hostname: w1\n",
+		"user-data":      workerUserData(n.keys),
+		"network-config": workerNetworkConfig(),
+	})
+	n.w1.Credentials[wgCredential] = n.keys.w1Key.String()
+	n.w1.Credentials[joinCredential] = n.keys.joinToken
+	link(n.c1, n.w1)
+	return n
+}
+
+// boot starts both machines together and waits for both.
+func (n *twoNodes) boot(extraC1, extraW1 []string) {
+	n.c1.Start(extraC1...)
+	n.w1.Start(extraW1...)
+	n.c1.WaitBooted()
+	n.w1.WaitBooted()
+}
+
+func (n *twoNodes) poweroff() {
+	n.c1.Poweroff()
+	n.w1.Poweroff()
+}

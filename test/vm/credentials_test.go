@@ -1,0 +1,42 @@
+package vm
+
+import (
+	"strings"
+	"testing"
+)
+
+// assertSecretsFromCredentials checks that the keys and the join token
+// came from the SMBIOS credentials systemd imported (the agent says where
+// each secret was resolved from), and that none of their values is in any
+// document the machines were given or in anything the agent left for an
+// operator to read.
+func assertSecretsFromCredentials(t *testing.T, n *twoNodes) {
+	t.Helper()
+	want := map[*Machine][]string{
+		n.c1: {"wireguard[0].privateKeyFrom: resolved from credential " + wgCredential},
+		n.w1: {"wireguard[0].privateKeyFrom: resolved from credential " + wgCredential, "join.tokenFrom: resolved from credential " + joinCredential},
+	}
+	for m, lines := range want {
+		creds := m.MustExec("systemd-creds", "list", "--system", "--no-legend")
+		journal := m.MustExec("journalctl", "-b", "-u", "corium-agent.service", "-o", "cat", "--no-pager")
+		for _, l := range lines {
+			if !strings.Contains(journal, l) {
+				t.Errorf("%s: the agent's journal lacks %q", m.Name, l)
+			}
+		}
+		t.Logf("%s: system credentials: %s", m.Name, strings.Join(strings.Fields(creds), " "))
+		for where, text := range map[string]string{
+			"/proc/cmdline":                           m.read("/proc/cmdline"),
+			"cloud-init's user-data":                  m.read("/var/lib/cloud/instance/user-data.txt"),
+			"cloud-init's cloud-config.txt":           m.read("/var/lib/cloud/instance/cloud-config.txt"),
+			"/var/lib/corium/applied.yaml":            m.read("/var/lib/corium/applied.yaml"),
+			"/run/corium/status.json":                 m.read("/run/corium/status.json"),
+			"corium-agent status":                     func() string { out, _ := m.Exec("corium-agent", "status", "--format", "json"); return out }(),
+			"the journal":                             m.MustExec("journalctl", "-b", "-o", "verbose", "--no-pager"),
+			"/var/log/cloud-init.log":                 m.read("/var/log/cloud-init.log"),
+			"the serial console (kernel and systemd)": m.consoleText(),
+		} {
+			m.Secrets.Absent(t, m.Name+": "+where, text)
+		}
+	}
+}
