@@ -14,7 +14,11 @@
 //     environment, a stand-in notify socket and credentials directory, as
 //     systemd would give them;
 //   - demo.go, random.go, gzip.go: the demo's root and secrets, random
-//     names, content as cloud-init's write_files encodings hold it.
+//     names, content as cloud-init's write_files encodings hold it;
+//   - tree.go, gobuild.go, standin.go, systemdshow.go: what the boot and VM
+//     tests share about a guest: its root staged as an overlayfs over a
+//     cached tree, the static binaries it carries, the k0s stand-in's
+//     record, and systemd's unit properties as it reports them.
 //
 // Test data (configurations, expected messages) stays with its test. Nothing
 // in this package is linked into the agent; only _test.go files import it.

@@ -96,7 +96,7 @@ func bootAndTime(b *testing.B, n *Node, unit string) time.Duration {
 	if p["Result"] != "success" {
 		b.Fatalf("%s: %v\n%s", unit, p, n.JournalText(n.BootID))
 	}
-	us := monotonic(p, "ExecMainExitTimestampMonotonic") - monotonic(p, "ExecMainStartTimestampMonotonic")
+	us := testutil.Monotonic(p, "ExecMainExitTimestampMonotonic") - testutil.Monotonic(p, "ExecMainStartTimestampMonotonic")
 	return time.Duration(us) * time.Microsecond
 }
 

@@ -52,16 +52,16 @@ corium:
 
 	n.Boot()
 	ci := n.Show("cloud-init-network.service", "Result", "ActiveEnterTimestampMonotonic")
-	if ci["Result"] != "success" || monotonic(ci, "ActiveEnterTimestampMonotonic") == 0 {
+	if ci["Result"] != "success" || testutil.Monotonic(ci, "ActiveEnterTimestampMonotonic") == 0 {
 		t.Fatalf("cloud-init-network.service did not run (%v); cloud-init is not in force in this boot:\n%s", ci, n.JournalText(n.BootID))
 	}
 	assertProvisioned(t, n)
 	agent := n.Show("corium-agent.service", "ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic")
-	if s := monotonic(agent, "ExecMainStartTimestampMonotonic"); s < monotonic(ci, "ActiveEnterTimestampMonotonic") {
+	if s := testutil.Monotonic(agent, "ExecMainStartTimestampMonotonic"); s < testutil.Monotonic(ci, "ActiveEnterTimestampMonotonic") {
 		t.Errorf("corium-agent.service started at %d, before cloud-init's network stage finished (%v)", s, ci)
 	}
 	final := n.Show("cloud-final.service", "ExecMainStartTimestampMonotonic")
-	if s := monotonic(final, "ExecMainStartTimestampMonotonic"); s == 0 || s < monotonic(agent, "ActiveEnterTimestampMonotonic") {
+	if s := testutil.Monotonic(final, "ExecMainStartTimestampMonotonic"); s == 0 || s < testutil.Monotonic(agent, "ActiveEnterTimestampMonotonic") {
 		t.Errorf("cloud-final.service started at %d, want after corium-agent.service finished (%v)", s, agent)
 	}
 	var st runstatus.Status
@@ -115,7 +115,7 @@ corium:
 	// In a real boot systemd breaks the cycle by dropping a job, here the
 	// probe's, silently as far as the journal goes: the unit never runs.
 	n.Boot()
-	if p := n.Show("probe-after-final.service", "ExecMainStartTimestampMonotonic", "ActiveState"); monotonic(p, "ExecMainStartTimestampMonotonic") != 0 {
+	if p := n.Show("probe-after-final.service", "ExecMainStartTimestampMonotonic", "ActiveState"); testutil.Monotonic(p, "ExecMainStartTimestampMonotonic") != 0 {
 		t.Errorf("negative control: the unit ordered after cloud-final ran (%v); expected its job dropped to break the cycle", p)
 	}
 	n.Shutdown()

@@ -64,7 +64,7 @@ func TestBootGuardFileGone(t *testing.T) {
 		if s := n.Show(k0s, "AssertResult", "ActiveState"); s["AssertResult"] != "no" || s["ActiveState"] == "active" {
 			t.Errorf("%s without the guard's file = %v, want its assertion failed and not active", k0s, s)
 		}
-		if n.standInStartedIn(n.BootID) {
+		if n.standIn().StartedIn(n.BootID) {
 			t.Errorf("the k0s stand-in started without the guard's file:\n%s", n.JournalText(n.BootID))
 		}
 		journal := n.Journal(n.BootID)
@@ -116,7 +116,7 @@ func TestBootGuardFileGone(t *testing.T) {
 		if e := jobDone(n.Journal(n.BootID), k0s, "start"); e == nil || e.JobResult != "dependency" {
 			t.Errorf("journal: %s start job = %+v, want result dependency (Requires= corium-firewall)", k0s, e)
 		}
-		if n.standInStartedIn(n.BootID) {
+		if n.standIn().StartedIn(n.BootID) {
 			t.Error("the k0s stand-in started with a torn guard file")
 		}
 		if f := guardStatus(t, n); !strings.Contains(f.FileProblem, "the rendered guard cannot be used") || !strings.Contains(f.FileProblem, "k0s does not start") {

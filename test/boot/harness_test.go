@@ -94,7 +94,7 @@ func TestBootHarness(t *testing.T) {
 	// is still applied on the next boot).
 	agent := n.Show("corium-agent.service", "ConditionResult", "UnitFileState", "Result", "ExecMainStartTimestampMonotonic")
 	if agent["ConditionResult"] != "yes" || agent["UnitFileState"] != "enabled" || agent["Result"] != "success" ||
-		monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
+		testutil.Monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
 		t.Errorf("corium-agent.service on an unconfigured node = %v, want enabled, run, success", agent)
 	}
 	var st runstatus.Status

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // Entry is one journal record, with the fields the assertions use.
@@ -124,18 +126,5 @@ func messages(entries []Entry, s string) []Entry {
 // Show reads unit properties from the running node's systemd.
 func (n *Node) Show(unit string, props ...string) map[string]string {
 	n.t.Helper()
-	out := n.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ","))
-	m := map[string]string{}
-	for _, line := range strings.Split(out, "\n") {
-		if k, v, ok := strings.Cut(line, "="); ok {
-			m[k] = v
-		}
-	}
-	return m
-}
-
-// monotonic is a *TimestampMonotonic property in microseconds (0 = never).
-func monotonic(props map[string]string, name string) uint64 {
-	v, _ := strconv.ParseUint(props[name], 10, 64)
-	return v
+	return testutil.ParseShow(n.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ",")))
 }

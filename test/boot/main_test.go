@@ -2,11 +2,11 @@ package boot
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // repoRoot is the checkout the test runs in; tests run in their package
@@ -42,15 +42,10 @@ func agentBinary(t testing.TB) string {
 			return
 		}
 		agentPath = filepath.Join(buildDir, "corium-agent")
-		cmd := exec.Command("go", "build", "-trimpath", "-o", agentPath, "./cmd/corium-agent")
-		cmd.Dir = repoRoot
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			buildErr = &cmdError{args: cmd.Args, err: err, out: out}
-		}
+		buildErr = testutil.GoBuild(repoRoot, agentPath, "./cmd/corium-agent")
 	})
 	if buildErr != nil {
-		t.Fatalf("building the agent: %v", buildErr)
+		t.Fatal(buildErr)
 	}
 	return agentPath
 }
@@ -64,13 +59,7 @@ func rootfs(t testing.TB) string {
 			rootfsPath = p
 			return
 		}
-		cmd := exec.Command("bash", filepath.Join(repoRoot, "scripts", "rootfs.sh"))
-		out, err := cmd.Output()
-		if err != nil {
-			rootfsErr = &cmdError{args: cmd.Args, err: err, out: out}
-			return
-		}
-		rootfsPath = strings.TrimSpace(string(out))
+		rootfsPath, rootfsErr = testutil.CachePath(repoRoot, "rootfs.sh")
 	})
 	if rootfsErr != nil {
 		t.Fatalf("preparing the boot rootfs: %v", rootfsErr)
@@ -93,26 +82,10 @@ func cloudInitLower(t testing.TB) string {
 	t.Helper()
 	base := rootfs(t)
 	cloudInitOnce.Do(func() {
-		cmd := exec.Command("bash", filepath.Join(repoRoot, "scripts", "rootfs.sh"), "cloud-init")
-		out, err := cmd.Output()
-		if err != nil {
-			cloudInitErr = &cmdError{args: cmd.Args, err: err, out: out}
-			return
-		}
-		cloudInitLayer = strings.TrimSpace(string(out))
+		cloudInitLayer, cloudInitErr = testutil.CachePath(repoRoot, "rootfs.sh", "cloud-init")
 	})
 	if cloudInitErr != nil {
 		t.Fatalf("preparing the cloud-init layer: %v", cloudInitErr)
 	}
 	return cloudInitLayer + ":" + base
-}
-
-type cmdError struct {
-	args []string
-	err  error
-	out  []byte
-}
-
-func (e *cmdError) Error() string {
-	return strings.Join(e.args, " ") + ": " + e.err.Error() + "\n" + string(e.out)
 }

@@ -3,7 +3,6 @@ package boot
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -24,10 +23,10 @@ const bootTimeout = 3 * time.Minute
 // files, booted with systemd-nspawn inside a network namespace. Its upper
 // layer survives shutdowns, so a second Boot is a reboot of the same disk.
 type Node struct {
-	t     testing.TB
-	Name  string
-	Root  string // the merged tree the container boots from
-	Netns *testutil.Netns
+	*testutil.Tree // the disk the container boots from
+	t              testing.TB
+	Name           string
+	Netns          *testutil.Netns
 	// Credentials are passed at each boot the way a hypervisor would
 	// (--set-credential=NAME:VALUE).
 	Credentials map[string]string
@@ -51,15 +50,7 @@ func NewNode(t testing.TB, name string, ns *testutil.Netns) *Node {
 func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Node {
 	t.Helper()
 	agent := agentBinary(t)
-	n := &Node{t: t, Name: name + "-" + testutil.RandHex(3), Netns: ns, dir: t.TempDir(), Credentials: map[string]string{}}
-	n.Root = filepath.Join(n.dir, "merged")
-	for _, d := range []string{"upper", "work", "merged"} {
-		if err := os.Mkdir(filepath.Join(n.dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	opts := fmt.Sprintf("lowerdir=%s,upperdir=%s,workdir=%s", lower, filepath.Join(n.dir, "upper"), filepath.Join(n.dir, "work"))
-	testutil.Run(t, "mount", "-t", "overlay", "overlay", "-o", opts, n.Root)
+	n := &Node{Tree: testutil.NewTree(t, lower), t: t, Name: name + "-" + testutil.RandHex(3), Netns: ns, dir: t.TempDir(), Credentials: map[string]string{}}
 	t.Cleanup(n.destroy)
 
 	n.CopyTree(filepath.Join(repoRoot, "image"), "/")
@@ -79,63 +70,6 @@ func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Nod
 	// As the Containerfile does at build time.
 	testutil.Run(t, "systemctl", "--root="+n.Root, "enable", "corium-agent.service", "corium-firewall.service")
 	return n
-}
-
-// Path is p (absolute, as the node sees it) on the host.
-func (n *Node) Path(p string) string { return filepath.Join(n.Root, p) }
-
-// WriteFile writes a file into the node's disk, making its directories.
-func (n *Node) WriteFile(p string, data []byte, mode fs.FileMode) {
-	n.t.Helper()
-	n.MkdirAll(filepath.Dir(p), 0o755)
-	if err := os.WriteFile(n.Path(p), data, mode); err != nil {
-		n.t.Fatal(err)
-	}
-	if err := os.Chmod(n.Path(p), mode); err != nil {
-		n.t.Fatal(err)
-	}
-}
-
-// MkdirAll makes a directory in the node's disk.
-func (n *Node) MkdirAll(p string, mode fs.FileMode) {
-	n.t.Helper()
-	if err := os.MkdirAll(n.Path(p), mode); err != nil {
-		n.t.Fatal(err)
-	}
-}
-
-// CopyFile copies a host file into the node.
-func (n *Node) CopyFile(src, dst string, mode fs.FileMode) {
-	n.t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		n.t.Fatal(err)
-	}
-	n.WriteFile(dst, data, mode)
-}
-
-// CopyTree copies a host directory into the node at dst, keeping modes, the
-// way the Containerfile's COPY image/ / does.
-func (n *Node) CopyTree(src, dst string) {
-	n.t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(n.Path(filepath.Join(dst, rel)), 0o755)
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		n.CopyFile(p, filepath.Join(dst, rel), info.Mode().Perm())
-		return nil
-	})
-	if err != nil {
-		n.t.Fatalf("copying %s into the node: %v", src, err)
-	}
 }
 
 // Exists reports whether p exists on the node's disk.
@@ -321,15 +255,7 @@ func (n *Node) destroy() {
 	n.removeCgroups()
 	_ = os.RemoveAll(filepath.Join("/run/systemd/nspawn/propagate", n.Name))
 	_ = os.Remove(filepath.Join("/run/systemd/nspawn/unix-export", n.Name))
-	for i := 0; i < 50; i++ {
-		if err := syscall.Unmount(n.Root, 0); err == nil || errors.Is(err, syscall.EINVAL) {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if err := syscall.Unmount(n.Root, syscall.MNT_DETACH); err != nil {
-		n.t.Errorf("unmounting %s: %v", n.Root, err)
-	}
+	// The tree's own cleanup, registered before this one, unmounts it next.
 }
 
 // makeCgroups makes one directory per cgroup hierarchy nspawn uses: the

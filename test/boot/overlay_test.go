@@ -115,13 +115,13 @@ func TestBootOverlayCluster(t *testing.T) {
 			t.Errorf("the guard was not re-applied on the second boot: %v\n%s", err, out)
 		}
 		agent := a.Show("corium-agent.service", "ConditionResult", "ExecMainStartTimestampMonotonic")
-		if agent["ConditionResult"] != "no" || monotonic(agent, "ExecMainStartTimestampMonotonic") != 0 {
+		if agent["ConditionResult"] != "no" || testutil.Monotonic(agent, "ExecMainStartTimestampMonotonic") != 0 {
 			t.Errorf("corium-agent.service on a provisioned node = %v, want skipped by its condition", agent)
 		}
 		if got := messages(a.Journal(a.BootID), "skipped, unmet condition check ConditionPathExists=!/var/lib/corium/provisioned"); len(got) == 0 {
 			t.Errorf("journal: no record of corium-agent.service skipped by its condition:\n%s", a.JournalText(a.BootID))
 		}
-		if n := a.standInInstalls(); n != 1 {
+		if n := a.standIn().Installs(); n != 1 {
 			t.Errorf("k0s install ran %d times over two boots, want 1", n)
 		}
 		assertK0sAfter(t, a, "k0scontroller.service", "wg-quick@wg0.service", "corium-firewall.service")
@@ -191,7 +191,7 @@ func TestBootOverlayCluster(t *testing.T) {
 		if e := jobDone(journal, "k0sworker.service", "start"); e == nil || e.JobResult != "dependency" {
 			t.Errorf("k0sworker.service start = %+v, want result dependency (Requires= on wg-quick@wg0)", e)
 		}
-		if b.standInStartedIn(b.BootID) {
+		if b.standIn().StartedIn(b.BootID) {
 			t.Errorf("the k0s stand-in started although wg-quick@wg0 failed")
 		}
 		if st := b.Show("k0sworker.service", "ActiveState"); st["ActiveState"] == "active" {
@@ -220,8 +220,8 @@ func assertProvisioned(t *testing.T, n *Node) {
 	if !n.Exists("/var/lib/corium/provisioned") {
 		t.Errorf("%s: no marker /var/lib/corium/provisioned after a successful first boot", n.Name)
 	}
-	if n.standInInstalls() != 1 {
-		t.Errorf("%s: k0s install ran %d times, want 1", n.Name, n.standInInstalls())
+	if n.standIn().Installs() != 1 {
+		t.Errorf("%s: k0s install ran %d times, want 1", n.Name, n.standIn().Installs())
 	}
 }
 
@@ -231,14 +231,14 @@ func assertProvisioned(t *testing.T, n *Node) {
 func assertK0sAfter(t *testing.T, n *Node, k0sUnit string, after ...string) {
 	t.Helper()
 	k0s := n.Show(k0sUnit, "ActiveState", "ExecMainStartTimestampMonotonic")
-	started := monotonic(k0s, "ExecMainStartTimestampMonotonic")
-	if k0s["ActiveState"] != "active" || started == 0 || !n.standInStartedIn(n.BootID) {
+	started := testutil.Monotonic(k0s, "ExecMainStartTimestampMonotonic")
+	if k0s["ActiveState"] != "active" || started == 0 || !n.standIn().StartedIn(n.BootID) {
 		t.Errorf("%s: %s = %v, want the stand-in running in this boot:\n%s", n.Name, k0sUnit, k0s, n.JournalText(n.BootID))
 		return
 	}
 	for _, u := range after {
 		p := n.Show(u, "ActiveState", "ActiveEnterTimestampMonotonic")
-		active := monotonic(p, "ActiveEnterTimestampMonotonic")
+		active := testutil.Monotonic(p, "ActiveEnterTimestampMonotonic")
 		if p["ActiveState"] != "active" || active == 0 || active > started {
 			t.Errorf("%s: %s started at %d, before %s was active (%v)", n.Name, k0sUnit, started, u, p)
 		}
@@ -249,7 +249,7 @@ func assertK0sAfter(t *testing.T, n *Node, k0sUnit string, after ...string) {
 // overlay address as the kubelet's node IP.
 func assertNodeIP(t *testing.T, n *Node, addr string) {
 	t.Helper()
-	argv := n.standInInstallArgs()
+	argv := n.standIn().InstallArgs()
 	if !slices.Contains(argv, "--kubelet-extra-args=--node-ip="+addr) {
 		t.Errorf("%s: k0s install argv %q lacks --kubelet-extra-args=--node-ip=%s", n.Name, argv, addr)
 	}

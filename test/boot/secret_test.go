@@ -65,10 +65,10 @@ wireguard:
 		if n.Exists("/var/lib/corium/provisioned") {
 			t.Error("the marker was written by a failed first boot")
 		}
-		if got := n.standInInstalls(); got != 0 {
+		if got := n.standIn().Installs(); got != 0 {
 			t.Errorf("k0s install ran %d times on a failed first boot", got)
 		}
-		if n.standInStartedIn(n.BootID) {
+		if n.standIn().StartedIn(n.BootID) {
 			t.Error("the k0s stand-in started on a failed first boot")
 		}
 	})

@@ -76,7 +76,7 @@ func TestBootStandInRefusesLikeK0s(t *testing.T) {
 			}
 		})
 	}
-	if got := n.standInInstalls(); got != 3 {
+	if got := n.standIn().Installs(); got != 3 {
 		t.Errorf("install.count records %d calls, want every call (3)", got)
 	}
 

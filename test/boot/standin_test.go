@@ -1,16 +1,12 @@
 package boot
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
-)
 
-// standInDir is where the k0s stand-in records what it was asked to do.
-const standInDir = "/var/lib/k0s-standin"
+	"github.com/corium/corium-agent/internal/testutil"
+)
 
 var (
 	standInOnce sync.Once
@@ -28,15 +24,10 @@ func standInBinary(t testing.TB) string {
 	agent := agentBinary(t)
 	standInOnce.Do(func() {
 		standInPath = filepath.Join(filepath.Dir(agent), "k0s-standin")
-		cmd := exec.Command("go", "build", "-trimpath", "-o", standInPath, "./test/boot/k0sstandin")
-		cmd.Dir = repoRoot
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			standInErr = &cmdError{args: cmd.Args, err: err, out: out}
-		}
+		standInErr = testutil.GoBuild(repoRoot, standInPath, "./test/boot/k0sstandin")
 	})
 	if standInErr != nil {
-		t.Fatalf("building the k0s stand-in: %v", standInErr)
+		t.Fatal(standInErr)
 	}
 	return standInPath
 }
@@ -46,26 +37,5 @@ func installK0sStandIn(n *Node) {
 	n.CopyFile(standInBinary(n.t), "/usr/local/bin/k0s", 0o755)
 }
 
-// standInInstallArgs is the argv of the last `k0s install`, or nil.
-func (n *Node) standInInstallArgs() []string {
-	s := strings.TrimRight(n.ReadFile(standInDir+"/install.argv"), "\n")
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
-}
-
-// standInInstalls counts `k0s install` calls over the node's life.
-func (n *Node) standInInstalls() int {
-	return strings.Count(n.ReadFile(standInDir+"/install.count"), "install\n")
-}
-
-// standInStartedIn says whether the stand-in's k0s unit ran in the given boot.
-func (n *Node) standInStartedIn(bootID string) bool {
-	for _, line := range strings.Split(n.ReadFile(standInDir+"/started"), "\n") {
-		if strings.ReplaceAll(strings.TrimPrefix(line, "boot "), "-", "") == bootID {
-			return true
-		}
-	}
-	return false
-}
+// standIn is the stand-in's record on the node's disk.
+func (n *Node) standIn() testutil.StandInRecord { return testutil.StandInRecord{Read: n.ReadFile} }

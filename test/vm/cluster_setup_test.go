@@ -34,7 +34,7 @@ func newTwoNodes(t *testing.T) *twoNodes {
 	// w1's network comes from its seed, as cloud-init renders it.
 	n.w1 = newMachine(t, "w1", newDisk(t, "w1", func(*staging) {}), macW1, n.secrets)
 	n.w1.Seed = newSeed(t, map[string]string{
-		"meta-data":      "instance-id: w1-" + randHex(8) + "\nlocal-hostname: w1\n",
+		"meta-data":      "instance-id: w1-" + testutil.RandHex(8) + "\nlocal-hostname: w1\n",
 		"user-data":      workerUserData(n.keys),
 		"network-config": workerNetworkConfig(),
 	})

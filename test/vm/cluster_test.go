@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // The k0s ports each role guards (docs/firewall.md); c1 leaves 6443 public.
@@ -66,7 +67,7 @@ func TestVMCluster(t *testing.T) {
 			k0sUnit := map[*Machine]string{c1: "k0scontroller.service", w1: "k0sworker.service"}[m]
 			logTimings(t, m, "reboot", k0sUnit)
 			if a := m.Show("corium-agent.service", "ConditionResult", "ExecMainStartTimestampMonotonic"); a["ConditionResult"] != "no" ||
-				monotonic(a, "ExecMainStartTimestampMonotonic") != 0 {
+				testutil.Monotonic(a, "ExecMainStartTimestampMonotonic") != 0 {
 				t.Errorf("%s: corium-agent.service on the reboot = %v, want skipped by its condition", m.Name, a)
 			}
 			if fw := m.Show("corium-firewall.service", "Result", "ActiveState"); fw["Result"] != "success" || fw["ActiveState"] != "active" {
@@ -81,7 +82,7 @@ func TestVMCluster(t *testing.T) {
 			assertKernelWireGuard(t, m)
 			assertK0sStarted(t, m, k0sUnit)
 			assertK0sOrder(t, m, k0sUnit)
-			if got := m.standInInstalls(); got != 1 {
+			if got := m.standIn().Installs(); got != 1 {
 				t.Errorf("%s: k0s install ran %d times over two boots, want 1", m.Name, got)
 			}
 		}

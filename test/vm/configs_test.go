@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // The test's private network. TEST-NET-1 for the underlay, as the other
@@ -34,16 +36,7 @@ type vmCluster struct {
 
 func newCluster(t testing.TB) vmCluster {
 	t.Helper()
-	var c vmCluster
-	for _, k := range []*wgtypes.Key{&c.c1Key, &c.w1Key} {
-		key, err := wgtypes.GeneratePrivateKey()
-		if err != nil {
-			t.Fatal(err)
-		}
-		*k = key
-	}
-	c.joinToken = "vmtest-join-" + randHex(40)
-	return c
+	return vmCluster{c1Key: testutil.GenKey(t), w1Key: testutil.GenKey(t), joinToken: "vmtest-join-" + testutil.RandHex(40)}
 }
 
 func (c vmCluster) secrets() []string {

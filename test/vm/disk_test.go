@@ -1,11 +1,10 @@
 package vm
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"path/filepath"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/testutil"
 	"github.com/corium/corium-agent/test/vm/wire"
 )
 
@@ -69,7 +68,7 @@ func newDisk(t testing.TB, name string, configure func(*staging)) string {
 	s.CopyFile(bins.Agent, "/usr/bin/corium-agent", 0o755)
 	// As the Containerfile turns cloud-init on and enables the agent's units.
 	s.Symlink("../cloud-init.target", "/usr/lib/systemd/system/default.target.wants/cloud-init.target")
-	s.Run("systemctl", "--root="+s.Root, "enable", "corium-agent.service", "corium-firewall.service")
+	testutil.Run(t, "systemctl", "--root="+s.Root, "enable", "corium-agent.service", "corium-firewall.service")
 
 	// The k0s STAND-IN, not k0s: it refuses what k0s refuses and records
 	// how it was installed and started (test/boot/k0sstandin).
@@ -83,16 +82,10 @@ func newDisk(t testing.TB, name string, configure func(*staging)) string {
 
 	// The tree's /var/log/journal keeps the journal across the machine's
 	// boots; the machine id names its directory there.
-	s.WriteFile("/etc/machine-id", []byte(randHex(32)+"\n"), 0o444)
+	s.WriteFile("/etc/machine-id", []byte(testutil.RandHex(32)+"\n"), 0o444)
 
 	configure(s)
 	disk := filepath.Join(t.TempDir(), name+".raw")
 	s.MakeDisk(disk)
 	return disk
-}
-
-func randHex(n int) string {
-	b := make([]byte, (n+1)/2)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)[:n]
 }

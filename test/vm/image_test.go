@@ -2,12 +2,12 @@ package vm
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // image is the guest's common part, as scripts/vm-image.sh caches it.
@@ -29,14 +29,10 @@ var (
 func baseImage(t testing.TB) image {
 	t.Helper()
 	imageOnce.Do(func() {
-		cmd := exec.Command("bash", filepath.Join(repoRoot, "scripts", "vm-image.sh"))
-		cmd.Stderr = os.Stderr // the one-time build says what it does
-		out, err := cmd.Output()
-		if err != nil {
-			imageErr = &cmdError{args: cmd.Args, err: err, out: out}
+		var dir string
+		if dir, imageErr = testutil.CachePath(repoRoot, "vm-image.sh"); imageErr != nil {
 			return
 		}
-		dir := strings.TrimSpace(string(out))
 		// QEMU reads the kernel at every start: copies keep a rebuild of the
 		// cache by another run from pulling them away mid-test.
 		bins := built(t)

@@ -1,13 +1,12 @@
 package vm
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // repoRoot is the checkout the test runs in; tests run in their package
@@ -49,11 +48,7 @@ func built(t testing.TB) binaries {
 			"k0s-standin":  "./test/boot/k0sstandin",
 			"guestd":       "./test/vm/guestd",
 		} {
-			cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(buildDir, out), pkg)
-			cmd.Dir = repoRoot
-			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-			if b, err := cmd.CombinedOutput(); err != nil {
-				buildErr = fmt.Errorf("building %s: %w\n%s", pkg, err, b)
+			if buildErr = testutil.GoBuild(repoRoot, filepath.Join(buildDir, out), pkg); buildErr != nil {
 				return
 			}
 		}
@@ -66,14 +61,4 @@ func built(t testing.TB) binaries {
 		StandIn: filepath.Join(buildDir, "k0s-standin"),
 		Guestd:  filepath.Join(buildDir, "guestd"),
 	}
-}
-
-type cmdError struct {
-	args []string
-	err  error
-	out  []byte
-}
-
-func (e *cmdError) Error() string {
-	return strings.Join(e.args, " ") + ": " + e.err.Error() + "\n" + string(e.out)
 }

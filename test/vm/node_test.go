@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // assertProvisioned checks a first boot that went through, with the
@@ -41,7 +42,7 @@ func assertProvisioned(t *testing.T, m *Machine, source string) {
 	if _, err := m.Exec("test", "-e", "/var/lib/corium/provisioned"); err != nil {
 		t.Errorf("%s: no marker after a successful first boot", m.Name)
 	}
-	if n := m.standInInstalls(); n != 1 {
+	if n := m.standIn().Installs(); n != 1 {
 		t.Errorf("%s: k0s install ran %d times, want 1", m.Name, n)
 	}
 }
@@ -50,7 +51,7 @@ func assertProvisioned(t *testing.T, m *Machine, source string) {
 func assertK0sStarted(t *testing.T, m *Machine, unit string) {
 	t.Helper()
 	k := m.Show(unit, "ActiveState", "ExecMainStartTimestampMonotonic")
-	if k["ActiveState"] != "active" || monotonic(k, "ExecMainStartTimestampMonotonic") == 0 || !m.standInStartedThisBoot() {
+	if k["ActiveState"] != "active" || testutil.Monotonic(k, "ExecMainStartTimestampMonotonic") == 0 || !m.standInStartedThisBoot() {
 		t.Errorf("%s: %s = %v, want the stand-in started in this boot", m.Name, unit, k)
 	}
 }
@@ -60,7 +61,7 @@ func assertK0sStarted(t *testing.T, m *Machine, unit string) {
 // k0s.yaml's API and etcd addresses.
 func assertNodeAddress(t *testing.T, m *Machine, addr string, controller bool) {
 	t.Helper()
-	argv := m.standInInstallArgs()
+	argv := m.standIn().InstallArgs()
 	if !slices.Contains(argv, "--kubelet-extra-args=--node-ip="+addr) {
 		t.Errorf("%s: k0s install argv %q lacks --kubelet-extra-args=--node-ip=%s", m.Name, argv, addr)
 	}

@@ -4,25 +4,14 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // Show reads unit properties from the running guest's systemd.
 func (m *Machine) Show(unit string, props ...string) map[string]string {
 	m.t.Helper()
-	out := m.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ","))
-	p := map[string]string{}
-	for _, line := range strings.Split(out, "\n") {
-		if k, v, ok := strings.Cut(line, "="); ok {
-			p[k] = v
-		}
-	}
-	return p
-}
-
-// monotonic is a *TimestampMonotonic property in microseconds (0 = never).
-func monotonic(props map[string]string, name string) uint64 {
-	v, _ := strconv.ParseUint(props[name], 10, 64)
-	return v
+	return testutil.ParseShow(m.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ",")))
 }
 
 // seconds is a monotonic timestamp as seconds since the kernel started.

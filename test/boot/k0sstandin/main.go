@@ -33,7 +33,8 @@ import (
 )
 
 // recordDir is where the stand-in records what it was asked to do; the
-// boot tests read it (test/boot/standin_test.go).
+// tests read it through testutil.StandInRecord (testutil.StandInDir, kept
+// out of this binary, which links no test code).
 const recordDir = "/var/lib/k0s-standin"
 
 func main() {

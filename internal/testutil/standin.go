@@ -1,0 +1,38 @@
+package testutil
+
+import "strings"
+
+// StandInDir is where the k0s STAND-IN (test/boot/k0sstandin) records what
+// it was asked to do, in the guest: install.argv (the last `k0s install`'s
+// arguments, one a line), install.count (a line per call) and started (a
+// line per start of its unit, with the boot id).
+const StandInDir = "/var/lib/k0s-standin"
+
+// StandInRecord reads the stand-in's record through read, which gives a
+// guest file's content ("" when it is missing).
+type StandInRecord struct{ Read func(path string) string }
+
+// InstallArgs is the argv of the last `k0s install`, or nil.
+func (r StandInRecord) InstallArgs() []string {
+	s := strings.TrimRight(r.Read(StandInDir+"/install.argv"), "\n")
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// Installs counts `k0s install` calls over the guest's life.
+func (r StandInRecord) Installs() int {
+	return strings.Count(r.Read(StandInDir+"/install.count"), "install\n")
+}
+
+// StartedIn says whether the stand-in's k0s unit ran in the boot with the
+// given id (as the journal writes it, without dashes).
+func (r StandInRecord) StartedIn(bootID string) bool {
+	for _, line := range strings.Split(r.Read(StandInDir+"/started"), "\n") {
+		if strings.ReplaceAll(strings.TrimPrefix(line, "boot "), "-", "") == bootID {
+			return true
+		}
+	}
+	return false
+}
