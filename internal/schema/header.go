@@ -15,7 +15,9 @@ var bom = []byte("\ufeff")
 // type_from_starts_with): leading whitespace skipped, case ignored, and
 // #cloud-config-archive and #cloud-config-jsonp being other formats.
 func IsCloudConfig(data []byte) bool {
-	head := bytes.ToLower(bytes.TrimLeft(data, " \t\r\n\v\f"))
+	head := bytes.TrimLeft(data, " \t\r\n\v\f")
+	// Only the longest header read below, not the whole document.
+	head = bytes.ToLower(head[:min(len(head), len(cloudConfigHeader+"-archive"))])
 	return bytes.HasPrefix(head, []byte(cloudConfigHeader)) &&
 		!bytes.HasPrefix(head, []byte(cloudConfigHeader+"-archive")) &&
 		!bytes.HasPrefix(head, []byte(cloudConfigHeader+"-jsonp"))
@@ -33,7 +35,9 @@ func misplacedHeader(data []byte) *Finding {
 		return &Finding{Line: 1, Col: 1, Severity: SeverityError,
 			Message: "the file starts with a byte order mark (U+FEFF) before " + cloudConfigHeader + ", and cloud-init reads the header only as the very first characters: it takes the file for no cloud-config and ignores it; save the file as UTF-8 without a byte order mark"}
 	}
-	for i, line := range bytes.SplitAfter(data, []byte("\n")) {
+	i := -1
+	for line := range bytes.Lines(data) { // lazily: it stops at the content
+		i++
 		text := bytes.TrimSpace(bytes.TrimPrefix(line, bom))
 		switch {
 		case len(text) == 0:
