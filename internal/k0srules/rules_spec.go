@@ -133,7 +133,7 @@ func validateImageSpec(s node, emptyIsDefault bool, c *problems) {
 			c.add(s.child("image").path, src+"38", "must not have leading or trailing whitespace")
 		}
 	}
-	if ver, ok := s.str("version"); ok && !(emptyIsDefault && ver == "") && !imageVersionRe.MatchString(ver) {
-		c.add(s.child("version").path, src+"44", "invalid value "+quote(ver)+": must match regular expression: "+imageVersionRe.String())
+	if ver, ok := s.str("version"); ok && !(emptyIsDefault && ver == "") && !imageVersionRe().MatchString(ver) {
+		c.add(s.child("version").path, src+"44", "invalid value "+quote(ver)+": must match regular expression: "+imageVersionRe().String())
 	}
 }

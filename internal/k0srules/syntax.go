@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The value syntaxes k0s's rules use, each as the library k0s calls has it
@@ -18,7 +19,12 @@ import (
 // isIP is govalidator.IsIP.
 func isIP(s string) bool { return net.ParseIP(s) != nil }
 
-var dnsNameRe = regexp.MustCompile(`^([a-zA-Z0-9_]{1}[a-zA-Z0-9_-]{0,62}){1}(\.[a-zA-Z0-9_]{1}[a-zA-Z0-9_-]{0,62})*[\._]?$`)
+// The expressions here compile on first use: the agent links this package
+// for every run, but most never check a k0s.patch, and the bounded
+// repetitions k0s's expressions use compile to one copy per count.
+var dnsNameRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^([a-zA-Z0-9_]{1}[a-zA-Z0-9_-]{0,62}){1}(\.[a-zA-Z0-9_]{1}[a-zA-Z0-9_-]{0,62})*[\._]?$`)
+})
 
 // isDNSName is govalidator.IsDNSName: not an IP, at most 255 characters
 // besides the dots, labels of letters, digits, '_' and '-'.
@@ -26,7 +32,7 @@ func isDNSName(s string) bool {
 	if s == "" || len(strings.ReplaceAll(s, ".", "")) > 255 {
 		return false
 	}
-	return !isIP(s) && dnsNameRe.MatchString(s)
+	return !isIP(s) && dnsNameRe().MatchString(s)
 }
 
 // portProblem is validation.IsValidPortNum's message, "" for a valid port.
@@ -37,7 +43,7 @@ func portProblem(p int64) string {
 	return "must be between 1 and 65535, inclusive"
 }
 
-var dns1123LabelRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+var dns1123LabelRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) })
 
 // dns1123LabelProblem is validation.IsDNS1123Label's message, "" when valid.
 func dns1123LabelProblem(s string) string {
@@ -45,27 +51,31 @@ func dns1123LabelProblem(s string) string {
 	if len(s) > 63 {
 		msgs = append(msgs, "must be no more than 63 characters")
 	}
-	if !dns1123LabelRe.MatchString(s) {
+	if !dns1123LabelRe().MatchString(s) {
 		msgs = append(msgs, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')")
 	}
 	return strings.Join(msgs, ", ")
 }
 
-var releaseNameRe = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+var releaseNameRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+})
 
 // releaseNameProblem is helm's chartutil.ValidateReleaseName.
 func releaseNameProblem(s string) string {
 	if s == "" {
 		return "no name provided"
 	}
-	if len(s) > 53 || !releaseNameRe.MatchString(s) {
-		return "invalid release name, must match regex " + releaseNameRe.String() + " and the length must not be longer than 53"
+	if len(s) > 53 || !releaseNameRe().MatchString(s) {
+		return "invalid release name, must match regex " + releaseNameRe().String() + " and the length must not be longer than 53"
 	}
 	return ""
 }
 
 // imageVersionRe is images.go:42: a tag, optionally with a digest.
-var imageVersionRe = regexp.MustCompile(`^[\w][\w.-]{0,127}(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,})?$`)
+var imageVersionRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[\w][\w.-]{0,127}(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*[:][[:xdigit:]]{32,})?$`)
+})
 
 // parseHostPort is k0s's internal/pkg/net.ParseHostPort
 // (internal/pkg/net/hostport.go:37): host:port with a host that is an IP or

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -36,7 +37,9 @@ var yaml11 = func() map[string]*value {
 	return m
 }()
 
-var yamlStyleFloat = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+var yamlStyleFloat = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+})
 
 // resolveScalar gives a YAML scalar the type yaml.v2 would: quoted and block
 // scalars are strings, an explicit tag is honoured, plain scalars go through
@@ -84,7 +87,7 @@ func resolvePlain(in string) *value {
 		if u, err := strconv.ParseUint(plain, 0, 64); err == nil {
 			return &value{kind: vUint, u: u}
 		}
-		if yamlStyleFloat.MatchString(plain) {
+		if yamlStyleFloat().MatchString(plain) {
 			if f, err := strconv.ParseFloat(plain, 64); err == nil {
 				return &value{kind: vFloat, f: f}
 			}
@@ -102,7 +105,7 @@ func resolvePlain(in string) *value {
 	return &value{kind: vString, s: in}
 }
 
-var timestampRe = regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ]|$)`)
+var timestampRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ]|$)`) })
 
 // looksLikeTimestamp is yaml.v2's test for a YAML timestamp: a date first.
-func looksLikeTimestamp(s string) bool { return timestampRe.MatchString(s) }
+func looksLikeTimestamp(s string) bool { return timestampRe().MatchString(s) }

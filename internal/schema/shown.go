@@ -20,7 +20,7 @@ import (
 
 // enumValueRe is the shape of an enum's values (controller+worker,
 // NoSchedule) and of their typos.
-var enumValueRe = regexp.MustCompile(`^[A-Za-z][A-Za-z+_-]{0,23}$`)
+var enumValueRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z+_-]{0,23}$`) })
 
 // looksLikeFieldName is a key a message may quote: one of the contract's
 // own field names (k0s has a digit), or one shaped like them.
@@ -50,17 +50,19 @@ var fieldNames = sync.OnceValue(func() map[string]bool {
 	return names
 })
 
-func looksLikeEnumValue(s string) bool { return enumValueRe.MatchString(s) }
+func looksLikeEnumValue(s string) bool { return enumValueRe().MatchString(s) }
 
-// labelKeyRe is the alphabet of Kubernetes label keys, valid or not.
-var labelKeyRe = regexp.MustCompile(`^[A-Za-z0-9._/-]{1,253}$`)
+// labelKeyRe is the alphabet of Kubernetes label keys, valid or not. Both
+// expressions compile on first use, when a finding is shown: {1,253}
+// compiles to 253 copies, a millisecond at every start of the agent.
+var labelKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._/-]{1,253}$`) })
 
 // looksLikeLabelKey is a free-form key that may be quoted: written in the
 // alphabet of label keys (topology.kubernetes.io/zone, also a wrong one such
 // as -bad/key), with no word that is a long run of mixed-case letters and
 // digits, the shape of a key or a token.
 func looksLikeLabelKey(s string) bool {
-	if !labelKeyRe.MatchString(s) {
+	if !labelKeyRe().MatchString(s) {
 		return false
 	}
 	for _, word := range strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune("./-_", r) }) {

@@ -4,24 +4,32 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
+// The expressions compile on first use, not at every start of the agent:
+// most runs never need them, and a bounded repetition compiles to one copy
+// of its body per count.
 var (
-	lineRe = regexp.MustCompile(`^line (\d+): `)
+	lineRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^line (\d+): `) })
 	// nameRe is the shape of a field name and of its typos (nodeAdress,
 	// listen_port, allowed-ips): letters with word separators and no digits,
 	// which random text and passwords almost always have.
-	nameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z_-]{0,31}$`)
+	nameRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z_-]{0,31}$`) })
 	// rewrites say what a message meant, in the agent's words, where the
 	// parser's own wording would need the quoted text to make sense.
-	rewrites = []struct {
-		re   *regexp.Regexp
-		with string
-	}{
-		{regexp.MustCompile(`^unknown anchor '.*' referenced$`), "an alias (*name) refers to an anchor that is not defined above it (&name)"},
-		{regexp.MustCompile(`^anchor '.*' value contains itself$`), "an anchor's value refers to the anchor itself"},
-	}
+	rewrites = sync.OnceValue(func() []rewrite {
+		return []rewrite{
+			{regexp.MustCompile(`^unknown anchor '.*' referenced$`), "an alias (*name) refers to an anchor that is not defined above it (&name)"},
+			{regexp.MustCompile(`^anchor '.*' value contains itself$`), "an anchor's value refers to the anchor itself"},
+		}
+	})
 )
+
+type rewrite struct {
+	re   *regexp.Regexp
+	with string
+}
 
 // Hidden replaces document text in a message.
 const Hidden = "(text not shown)"
@@ -30,7 +38,7 @@ const Hidden = "(text not shown)"
 // and a message without the "yaml: " prefix and without document text.
 func Message(err error) (line int, msg string) {
 	msg = strings.TrimPrefix(err.Error(), "yaml: ")
-	if m := lineRe.FindStringSubmatch(msg); m != nil {
+	if m := lineRe().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = strings.TrimPrefix(msg, m[0])
 	}
@@ -39,7 +47,7 @@ func Message(err error) (line int, msg string) {
 
 // Clean is a parser message without the document text it quotes.
 func Clean(msg string) string {
-	for _, r := range rewrites {
+	for _, r := range rewrites() {
 		if r.re.MatchString(msg) {
 			return r.with
 		}
@@ -79,4 +87,4 @@ func hideQuoted(msg string) string {
 // NameLike says a key may be quoted in a message: it is shaped like a field
 // name. Anything else may be a value that a typo turned into a key
 // (`token K10…`, `{token:K10…}`), and is not shown.
-func NameLike(key string) bool { return nameRe.MatchString(key) }
+func NameLike(key string) bool { return nameRe().MatchString(key) }
