@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/sourcetest"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -39,24 +37,6 @@ func pxeDocWithToken(token string) string {
 	return strings.Replace(pxeDoc, "tokenFrom: {credential: corium.join}", "token: "+token, 1)
 }
 
-// bootLine is what the node's /proc/cmdline holds when the boot loader adds
-// its own parameters before the agent's.
-const bootLine = "BOOT_IMAGE=(hd0,gpt2)/vmlinuz root=UUID=2f1c rw quiet ip=dhcp "
-
-// boot runs the agent's source chain on a root whose /proc/cmdline is line,
-// with the newline the kernel appends.
-func boot(t *testing.T, line string) (*source.Result, error) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "proc"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "proc", "cmdline"), []byte(line+"\n"), 0o444); err != nil {
-		t.Fatal(err)
-	}
-	return source.Find(context.Background(), source.Options{Root: rootfs.New(dir), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
-}
-
 // What cmdline prints boots: the node's own reader finds the pin first,
 // verifies it and reads back the very document; the same line cut at the
 // kernel's limit is refused as cut.
@@ -71,7 +51,7 @@ func TestCmdlineOutputBootsThroughTheReader(t *testing.T) {
 	if len(params) != 2 || !strings.HasPrefix(params[0], "corium.config.sha256=") || !strings.HasPrefix(params[1], "corium.config=data:;base64,") {
 		t.Fatalf("want the pin, then the data: URL: %q", line)
 	}
-	res, err := boot(t, bootLine+line)
+	res, err := sourcetest.FindOnCmdline(t, sourcetest.BootLoaderArgs+line)
 	if err != nil || res.Source != source.NameCmdline || string(res.Data) != pxeDoc {
 		t.Fatalf("the reader does not read the document back: %v, source %q, data %q", err, res.Source, res.Data)
 	}
@@ -81,12 +61,12 @@ func TestCmdlineOutputBootsThroughTheReader(t *testing.T) {
 
 	// Longer than the kernel keeps, by 100 bytes of the document: it keeps
 	// the start.
-	long := bootLine + "console=" + strings.Repeat("x", source.MaxCmdline-len(bootLine)-len("console=")-len(line)+100) + " " + line
+	long := sourcetest.BootLoaderArgs + "console=" + strings.Repeat("x", source.MaxCmdline-len(sourcetest.BootLoaderArgs)-len("console=")-len(line)+100) + " " + line
 	cut := long[:source.MaxCmdline]
 	if len(cut) != source.MaxCmdline || !strings.Contains(cut, "corium.config=data:") {
 		t.Fatalf("the cut line is %d bytes", len(cut))
 	}
-	if _, err := boot(t, cut); err == nil || !strings.Contains(err.Error(), "the line was cut there") {
+	if _, err := sourcetest.FindOnCmdline(t, cut); err == nil || !strings.Contains(err.Error(), "the line was cut there") {
 		t.Errorf("a cut copy of the line: %v, want it refused as cut", err)
 	}
 }

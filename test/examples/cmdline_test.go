@@ -3,39 +3,14 @@ package examples
 import (
 	"bytes"
 	"context"
-	"io"
-	"log/slog"
-	"os"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/sourcetest"
 )
-
-// quiet drops the chain's provenance log; the tests read the Result.
-var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
-
-// bootLoaderArgs stand before the corium parameters on a real command line,
-// so the example is read among others, as the kernel hands it over.
-const bootLoaderArgs = "BOOT_IMAGE=(hd0,gpt2)/vmlinuz root=UUID=2f1c rw quiet ip=dhcp "
-
-// findOnCmdline runs the agent's source chain on a root whose only source is
-// /proc/cmdline holding line.
-func findOnCmdline(t *testing.T, line string) (*source.Result, error) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "proc"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "proc", "cmdline"), []byte(line+"\n"), 0o444); err != nil {
-		t.Fatal(err)
-	}
-	return source.Find(context.Background(), source.Options{Root: rootfs.New(dir), Logger: quiet})
-}
 
 // TestCmdlineDataIsTheWorkerConfig reads cmdline-data.txt through the chain a
 // PXE-booted node runs: the data: URL must decode, its pin must verify, and
@@ -43,7 +18,7 @@ func findOnCmdline(t *testing.T, line string) (*source.Result, error) {
 // comment stripping the example's README shows, and field for field.
 func TestCmdlineDataIsTheWorkerConfig(t *testing.T) {
 	line := strings.TrimSpace(string(readRepo(t, "examples/worker-pxe/cmdline-data.txt")))
-	res, err := findOnCmdline(t, bootLoaderArgs+line)
+	res, err := sourcetest.FindOnCmdline(t, sourcetest.BootLoaderArgs+line)
 	if err != nil {
 		t.Fatalf("the chain refuses cmdline-data.txt: %v", err)
 	}
@@ -78,7 +53,7 @@ func TestCmdlineDataPinIsChecked(t *testing.T) {
 		flipped = "1"
 	}
 	bad := line[:m[2]] + flipped + line[m[3]:]
-	res, err := findOnCmdline(t, bootLoaderArgs+bad)
+	res, err := sourcetest.FindOnCmdline(t, sourcetest.BootLoaderArgs+bad)
 	if err == nil {
 		t.Fatalf("a wrong pin was accepted: source %q", res.Source)
 	}
@@ -95,16 +70,9 @@ func TestCmdlineHTTPSIsAccepted(t *testing.T) {
 	if !strings.Contains(line, "corium.config=https://") {
 		t.Fatalf("cmdline-https.txt does not use an https:// URL: %s", line)
 	}
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "proc"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "proc", "cmdline"), []byte(bootLoaderArgs+line+"\n"), 0o444); err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := source.Find(ctx, source.Options{Root: rootfs.New(dir), Logger: quiet})
+	_, err := source.Find(ctx, source.Options{Root: sourcetest.CmdlineRoot(t, sourcetest.BootLoaderArgs+line), Logger: sourcetest.Quiet})
 	if err == nil {
 		t.Fatal("a fetch with a cancelled context succeeded")
 	}

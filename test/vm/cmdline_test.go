@@ -2,17 +2,12 @@ package vm
 
 import (
 	"bytes"
-	"context"
-	"io"
-	"log/slog"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/sourcetest"
 )
 
 // kernelConfig is the kernel command line's corium parameters carrying doc
@@ -40,15 +35,7 @@ func TestKernelConfigReadsBack(t *testing.T) {
 	if len(line) > 2047 {
 		t.Errorf("the kernel command line is %d bytes; x86 takes 2047", len(line))
 	}
-	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "proc"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "proc", "cmdline"), []byte(line+"\n"), 0o444); err != nil {
-		t.Fatal(err)
-	}
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	res, err := source.Find(context.Background(), source.Options{Root: rootfs.New(dir), Logger: quiet})
+	res, err := sourcetest.FindOnCmdline(t, line)
 	if err != nil {
 		t.Fatalf("the chain refuses the line: %v", err)
 	}
