@@ -3,7 +3,6 @@ package firewall
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"sync"
@@ -41,31 +40,13 @@ func (p *peerLog) after(n int) string {
 // connection's source address, and echoes until the test ends.
 func listenLogged(t *testing.T, ns *testutil.Netns, port int) *peerLog {
 	t.Helper()
-	var l net.Listener
-	if err := ns.Do(func() (err error) {
-		l, err = net.Listen("tcp", fmt.Sprintf("[::]:%d", port))
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
 	log := &peerLog{}
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			host, _, _ := net.SplitHostPort(c.RemoteAddr().String())
-			log.mu.Lock()
-			log.from = append(log.from, net.ParseIP(host).String())
-			log.mu.Unlock()
-			go func() {
-				defer c.Close()
-				_, _ = io.Copy(c, c)
-			}()
-		}
-	}()
+	serveEcho(t, ns, port, func(c net.Conn) {
+		host, _, _ := net.SplitHostPort(c.RemoteAddr().String())
+		log.mu.Lock()
+		log.from = append(log.from, net.ParseIP(host).String())
+		log.mu.Unlock()
+	})
 	return log
 }
 

@@ -21,7 +21,11 @@ import (
 
 // listen accepts TCP connections on every address of the namespace, v4 and
 // v6, and echoes what they send, until the test ends.
-func listen(t *testing.T, ns *testutil.Netns, port int) {
+func listen(t *testing.T, ns *testutil.Netns, port int) { serveEcho(t, ns, port, nil) }
+
+// serveEcho is listen, calling seen (when not nil) with each connection
+// before echoing on it.
+func serveEcho(t *testing.T, ns *testutil.Netns, port int, seen func(net.Conn)) {
 	t.Helper()
 	var l net.Listener
 	if err := ns.Do(func() (err error) {
@@ -36,6 +40,9 @@ func listen(t *testing.T, ns *testutil.Netns, port int) {
 			c, err := l.Accept()
 			if err != nil {
 				return
+			}
+			if seen != nil {
+				seen(c)
 			}
 			go func() {
 				defer c.Close()

@@ -10,7 +10,6 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -49,19 +48,7 @@ func BenchmarkInspect6000Peers(b *testing.B) {
 // wgctrl, netlink and nftables (no systemd), plus the files under the root.
 func BenchmarkInspectLive(b *testing.B) {
 	testutil.RequireRoot(b, "ip", "wg", "wg-quick", "wireguard-go", "ping")
-	sfx := testutil.RandHex(6)
-	nsA, nsB := testutil.NewNetns(b, "csba"), testutil.NewNetns(b, "csbb")
-	testutil.Veth(b, nsA, "ul0", "192.0.2.1/24", nsB, "ul0", "192.0.2.2/24")
-	na := newNode(b, "cba"+sfx)
-	nb := node{iface: "cbb" + sfx, priv: na.peer, peer: na.priv, psk: na.psk,
-		address: "10.77.0.2/24", peerAddr: "10.77.0.1/32", port: 51821, endpoint: "192.0.2.1:51820", token: na.token}
-	a, _ := up(b, na, nsA), up(b, nb, nsB)
-	if err := nsA.Do(func() error { return firewall.ApplyRendered(context.Background(), a.root) }); err != nil {
-		b.Fatal(err)
-	}
-	if out, err := nsA.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
-		b.Fatalf("ping across the overlay: %v\n%s", err, out)
-	}
+	a := newLiveLab(b, "csb").a
 	wg := testutil.WireGuardClient(b)
 	o := a.options(b, wg)
 	for b.Loop() {

@@ -46,6 +46,35 @@ func (l *liveNode) options(t testing.TB, wg *wgctrl.Client) Options {
 	return Options{Root: l.root, Devices: wg, Links: LinkFacts{Netlink: l.ns.Netlink(t)}, Guard: NftGuard{Conn: l.ns.Nftables(t)}, UnitsWhy: "no system bus"}
 }
 
+// liveLab is two nodes joined by an underlay veth (A 192.0.2.1, B
+// 192.0.2.2) and a real userspace WireGuard overlay (10.77.0.1 and .2), A's
+// guard applied and a ping across the overlay done, so the peers handshook.
+type liveLab struct {
+	nsA, nsB *testutil.Netns
+	na       node // A's keys and addresses; B's are their mirror
+	a, b     *liveNode
+}
+
+// newLiveLab builds a lab; name (three letters) keeps its namespaces and
+// interfaces apart from other tests'.
+func newLiveLab(tb testing.TB, name string) liveLab {
+	tb.Helper()
+	sfx := testutil.RandHex(6)
+	l := liveLab{nsA: testutil.NewNetns(tb, name+"a"), nsB: testutil.NewNetns(tb, name+"b")}
+	testutil.Veth(tb, l.nsA, "ul0", "192.0.2.1/24", l.nsB, "ul0", "192.0.2.2/24")
+	l.na = newNode(tb, name+"a"+sfx)
+	nb := node{iface: name + "b" + sfx, priv: l.na.peer, peer: l.na.priv, psk: l.na.psk,
+		address: "10.77.0.2/24", peerAddr: "10.77.0.1/32", port: 51821, endpoint: "192.0.2.1:51820", token: l.na.token}
+	l.a, l.b = up(tb, l.na, l.nsA), up(tb, nb, l.nsB)
+	if err := l.nsA.Do(func() error { return firewall.ApplyRendered(context.Background(), l.a.root) }); err != nil {
+		tb.Fatalf("applying the guard in %s: %v", l.nsA.Name, err)
+	}
+	if out, err := l.nsA.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
+		tb.Fatalf("ping across the overlay: %v\n%s", err, out)
+	}
+	return l
+}
+
 // inspectLive inspects and checks the verdict line both in the report and
 // as the first line of the text output.
 func inspectLive(t *testing.T, o Options, wantLine string) *Report {
@@ -62,25 +91,12 @@ func inspectLive(t *testing.T, o Options, wantLine string) *Report {
 // userspace WireGuard devices and a real nftables table in namespaces.
 func TestLiveOverlay(t *testing.T) {
 	testutil.RequireRoot(t, "ip", "wg", "wg-quick", "wireguard-go", "nft", "ping")
-	sfx := testutil.RandHex(6)
-	nsA, nsB := testutil.NewNetns(t, "csta"), testutil.NewNetns(t, "cstb")
-	testutil.Veth(t, nsA, "ul0", "192.0.2.1/24", nsB, "ul0", "192.0.2.2/24")
-
-	na := newNode(t, "csa"+sfx)
-	nb := node{iface: "csb" + sfx, priv: na.peer, peer: na.priv, psk: na.psk,
-		address: "10.77.0.2/24", peerAddr: "10.77.0.1/32", port: 51821, endpoint: "192.0.2.1:51820", token: na.token}
-	a, b := up(t, na, nsA), up(t, nb, nsB)
-	if err := nsA.Do(func() error { return firewall.ApplyRendered(context.Background(), a.root) }); err != nil {
-		t.Fatalf("applying the guard in %s: %v", nsA.Name, err)
-	}
+	lab := newLiveLab(t, "cst")
+	nsA, nsB, na, a, b := lab.nsA, lab.nsB, lab.na, lab.a, lab.b
 	wg := testutil.WireGuardClient(t)
 	o := a.options(t, wg)
 	peerB := na.peer.PublicKey().String()
 	const okLine = "ok (could not check: unit states)"
-
-	if out, err := nsA.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
-		t.Fatalf("ping across the overlay: %v\n%s", err, out)
-	}
 
 	t.Run("reachable", func(t *testing.T) {
 		r := inspectLive(t, o, okLine)
@@ -124,7 +140,7 @@ func TestLiveOverlay(t *testing.T) {
 	})
 
 	t.Run("wrong key never handshakes", func(t *testing.T) {
-		nw := node{iface: "csn" + sfx, priv: testutil.GenKey(t), peer: testutil.GenKey(t), psk: testutil.GenKey(t),
+		nw := node{iface: "csn" + testutil.RandHex(6), priv: testutil.GenKey(t), peer: testutil.GenKey(t), psk: testutil.GenKey(t),
 			address: "10.78.0.1/24", peerAddr: "10.78.0.2/32", port: 51822, endpoint: "192.0.2.2:51821", token: na.token}
 		w := up(t, nw, nsA)
 		ow := w.options(t, wg)
