@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -48,7 +49,7 @@ func (g Guard) check() error {
 		return fmt.Errorf("podCIDR: %w", err)
 	}
 	if g.FileVersion == 0 {
-		if _, ok := cniNetworks[schema.CNI(g.CNI)]; !ok {
+		if _, ok := cniNetworkOf(schema.CNI(g.CNI), k0sconfig.Network{}); !ok {
 			return fmt.Errorf("cni: %q is not kuberouter, calico or custom", g.CNI)
 		}
 	}

@@ -24,7 +24,7 @@ type Endpoint struct {
 // renderEndpoint decides what a controller's guard does with
 // cluster.endpoint. The agent makes it k0s's api.externalAddress, and k0s
 // points joining controllers (9443), konnectivity agents (8132) and kubelets
-// and kube-proxy (6443) at it (schema.EndpointPorts cites where). When it is
+// and kube-proxy (6443) at it (schema.Ports.Endpoint cites where). When it is
 // an IP on the overlay, those packets come through the tunnel: nothing to
 // do. Off the overlay they come in on the underlay (a keepalived virtual IP
 // on eth0, a load balancer forwarding to the node), so the guard admits
@@ -34,13 +34,13 @@ type Endpoint struct {
 //
 // A worker's guard covers its own ports only (the kubelet, the CNI's), which
 // nobody reaches through the endpoint.
-func renderEndpoint(cfg *schema.Config, g Guard) (*Endpoint, error) {
+func renderEndpoint(cfg *schema.Config, g Guard, endpointPorts []schema.Port) (*Endpoint, error) {
 	if !cfg.Role.IsController() {
 		return nil, nil
 	}
 	kind, addr := schema.ClusterEndpoint(cfg)
 	var guarded []Port
-	for _, p := range schema.EndpointPorts {
+	for _, p := range endpointPorts {
 		if port := (Port{Number: p.Number, Proto: p.Proto}); slices.Contains(g.Ports, port) {
 			guarded = append(guarded, port)
 		}
@@ -62,8 +62,9 @@ func joinPortNumbers(ps []Port) string {
 	return strings.Join(s, ", ")
 }
 
-// checkEndpoint refuses an endpoint that is not an address or names a port
-// clients do not reach through it, or one the guard does not police.
+// checkEndpoint refuses an endpoint that is not an address, or names a port
+// the guard does not police. Which ports clients reach through it is the
+// effective ClusterConfig's (schema.PortsOf), which a file does not carry.
 func (g Guard) checkEndpoint() error {
 	e := g.Endpoint
 	if e == nil {
@@ -76,8 +77,8 @@ func (g Guard) checkEndpoint() error {
 		return fmt.Errorf("endpoint.ports: empty; an endpoint that admits nothing is left out")
 	}
 	for i, p := range e.Ports {
-		if !slices.Contains(schema.EndpointPorts, schema.Port{Number: p.Number, Proto: p.Proto}) {
-			return fmt.Errorf("endpoint.ports[%d]: %s is not a port clients reach the cluster on through its endpoint", i, p)
+		if p.Proto != "tcp" {
+			return fmt.Errorf("endpoint.ports[%d]: %s is not a TCP port, which is all clients reach the cluster on through its endpoint", i, p)
 		}
 		if !slices.Contains(g.Ports, p) {
 			return fmt.Errorf("endpoint.ports[%d]: %s is not a guarded port", i, p)

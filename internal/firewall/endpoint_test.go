@@ -104,12 +104,12 @@ func TestEndpointRuleOrder(t *testing.T) {
 func TestParseFileRefusesABadEndpoint(t *testing.T) {
 	base := `"version":2,"on":true,"ports":[{"port":6443,"proto":"tcp"},{"port":10250,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8","cni":"custom"`
 	for name, tc := range map[string]struct{ endpoint, want string }{
-		"a name":          {`{"address":"api.example.com","ports":[{"port":6443,"proto":"tcp"}]}`, `endpoint.address: "api.example.com" is not an IP address`},
-		"not canonical":   {`{"address":"2001:DB8::1","ports":[{"port":6443,"proto":"tcp"}]}`, `endpoint.address: "2001:DB8::1"`},
-		"no ports":        {`{"address":"192.0.2.1","ports":[]}`, "endpoint.ports: empty"},
-		"not an endpoint": {`{"address":"192.0.2.1","ports":[{"port":10250,"proto":"tcp"}]}`, "endpoint.ports[0]: 10250/tcp is not a port clients reach the cluster on"},
-		"not guarded":     {`{"address":"192.0.2.1","ports":[{"port":9443,"proto":"tcp"}]}`, "endpoint.ports[0]: 9443/tcp is not a guarded port"},
-		"duplicate":       {`{"address":"192.0.2.1","ports":[{"port":6443,"proto":"tcp"},{"port":6443,"proto":"tcp"}]}`, "endpoint.ports[1]: duplicates endpoint.ports[0] (6443/tcp)"},
+		"a name":        {`{"address":"api.example.com","ports":[{"port":6443,"proto":"tcp"}]}`, `endpoint.address: "api.example.com" is not an IP address`},
+		"not canonical": {`{"address":"2001:DB8::1","ports":[{"port":6443,"proto":"tcp"}]}`, `endpoint.address: "2001:DB8::1"`},
+		"no ports":      {`{"address":"192.0.2.1","ports":[]}`, "endpoint.ports: empty"},
+		"not tcp":       {`{"address":"192.0.2.1","ports":[{"port":10250,"proto":"udp"}]}`, "endpoint.ports[0]: 10250/udp is not a TCP port"},
+		"not guarded":   {`{"address":"192.0.2.1","ports":[{"port":9443,"proto":"tcp"}]}`, "endpoint.ports[0]: 9443/tcp is not a guarded port"},
+		"duplicate":     {`{"address":"192.0.2.1","ports":[{"port":6443,"proto":"tcp"},{"port":6443,"proto":"tcp"}]}`, "endpoint.ports[1]: duplicates endpoint.ports[0] (6443/tcp)"},
 	} {
 		_, err := ParseFile([]byte(`{` + base + `,"endpoint":` + tc.endpoint + `}`))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

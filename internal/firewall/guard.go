@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"slices"
 
+	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -57,14 +57,22 @@ type Port struct {
 
 func (p Port) String() string { return fmt.Sprintf("%d/%s", p.Number, p.Proto) }
 
-// Render derives the guard from a validated config with defaults applied.
+// Render derives the guard from a validated config with defaults applied,
+// and from the cluster's network as k0s will run it
+// (schema.EffectiveNetwork): a k0s.patch that moves a port, or the CNI's
+// encapsulation, moves the guard with it.
 func Render(cfg *schema.Config) (Guard, error) {
+	net, problems := schema.EffectiveNetwork(cfg)
+	if len(problems) > 0 {
+		p := problems[0]
+		return Guard{}, fmt.Errorf("%s: %s", schema.PatchPath(cfg.K0s.Patch, p.Path), p.Message)
+	}
 	masquerade := masquerades(cfg)
 	if cfg.Firewall.ClusterPorts != schema.ClusterPortsOverlay {
 		if !masquerade {
 			return Guard{}, nil
 		}
-		return renderMasqueradeOnly(cfg)
+		return renderMasqueradeOnly(cfg, net)
 	}
 	if len(cfg.WireGuard) == 0 {
 		return Guard{}, errors.New("firewall.clusterPorts: overlay needs at least one wireguard interface; add one or set clusterPorts: open")
@@ -73,11 +81,18 @@ func Render(cfg *schema.Config) (Guard, error) {
 	for _, wg := range cfg.WireGuard {
 		g.Interfaces = append(g.Interfaces, wg.Name)
 	}
+	ports := schema.PortsOf(cfg, net)
 	public := map[int]bool{}
 	for _, p := range cfg.Firewall.PublicPorts {
 		public[p] = true
 	}
-	for _, rp := range schema.RolePorts(cfg) {
+	// The load balancer's proxy reaches the API servers as the API's port
+	// does, and k0s redirects the virtual IP's API port to it: it is
+	// guarded or public with the API.
+	for _, p := range ports.API[min(1, len(ports.API)):] {
+		public[p.Number] = public[ports.API[0].Number]
+	}
+	for _, rp := range ports.Role {
 		p := Port{Number: rp.Number, Proto: rp.Proto}
 		if public[p.Number] {
 			g.PublicPorts = append(g.PublicPorts, p)
@@ -91,31 +106,32 @@ func Render(cfg *schema.Config) (Guard, error) {
 		return Guard{}, errors.New("firewall.publicPorts: exempts every port of the role, so the guard would police nothing; set clusterPorts: open instead")
 	}
 	var err error
-	if g.PodCIDR, err = podNetwork(cfg); err != nil {
+	if g.PodCIDR, err = podNetwork(net); err != nil {
 		return Guard{}, err
 	}
 	cni := cniOf(cfg)
-	net, ok := cniNetworks[cni]
+	cn, ok := cniNetworkOf(cni, net)
 	if !ok {
 		return Guard{}, fmt.Errorf("network.cni: %q is not kuberouter, calico or custom", cni)
 	}
 	g.CNI = string(cni)
-	g.PodInterfaces = slices.Clone(net.podInterfaces)
-	g.Tunnels = slices.Clone(net.tunnels)
-	if net.tunnelPort != nil && public[net.tunnelPort.Number] {
-		return Guard{}, fmt.Errorf("firewall.publicPorts: %s carries %s's pod tunnel, whose packets come out on an interface the guard trusts for pod sources; keep it guarded", net.tunnelPort, cni)
+	g.PodInterfaces, g.Tunnels = cn.podInterfaces, cn.tunnels
+	for _, t := range ports.Tunnel {
+		if public[t.Number] {
+			return Guard{}, fmt.Errorf("firewall.publicPorts: %d/%s carries %s's pod tunnel, whose packets come out on an interface the guard trusts for pod sources; keep it guarded", t.Number, t.Proto, cni)
+		}
 	}
-	if g.Endpoint, err = renderEndpoint(cfg, g); err != nil {
+	if g.Endpoint, err = renderEndpoint(cfg, g, ports.Endpoint); err != nil {
 		return Guard{}, err
 	}
 	return g, g.check()
 }
 
-// podNetwork is network.podCIDR as the table matches it.
-func podNetwork(cfg *schema.Config) (string, error) {
-	prefix, err := netip.ParsePrefix(cfg.Network.PodCIDR)
+// podNetwork is the pod range k0s runs, as the table matches it.
+func podNetwork(net k0sconfig.Network) (string, error) {
+	prefix, err := netip.ParsePrefix(net.PodCIDR)
 	if err != nil {
-		return "", fmt.Errorf("network.podCIDR: %q is not a CIDR: %w", cfg.Network.PodCIDR, err)
+		return "", fmt.Errorf("network.podCIDR: not a CIDR: %w", err)
 	}
 	return prefix.Masked().String(), nil
 }

@@ -29,7 +29,7 @@ func TestRenderOverlay(t *testing.T) {
 	want := Guard{
 		On: true,
 		Ports: []Port{
-			{179, "tcp"}, {2380, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10250, "tcp"},
+			{179, "tcp"}, {2380, "tcp"}, {8080, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"},
 		},
 		Interfaces:    []string{"lo", "wg0", "wg-backup"},
 		PublicPorts:   []Port{{6443, "tcp"}},

@@ -7,6 +7,7 @@ import (
 	"github.com/google/nftables"
 	"github.com/google/nftables/expr"
 
+	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -58,13 +59,13 @@ func masquerades(cfg *schema.Config) bool {
 
 // renderMasqueradeOnly is the table of a node whose guard is off but whose
 // pods need the masquerade on every WireGuard interface.
-func renderMasqueradeOnly(cfg *schema.Config) (Guard, error) {
+func renderMasqueradeOnly(cfg *schema.Config, net k0sconfig.Network) (Guard, error) {
 	g := Guard{Masquerade: true, CNI: string(schema.CNIKubeRouter)}
 	for _, wg := range cfg.WireGuard {
 		g.Interfaces = append(g.Interfaces, wg.Name)
 	}
 	var err error
-	if g.PodCIDR, err = podNetwork(cfg); err != nil {
+	if g.PodCIDR, err = podNetwork(net); err != nil {
 		return Guard{}, err
 	}
 	return g, g.check()

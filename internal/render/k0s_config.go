@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"net/netip"
+	"reflect"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
@@ -59,27 +61,31 @@ type K0sInputs struct {
 // RenderK0sConfig renders /etc/k0s/k0s.yaml for a controller role. The
 // bytes depend only on the config and the inputs: two controllers with the
 // same document differ only where their own address appears.
+//
+// The file is the document's base (schema.K0sBase, the facts validation
+// reads too), the node's own part over it, and k0s.patch over both. The
+// network facts read back from it must be those every derived value was
+// computed from (schema.EffectiveNetwork): the node's part sets none of
+// them, and this holds it to that on every run.
 func RenderK0sConfig(cfg *schema.Config, in K0sInputs) ([]byte, error) {
 	if wg := OverlayOfNodeAddress(cfg); wg != nil && in.OverlayMTU <= 0 {
 		return nil, fmt.Errorf("rendering %s: no MTU decided for %s, the node address's interface; decide it with InterfaceMTU, as the wg-quick file does", K0sConfigPath, wg.Name)
 	}
 	spec := map[string]any{
-		"network":   k0sNetwork(cfg, in),
-		"storage":   k0sStorage(cfg, in.NodeAddress),
-		"telemetry": map[string]any{"enabled": false},
+		"network": k0sNetwork(cfg, in),
+		"storage": k0sStorage(cfg, in.NodeAddress),
 	}
 	// With the address decided at boot and no endpoint, k0s fills api in.
 	if api := k0sAPI(cfg, in.NodeAddress); len(api) > 0 {
 		spec["api"] = api
 	}
-	doc := map[string]any{
-		"apiVersion": "k0s.k0sproject.io/v1beta1",
-		"kind":       "ClusterConfig",
-		"metadata":   map[string]any{"name": cfg.Cluster.Name},
-		"spec":       spec,
-	}
+	doc := k0sconfig.Merge(k0sconfig.Base(schema.K0sBase(cfg)), map[string]any{"spec": spec})
 	if cfg.K0s.Patch != nil {
-		doc = deepMerge(doc, cfg.K0s.Patch)
+		doc = k0sconfig.Merge(doc, cfg.K0s.Patch)
+	}
+	want, _ := schema.EffectiveNetwork(cfg)
+	if got, _ := k0sconfig.ReadNetwork(doc); !reflect.DeepEqual(got, want) {
+		return nil, fmt.Errorf("rendering %s: its network differs from the one the guard and the checks were derived from; this is a bug in corium-agent, report it with the document", K0sConfigPath)
 	}
 	var buf bytes.Buffer
 	buf.WriteString(rootfs.Managed("#"))
@@ -117,26 +123,18 @@ func k0sAPI(cfg *schema.Config, addr string) map[string]any {
 	return api
 }
 
+// k0sStorage is the node's part of spec.storage: etcd's peer address.
 func k0sStorage(cfg *schema.Config, addr string) map[string]any {
-	if cfg.Storage.Type == schema.StorageSQLite {
-		return map[string]any{"type": "kine"}
+	if cfg.Storage.Type != schema.StorageEtcd || addr == "" {
+		return map[string]any{}
 	}
-	if addr == "" {
-		return map[string]any{"type": "etcd"}
-	}
-	return map[string]any{"type": "etcd", "etcd": map[string]any{"peerAddress": addr}}
+	return map[string]any{"etcd": map[string]any{"peerAddress": addr}}
 }
 
+// k0sNetwork is the node's part of spec.network: the CNI's MTU, derived
+// from the overlay's, and the VRRP instance.
 func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
-	provider := string(cfg.Network.CNI)
-	if provider == "" {
-		provider = string(schema.CNIKubeRouter)
-	}
-	net := map[string]any{
-		"podCIDR":     cfg.Network.PodCIDR,
-		"serviceCIDR": cfg.Network.ServiceCIDR,
-		"provider":    provider,
-	}
+	net := map[string]any{}
 	if OverlayOfNodeAddress(cfg) != nil {
 		// The file's own MTU, derived or configured, never a guess at
 		// what wg-quick would pick.
@@ -148,39 +146,13 @@ func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
 			if v6 {
 				overhead = ipipOverhead6
 			}
-			// IP-in-IP between every pair of nodes, not only across
-			// subnets: WireGuard accepts a packet only when its source is
-			// in the peer's allowedIPs, which hold node addresses.
-			net["kuberouter"] = map[string]any{
-				"autoMTU": false,
-				"mtu":     mtu - overhead,
-				"extraArgs": map[string]any{
-					"enable-overlay": "true",
-					"overlay-type":   "full",
-				},
-			}
+			net["kuberouter"] = map[string]any{"autoMTU": false, "mtu": mtu - overhead}
 		case schema.CNICalico:
 			overhead := vxlanOverhead4
 			if v6 {
 				overhead = vxlanOverhead6
 			}
-			// calico-node picks its own address with first-found unless
-			// told, which is the underlay's eth0: VXLAN would run there,
-			// unencrypted and dropped by the guard. kubernetes-internal-ip
-			// takes the Node's InternalIP, which is the node address the
-			// agent decided and hands the kubelet as --node-ip, so calico
-			// follows that one decision instead of matching interface
-			// names. k0s passes the method through as
-			// IP_AUTODETECTION_METHOD, and uses it for IPv6 too when no
-			// IPv6 method is set (k0s v1.36.3+k0s.0
-			// pkg/component/controller/calico.go:296,
-			// static/manifests/calico/DaemonSet/calico-node.yaml:204).
-			net["calico"] = map[string]any{
-				"mode":                  "vxlan",
-				"overlay":               "Always",
-				"mtu":                   mtu - overhead,
-				"ipAutodetectionMethod": "kubernetes-internal-ip",
-			}
+			net["calico"] = map[string]any{"mtu": mtu - overhead}
 		}
 	}
 	if cfg.HA.On() {
@@ -203,37 +175,4 @@ func OverlayOfNodeAddress(cfg *schema.Config) *schema.WireGuard {
 func isIPv6(addr string) bool {
 	a, err := netip.ParseAddr(strings.TrimSpace(addr))
 	return err == nil && a.Is6() && !a.Is4In6()
-}
-
-// deepMerge merges patch into base: maps merge key by key, everything else
-// (scalars, lists, a map replacing a scalar) replaces. base is not modified.
-func deepMerge(base, patch map[string]any) map[string]any {
-	out := make(map[string]any, len(base)+len(patch))
-	for k, v := range base {
-		out[k] = v
-	}
-	for k, pv := range patch {
-		bm, bok := asMap(out[k])
-		pm, pok := asMap(pv)
-		if bok && pok {
-			out[k] = deepMerge(bm, pm)
-			continue
-		}
-		out[k] = pv
-	}
-	return out
-}
-
-func asMap(v any) (map[string]any, bool) {
-	switch m := v.(type) {
-	case map[string]any:
-		return m, true
-	case map[any]any:
-		out := make(map[string]any, len(m))
-		for k, v := range m {
-			out[fmt.Sprint(k)] = v
-		}
-		return out, true
-	}
-	return nil, false
 }

@@ -3,6 +3,8 @@ package schema
 import (
 	"reflect"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 func TestApplyDefaults(t *testing.T) {
@@ -43,19 +45,43 @@ func TestApplyDefaultsKeepsGivenAndIsIdempotent(t *testing.T) {
 
 func TestRolePorts(t *testing.T) {
 	ports := func(c Config) []Port { return RolePorts(&c) }
+	ha := true
+	patched := func(c Config, patch string) Config {
+		if err := yaml.Unmarshal([]byte(patch), &c.K0s.Patch); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
 	cases := []struct {
 		name string
 		cfg  Config
 		want []Port
 	}{
 		{"single (sqlite, kube-router)", Config{Role: RoleSingle},
-			[]Port{{179, "tcp"}, {6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10250, "tcp"}}},
+			[]Port{{179, "tcp"}, {6443, "tcp"}, {8080, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
 		{"controller (etcd, no kubelet)", Config{Role: RoleController},
 			[]Port{{2380, "tcp"}, {6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}},
 		{"controller+worker with calico", Config{Role: RoleControllerWorker, Network: Network{CNI: CNICalico}},
-			[]Port{{179, "tcp"}, {2380, "tcp"}, {4789, "udp"}, {6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10250, "tcp"}}},
+			[]Port{{179, "tcp"}, {2380, "tcp"}, {4789, "udp"}, {6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
 		{"worker with a custom CNI", Config{Role: RoleWorker, Network: Network{CNI: CNICustom}},
-			[]Port{{10250, "tcp"}}},
+			[]Port{{10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
+		{"controller with the load balancer's proxy", Config{Role: RoleController, HA: HA{Enabled: &ha}},
+			[]Port{{2380, "tcp"}, {6443, "tcp"}, {6444, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}},
+		{"ports moved by k0s.patch", patched(Config{Role: RoleControllerWorker, Network: Network{CNI: CNICalico}, HA: HA{Enabled: &ha}}, `
+spec:
+  api: {port: 7443, k0sApiPort: 7444}
+  konnectivity: {agentPort: 7132}
+  network:
+    calico: {vxlanPort: 4790}
+    kubeProxy: {metricsBindAddress: 127.0.0.1:10249, healthzBindAddress: "[::]:10266"}
+    controlPlaneLoadBalancing: {keepalived: {userSpaceProxyBindPort: 7445}}`),
+			[]Port{{179, "tcp"}, {2380, "tcp"}, {4790, "udp"}, {7132, "tcp"}, {7443, "tcp"}, {7444, "tcp"}, {7445, "tcp"}, {10250, "tcp"}, {10266, "tcp"}}},
+		{"kube-router's fou, BGP and metrics moved, kube-proxy off", patched(Config{Role: RoleWorker}, `
+spec:
+  network:
+    kuberouter: {metricsPort: 9080, extraArgs: {overlay-encap: fou, bgp-port: "1179"}, rawArgs: [--overlay-encap-port=6555]}
+    kubeProxy: {disabled: true}`),
+			[]Port{{1179, "tcp"}, {6555, "udp"}, {9080, "tcp"}, {10250, "tcp"}}},
 	}
 	for _, c := range cases {
 		if got := ports(c.cfg); !reflect.DeepEqual(got, c.want) {

@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/k0sconfig"
 )
 
 // firewall: overlay mode needs an overlay the node's peers use, and public
@@ -20,7 +22,7 @@ func (v *crossCheck) firewall() {
 	if len(f.PublicPorts) > 0 && v.eff.Firewall.ClusterPorts == ClusterPortsOpen {
 		v.warnf("firewall.publicPorts", "does nothing while firewall.clusterPorts is open (every cluster port is reachable)")
 	}
-	ports := RolePorts(v.cfg)
+	ports := rolePorts(v.eff, v.net)
 	have := map[int]bool{}
 	var names []string
 	for _, p := range ports {
@@ -40,8 +42,18 @@ func (v *crossCheck) firewall() {
 		if validRole(v.cfg.Role) && p >= 1 && p <= 65535 && !have[p] {
 			v.errorf(path, "%d is not one of the %s role's k0s ports (%s)", p, v.cfg.Role, strings.Join(names, ", "))
 		}
-		if f.ClusterPorts == ClusterPortsOverlay && have[p] && p == calicoVXLANPort && v.eff.Network.CNI == CNICalico {
-			v.errorf(path, "4789 carries calico's VXLAN, which comes out on vxlan.calico, where the guard trusts pod sources: made public, it lets anyone forge pod traffic to the guarded ports; keep it guarded")
+		if f.ClusterPorts == ClusterPortsOverlay && isTunnelPort(tunnelPorts(v.eff, v.net), p) {
+			v.errorf(path, "%d carries %s's pod tunnel, whose packets come out on an interface where the guard trusts pod sources: made public, it lets anyone forge pod traffic to the guarded ports; keep it guarded", p, v.eff.Network.CNI)
+		}
+	}
+	if f.ClusterPorts == ClusterPortsOverlay && validRole(v.cfg.Role) && v.eff.Role.IsController() {
+		v.apiPortsTogether(seen)
+	}
+	// The proxy to the API is public with the API (the guard keeps them
+	// together).
+	if _, apiPublic := seen[v.net.APIPort]; apiPublic && v.net.ProxyPort > 0 && have[v.net.ProxyPort] {
+		if _, listed := seen[v.net.ProxyPort]; !listed {
+			seen[v.net.ProxyPort] = seen[v.net.APIPort]
 		}
 	}
 	if f.ClusterPorts == ClusterPortsOverlay && v.eff.Network.CNI == CNICustom && validRole(v.cfg.Role) {
@@ -84,14 +96,35 @@ func validRole(r Role) bool {
 	return false
 }
 
-// calicoVXLANPort is calico's VXLAN port, one of the role's ports.
-const calicoVXLANPort = 4789
+func isTunnelPort(tunnels []Port, n int) bool {
+	for _, t := range tunnels {
+		if t.Number == n {
+			return true
+		}
+	}
+	return false
+}
+
+// apiPortsTogether refuses the load balancer's proxy made public without
+// the API, or the other way round: both reach the same API servers, and the
+// guard keeps them together (the proxy follows the API's port).
+func (v *crossCheck) apiPortsTogether(public map[int]int) {
+	if v.net.ProxyPort == 0 {
+		return
+	}
+	api, proxy := v.net.APIPort, v.net.ProxyPort
+	if i, ok := public[proxy]; ok {
+		if _, apiPublic := public[api]; !apiPublic {
+			v.errorf(fmt.Sprintf("firewall.publicPorts[%d]", i), "%d is k0s's control-plane load balancer proxy to the API, which follows the API's port %d: list %d to make the API public, and the proxy goes with it", proxy, api, api)
+		}
+	}
+}
 
 // customCNIGuard warns what the guard takes from pods with a CNI whose
 // interfaces it cannot know: it trusts pod sources on none of them.
-func (v *crossCheck) customCNIGuard(rolePorts map[int]bool, public map[int]int) {
+func (v *crossCheck) customCNIGuard(have map[int]bool, public map[int]int) {
 	var guarded []string
-	for _, p := range RolePorts(v.cfg) {
+	for _, p := range rolePorts(v.eff, v.net) {
 		if _, ok := public[p.Number]; !ok {
 			guarded = append(guarded, fmt.Sprint(p.Number))
 		}
@@ -100,11 +133,11 @@ func (v *crossCheck) customCNIGuard(rolePorts map[int]bool, public map[int]int) 
 		return // refused above: the guard would police nothing
 	}
 	var lost []string
-	_, apiPublic := public[6443]
+	_, apiPublic := public[v.net.APIPort]
 	if v.eff.Role.IsController() && !apiPublic {
-		lost = append(lost, "the API (6443) through the kubernetes service")
+		lost = append(lost, fmt.Sprintf("the API (%d) through the kubernetes service", v.net.APIPort))
 	}
-	if _, kubeletPublic := public[10250]; v.eff.Role.HasKubelet() && rolePorts[10250] && !kubeletPublic {
+	if _, kubeletPublic := public[10250]; v.eff.Role.HasKubelet() && have[10250] && !kubeletPublic {
 		lost = append(lost, "the kubelet (10250) from metrics-server")
 	}
 	example := ""
@@ -114,9 +147,11 @@ func (v *crossCheck) customCNIGuard(rolePorts map[int]bool, public map[int]int) 
 	v.warnf("network.cni", "is custom, whose interfaces the guard cannot know: with firewall.clusterPorts overlay it accepts pod sources only on lo and the wireguard interfaces, so pods on this node, and other nodes' pods that come in on the CNI's own devices, do not reach the guarded ports (%s)%s; list the ports pods need in firewall.publicPorts, or use kuberouter or calico, whose interfaces the guard knows", strings.Join(guarded, ", "), example)
 }
 
-// endpointClients names who reaches each of schema.EndpointPorts through
+// endpointClients names who reaches each of EndpointPorts through
 // cluster.endpoint.
-var endpointClients = map[int]string{6443: "kubelets", 8132: "konnectivity agents", 9443: "joining controllers"}
+func endpointClients(net k0sconfig.Network) map[int]string {
+	return map[int]string{net.APIPort: "kubelets", net.KonnectivityPort: "konnectivity agents", net.JoinAPIPort: "joining controllers", net.ProxyPort: "clients of the load balancer"}
+}
 
 // endpointGuard says what the guard does with a controller's
 // cluster.endpoint: k0s makes it api.externalAddress, which kubelets,
@@ -129,10 +164,11 @@ func (v *crossCheck) endpointGuard(public map[int]int) {
 		return
 	}
 	var ports, clients []string
-	for _, p := range EndpointPorts {
+	names := endpointClients(v.net)
+	for _, p := range endpointPorts(v.net) {
 		if _, ok := public[p.Number]; !ok {
 			ports = append(ports, fmt.Sprint(p.Number))
-			clients = append(clients, endpointClients[p.Number])
+			clients = append(clients, names[p.Number])
 		}
 	}
 	if len(ports) == 0 {

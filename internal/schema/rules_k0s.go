@@ -1,9 +1,9 @@
 package schema
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/k0srules"
 )
@@ -17,7 +17,7 @@ func (v *crossCheck) k0sPatch() {
 	if len(v.cfg.K0s.Patch) == 0 {
 		return
 	}
-	data, err := yaml.Marshal(v.cfg.K0s.Patch)
+	data, err := json.Marshal(v.cfg.K0s.Patch) // JSON is YAML, and encodes in linear time
 	if err != nil {
 		return
 	}
@@ -28,4 +28,52 @@ func (v *crossCheck) k0sPatch() {
 		}
 		v.warnf(path, "is a key k0s %s does not know here: it decodes this part of the ClusterConfig leniently and drops the key without a word; check the spelling against the k0s configuration reference", k0srules.Version)
 	}
+}
+
+// k0sRefusals are what k0s itself refuses of the effective ClusterConfig
+// (k0srules, the rules apply holds the rendered file to), so that validate
+// says on the laptop what the node would say at boot. The agent's own part
+// passes those rules (render's tests); without the node's addresses and
+// password it is incomplete here, so only problems inside what the patch
+// sets are the document's, and they are reported at the patch's path.
+func (v *crossCheck) k0sRefusals() {
+	patch := v.cfg.K0s.Patch
+	if len(patch) == 0 {
+		return
+	}
+	data, err := json.Marshal(K0sEffective(v.cfg))
+	if err != nil {
+		return
+	}
+	var refused k0srules.Problems
+	if !errors.As(k0srules.CheckClusterConfig(data), &refused) {
+		return
+	}
+	for _, p := range refused {
+		if dotted, ok := patchOwns(patch, p.Path); ok {
+			v.errorf(PatchPath(patch, dotted), "k0s %s would refuse it: %s", k0srules.Version, p.Message)
+		}
+	}
+}
+
+// patchOwns says whether a k0srules path (spec.a.b[0].c) lies inside what
+// the patch sets, with the path's dotted map part up to there.
+func patchOwns(patch map[string]any, k0sPath string) (string, bool) {
+	var cur any = patch
+	var walked []string
+	for _, seg := range strings.Split(k0sPath, ".") {
+		name, _, indexed := strings.Cut(seg, "[")
+		m, ok := cur.(map[string]any)
+		if !ok {
+			return strings.Join(walked, "."), true // a value the patch set
+		}
+		if cur, ok = m[name]; !ok {
+			return "", false
+		}
+		walked = append(walked, name)
+		if indexed {
+			return strings.Join(walked, "."), true // a list replaces whole
+		}
+	}
+	return strings.Join(walked, "."), true
 }

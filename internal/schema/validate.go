@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/k0sconfig"
 )
 
 // Validate checks every rule of the contract and returns all findings,
@@ -34,6 +36,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	cfg := doc.Config
 	checkFields(c, cfg)
 	v := &crossCheck{collector: c, cfg: cfg, eff: withDefaults(cfg)}
+	v.net, v.netProblems = EffectiveNetwork(cfg)
 	v.storage()
 	v.join()
 	v.node()
@@ -44,6 +47,8 @@ func Validate(doc *Document, opts ...Option) Findings {
 	v.firewall()
 	v.secretSources()
 	v.k0sPatch()
+	v.k0sEffective()
+	v.k0sRefusals()
 	if o.cmdline {
 		v.cmdline()
 	}
@@ -68,6 +73,10 @@ type crossCheck struct {
 	*collector
 	cfg *Config
 	eff *Config
+	// net is the cluster's network as k0s will run it (EffectiveNetwork),
+	// and what could not be read of it.
+	net         k0sconfig.Network
+	netProblems []k0sconfig.Problem
 	// inlineKeys are the document's inline WireGuard secrets by key, built
 	// when first needed (inlineSecretKey).
 	inlineKeys map[wgtypes.Key]string

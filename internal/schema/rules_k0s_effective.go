@@ -1,0 +1,66 @@
+package schema
+
+import "net/netip"
+
+// k0sEffective holds k0s.patch to what the agent owns and derives. The
+// patch stays the escape hatch: what the agent derives from the cluster's
+// network (EffectiveNetwork) follows it, and what cannot be followed, or
+// contradicts a field of the block that owns the fact, is refused at the
+// patch's path, so that the node and the block never disagree.
+func (v *crossCheck) k0sEffective() {
+	patch := v.cfg.K0s.Patch
+	for _, p := range v.netProblems {
+		// The block's own values are checked where they stand; what the
+		// facts cannot work with comes from the patch, and is reported
+		// where the patch reaches toward it.
+		if at := PatchPath(patch, p.Path); at != "k0s.patch" {
+			v.errorf(at, "%s", p.Message)
+		}
+	}
+	if len(patch) == 0 {
+		return
+	}
+	net, eff := v.net, v.eff
+	if validCNI(eff.Network.CNI) && net.Provider != string(eff.Network.CNI) {
+		v.errorf(PatchPath(patch, "spec.network.provider"), "sets a CNI other than network.cni (%s), which the guard, the masquerade and the CNI's MTU follow; set network.cni instead", eff.Network.CNI)
+	}
+	v.sameRange(patch, "spec.network.podCIDR", net.PodCIDR, eff.Network.PodCIDR, "network.podCIDR", "a pod range")
+	v.sameRange(patch, "spec.network.serviceCIDR", net.ServiceCIDR, eff.Network.ServiceCIDR, "network.serviceCIDR", "a service range")
+	if base := K0sBase(v.cfg).Storage; net.Storage != base {
+		v.errorf(PatchPath(patch, "spec.storage.type"), "sets a datastore other than storage.type (%s), which decides etcd's guarded peer port and the checks of several controllers; set storage.type instead", eff.Storage.Type)
+	}
+	for _, owned := range []struct{ path, why string }{
+		{"spec.api.address", "is the node address, which the agent decides on the node and sets; remove it from k0s.patch (mark the interface with nodeAddress to choose it)"},
+		{"spec.storage.etcd.peerAddress", "is the node address, which the agent decides on the node and sets; remove it from k0s.patch (mark the interface with nodeAddress to choose it)"},
+		{"spec.api.externalAddress", "is cluster.endpoint, which the agent sets and the guard admits clients at; set cluster.endpoint instead"},
+		{"spec.api.sans", "replaces the names the agent puts on the API certificate (cluster.endpoint and the node address) instead of adding to them; add names with cluster.subjectAltNames"},
+	} {
+		if patchSets(patch, owned.path) {
+			v.errorf(PatchPath(patch, owned.path), "%s", owned.why)
+		}
+	}
+	onOverlay := K0sBase(v.cfg).OnOverlay
+	if net.DualStack && (onOverlay || eff.Firewall.ClusterPorts == ClusterPortsOverlay) {
+		v.errorf(PatchPath(patch, "spec.network.dualStack.enabled"), "turns on dual stack, whose second pod range the guard and the pod masquerade do not follow: with the node address on the overlay or firewall.clusterPorts overlay, IPv6 pods would be cut off; use one address family")
+	}
+	if onOverlay && eff.Network.CNI == CNIKubeRouter && !net.KubeRouter.Overlay {
+		v.warnf(PatchPath(patch, "spec.network.kuberouter.extraArgs.enable-overlay"), "turns off kube-router's tunnels: pods' packets to other nodes then leave with pod sources, which the peers' allowedIPs drop; leave the overlay on")
+	}
+	if onOverlay && eff.Network.CNI == CNICalico && net.Calico.Mode == "bird" {
+		v.warnf(PatchPath(patch, "spec.network.calico.mode"), "bird routes pods natively: their packets to other nodes then leave with pod sources, which the peers' allowedIPs drop; keep vxlan or ipip")
+	}
+}
+
+// sameRange refuses a patched range that is not the block's own.
+func (v *crossCheck) sameRange(patch map[string]any, path, got, want, field, what string) {
+	g, gerr := netip.ParsePrefix(got)
+	w, werr := netip.ParsePrefix(want)
+	if werr != nil || (gerr == nil && g.Masked() == w.Masked()) {
+		return
+	}
+	v.errorf(PatchPath(patch, path), "sets %s other than %s, which the guard, the pod masquerade and the checks read; set %s instead", what, field, field)
+}
+
+func validCNI(c CNI) bool {
+	return c == CNIKubeRouter || c == CNICalico || c == CNICustom
+}
