@@ -4,7 +4,6 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/google/nftables/binaryutil"
 	"github.com/google/nftables/expr"
 	"golang.org/x/sys/unix"
 )
@@ -75,29 +74,20 @@ func dport(proto byte, set string) []expr.Any {
 	}
 }
 
-// tcpSyn matches a connection's opening segment (SYN without ACK). Conntrack
-// alone is not enough: where nothing tracked a flow before the guard loaded,
-// its next segment is picked up mid-stream as "new", and an open connection
-// would be cut.
+// tcpSyn matches a connection's opening segment (SYN without ACK), and
+// conntrack plays no part. Every later segment carries ACK, so a flow
+// already open keeps going, even one nothing tracked before the guard
+// loaded; a connection the guard let in had its SYN accepted before any
+// drop (on the overlay by the iifname rule, or by a pod or endpoint rule).
+// Asking conntrack for "new" as well would only let SYNs through: one
+// another table marks notrack (calico's DoNotTrack policies, an operator's
+// raw-priority rules) is "untracked", and one on a tuple conntrack already
+// holds is not "new".
 func tcpSyn() []expr.Any {
 	return []expr.Any{
 		&expr.Payload{DestRegister: 1, Base: expr.PayloadBaseTransportHeader, Offset: 13, Len: 1},
 		&expr.Bitwise{SourceRegister: 1, DestRegister: 1, Len: 1, Mask: []byte{0x12}, Xor: []byte{0}},
 		&expr.Cmp{Op: expr.CmpOpEq, Register: 1, Data: []byte{0x02}},
-	}
-}
-
-// ctNew matches only the first packet of a connection: a flow the guard let
-// in (or that was open before it loaded) keeps going.
-func ctNew() []expr.Any {
-	return []expr.Any{
-		&expr.Ct{Register: 1, Key: expr.CtKeySTATE},
-		&expr.Bitwise{
-			SourceRegister: 1, DestRegister: 1, Len: 4,
-			Mask: binaryutil.NativeEndian.PutUint32(expr.CtStateBitNEW),
-			Xor:  binaryutil.NativeEndian.PutUint32(0),
-		},
-		&expr.Cmp{Op: expr.CmpOpNeq, Register: 1, Data: []byte{0, 0, 0, 0}},
 	}
 }
 

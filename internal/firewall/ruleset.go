@@ -134,7 +134,7 @@ func (rs *ruleset) addGuard(g Guard, pod netip.Prefix) {
 		rules = append(rules, rule{concat(fromPod, iifname(name), accept()), commentPod})
 	}
 	rules = append(rules,
-		rule{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentForged},
+		rule{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), countedDrop()), commentForged},
 		rule{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentForged},
 	)
 	// After the forged sources: a pod address is no more believed on the
@@ -145,10 +145,12 @@ func (rs *ruleset) addGuard(g Guard, pod netip.Prefix) {
 		rules = append(rules, rule{endpointRule(e), commentEndpoint})
 	}
 	rules = append(rules,
-		rule{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), ctNew(), countedDrop()), commentGuarded},
-		// UDP has no handshake: a datagram on a tuple conntrack has seen is
-		// as easy to forge as a new one, and calico's VXLAN, the one guarded
-		// UDP port, only ever runs over the overlay.
+		rule{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), countedDrop()), commentGuarded},
+		// UDP has no handshake, so conntrack plays no part: a datagram on a
+		// tuple conntrack has seen is as easy to forge as a new one, one
+		// another table marks notrack is dropped like any other, and
+		// calico's VXLAN, the one guarded UDP port, only ever runs over the
+		// overlay.
 		rule{concat(dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentGuarded},
 	)
 	rs.chains = append(rs.chains, chainDef{inputChain(t), rules})
