@@ -3,6 +3,7 @@ module github.com/corium/corium-agent
 go 1.26.0
 
 require (
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/coreos/go-systemd/v22 v22.7.0
 	github.com/cyphar/filepath-securejoin v0.7.0
 	github.com/go-playground/validator/v10 v10.30.6

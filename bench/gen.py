@@ -13,8 +13,13 @@ neighbours, each stating its own publicKey and reading its private key
 from a file, so the corium documents are also one cluster for
 validate --cluster (a worker's key is random: no validator derives it).
 
+With "again", a corium config of N peers (corium-N.yaml) and the same node
+on day two (corium-N-again.yaml): every 50th peer's endpoint on another
+port and 10 peers more, what plan --again diffs.
+
 usage: gen.py OUTDIR N [N...]
        gen.py fleet OUTDIR NODES PEERS
+       gen.py again OUTDIR N
 """
 import base64
 import json
@@ -149,7 +154,26 @@ def fleet(outdir, nodes, npeers):
                 f.write(text)
 
 
+def again(outdir, n):
+    """Writes corium-N.yaml and corium-N-again.yaml."""
+    rng = random.Random(n)
+    private = key(rng)
+    ps = list(peers(rng, n + 10))
+    def move(p):
+        host, port = p["endpoint"].rsplit(":", 1)
+        return dict(p, endpoint="%s:%d" % (host, int(port) + 10000))
+    moved = [move(p) if i % 50 == 0 else p for i, p in enumerate(ps)]
+    for name, text in (("corium-%d" % n, corium(private, ps[:n])),
+                       ("corium-%d-again" % n, corium(private, moved))):
+        with open(os.path.join(outdir, name + ".yaml"), "w") as f:
+            f.write(text)
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "again":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        again(sys.argv[2], int(sys.argv[3]))
+        return
     if len(sys.argv) == 5 and sys.argv[1] == "fleet":
         os.makedirs(sys.argv[2], exist_ok=True)
         fleet(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))

@@ -3,7 +3,7 @@
 # validators on equivalent configurations (10, 200 and 2,000 WireGuard peers),
 # a fleet (500 node documents of 10 peers: one validate call against one
 # ignition-validate run a file), then binary size and peak RSS of validate
-# and apply --root.
+# and apply --root, and plan --again on a root applied with 6,000 peers.
 #
 # Not part of the test suite: figures depend on the machine. Installs the peer
 # tools when missing. BENCH_RUNS (default 31) sets the runs per tool and size.
@@ -12,6 +12,8 @@ cd "$(dirname "$0")/.."
 
 RUNS=${BENCH_RUNS:-31}
 APPLY_RUNS=${BENCH_APPLY_RUNS:-11}
+AGAIN_RUNS=${BENCH_AGAIN_RUNS:-5}
+AGAIN_PEERS=${BENCH_AGAIN_PEERS:-6000}
 SIZES=${BENCH_SIZES:-10,200,2000}
 FLEET_NODES=${BENCH_FLEET_NODES:-500}
 FLEET_PEERS=${BENCH_FLEET_PEERS:-10}
@@ -87,6 +89,28 @@ for n in ${SIZES//,/ }; do
 	sort -n "$work/apply.tsv" | awk -v n="$n" '{ t[NR] = $1; if ($2 > m) m = $2 }
 		END { printf "%-8s %10.2f %12.1f\n", n, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
 done
+
+echo
+echo "== plan --again on a root applied with $AGAIN_PEERS peers: the same document, then day two (every 50th endpoint moved, 10 peers more); median of $AGAIN_RUNS, peak RSS the max"
+"$PY" bench/gen.py again "$work/again" "$AGAIN_PEERS"
+root=$(mktemp -d "$work/root.XXXX")
+"$AGENT" apply --root "$root" --config "$work/again/corium-$AGAIN_PEERS.yaml" >"$work/apply.out" 2>&1 ||
+	{ echo "apply --root failed at $AGAIN_PEERS peers:" >&2; cat "$work/apply.out" >&2; exit 1; }
+printf '%-10s %10s %12s %11s\n' document "wall ms" "max RSS MB" "diff lines"
+for doc in same:corium-$AGAIN_PEERS day-two:corium-$AGAIN_PEERS-again; do
+	: >"$work/again.tsv"
+	for _ in $(seq "$AGAIN_RUNS"); do
+		start=$(date +%s%N)
+		/usr/bin/time -f %M -o "$work/rss" "$AGENT" plan --again --root "$root" --config "$work/again/${doc#*:}.yaml" >"$work/plan.out" 2>&1 ||
+			{ echo "plan --again failed on the ${doc%%:*} document:" >&2; tail -20 "$work/plan.out" >&2; exit 1; }
+		end=$(date +%s%N)
+		echo "$(((end - start) / 1000)) $(tail -1 "$work/rss")" >>"$work/again.tsv"
+	done
+	changed=$(grep -c '^      [-+] ' "$work/plan.out" || true)
+	sort -n "$work/again.tsv" | awk -v d="${doc%%:*}" -v c="$changed" '{ t[NR] = $1; if ($2 > m) m = $2 }
+		END { printf "%-10s %10.2f %12.1f %11d\n", d, t[int((NR + 1) / 2)] / 1000, m / 1024, c }'
+done
+rm -rf "$root"
 
 echo
 echo "== first boot in a booted node: the agent against the floor (bench/boot-floor.sh), median of 5 boots each"

@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/aymanbagabas/go-udiff/lcs"
+
 	"github.com/corium/corium-agent/internal/secret"
 )
 
@@ -61,73 +64,79 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// unifiedDiff is a line diff of a and b with two lines of context, "-" for
-// lines only in a, "+" for lines only in b. Files here are small, so the
-// quadratic longest-common-subsequence table is fine.
-func unifiedDiff(a, b string) string {
-	x, y := splitLines(a), splitLines(b)
-	n, m := len(x), len(y)
-	lcs := make([][]int, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int, m+1)
+// diffContext is the unchanged lines shown either side of a change.
+const diffContext = 2
+
+// unifiedDiff is a line diff of a and b: "- " for lines only in a, "+ " for
+// lines only in b, "  " for context, "@@" between hunks. Myers' algorithm in
+// linear space (the Go team's, through go-udiff): a wg-quick file of 6,000
+// peers is 36,000 lines, and a table of every pair of its lines, old against
+// new, would not fit in memory.
+func unifiedDiff(a, b string) (string, error) {
+	u, err := udiff.ToUnifiedDiff("", "", a, lineEdits(a, b), diffContext)
+	if err != nil {
+		return "", fmt.Errorf("diffing: %w", err)
 	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+	var out strings.Builder
+	for i, h := range u.Hunks {
+		if i > 0 {
+			out.WriteString("@@\n")
+		}
+		for _, l := range h.Lines {
+			out.WriteString(diffPrefix[l.Kind])
+			out.WriteString(strings.TrimSuffix(l.Content, "\n"))
+			out.WriteString("\n")
+			if !strings.HasSuffix(l.Content, "\n") {
+				out.WriteString("\\ No newline at end of file\n")
 			}
 		}
 	}
-	type op struct {
-		kind byte
-		text string
-	}
-	var ops []op
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && x[i] == y[j]:
-			ops = append(ops, op{' ', x[i]})
-			i, j = i+1, j+1
-		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, op{'-', x[i]})
-			i++
-		default:
-			ops = append(ops, op{'+', y[j]})
-			j++
-		}
-	}
-	const context = 2
-	var out strings.Builder
-	lastShown := -1
-	for k, o := range ops {
-		if o.kind == ' ' && !nearChange(ops, k, context, func(i int) bool { return ops[i].kind != ' ' }) {
-			continue
-		}
-		if lastShown >= 0 && k > lastShown+1 {
-			out.WriteString("@@\n")
-		}
-		fmt.Fprintf(&out, "%c %s\n", o.kind, o.text)
-		lastShown = k
-	}
-	return out.String()
+	return out.String(), nil
 }
 
-func nearChange[T any](ops []T, k, context int, changed func(int) bool) bool {
-	for d := -context; d <= context; d++ {
-		if i := k + d; i >= 0 && i < len(ops) && changed(i) {
-			return true
+var diffPrefix = map[udiff.OpKind]string{udiff.Delete: "- ", udiff.Insert: "+ ", udiff.Equal: "  "}
+
+// lineEdits are the line edits from a to b. go-udiff's search stops after
+// about a hundred changed lines and replaces everything between the changes
+// it found first and last, which in a file of thousands of peers where a
+// few hundred change reads as every peer dropped and added again; so each
+// replacement is searched again until it holds no common line. The lines
+// are split once and every edit's text is a slice of b: the search holds
+// no copy of either file, however deep it goes.
+func lineEdits(a, b string) []udiff.Edit {
+	x, y := splitLines(a), splitLines(b)
+	ax, by := lineOffsets(x), lineOffsets(y)
+	var out []udiff.Edit
+	var search func(i, m, j, n int)
+	search = func(i, m, j, n int) {
+		ds := lcs.DiffLines(x[i:m], y[j:n])
+		whole := len(ds) == 1 && ds[0] == lcs.Diff{Start: 0, End: m - i, ReplStart: 0, ReplEnd: n - j}
+		for _, d := range ds {
+			if whole || d.Start == d.End || d.ReplStart == d.ReplEnd {
+				out = append(out, udiff.Edit{Start: ax[i+d.Start], End: ax[i+d.End], New: b[by[j+d.ReplStart]:by[j+d.ReplEnd]]})
+				continue
+			}
+			search(i+d.Start, i+d.End, j+d.ReplStart, j+d.ReplEnd)
 		}
 	}
-	return false
+	search(0, len(x), 0, len(y))
+	return out
 }
 
+// splitLines is s as lines that keep their "\n", as go-udiff splits them.
 func splitLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return nil
+	l := strings.SplitAfter(s, "\n")
+	if l[len(l)-1] == "" {
+		l = l[:len(l)-1]
 	}
-	return strings.Split(s, "\n")
+	return l
+}
+
+// lineOffsets are where each line starts, and the end.
+func lineOffsets(lines []string) []int {
+	o := make([]int, len(lines)+1)
+	for i, l := range lines {
+		o[i+1] = o[i] + len(l)
+	}
+	return o
 }

@@ -211,7 +211,9 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 	}
 	switch {
 	case oldText != newText:
-		pf.Diff = unifiedDiff(oldText, newText)
+		if pf.Diff, err = unifiedDiff(oldText, newText); err != nil {
+			return pf, fmt.Errorf("%s: %w", f.Path, err)
+		}
 	case exists && string(old) != string(f.Content):
 		pf.Diff = "~ only secret values change (not shown)\n"
 	}
