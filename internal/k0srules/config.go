@@ -50,7 +50,7 @@ func decodeConfig(root *value) (node, Problems) {
 		doc := d.object(root, clusterConfigType, "", true)
 		return node{v: doc}, d.result()
 	}
-	return node{}, Problems{{Message: "cannot unmarshal " + root.jsonKind() + " into v1beta1.ClusterConfig", Source: srcDecode}}
+	return node{}, Problems{{Message: "cannot unmarshal " + root.jsonKind() + " into v1beta1.ClusterConfig: write a mapping of the ClusterConfig's keys (apiVersion, kind, metadata, spec)", Source: srcDecode}}
 }
 
 // validateSpec is ClusterSpec.Validate (clusterconfig_types.go:435-475).

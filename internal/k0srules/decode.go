@@ -30,8 +30,9 @@ var maskedFields = map[string]bool{"interval": true, "podSecurityPolicy": true}
 
 type decodeProblem struct {
 	Problem
-	unknown bool // an unknown key in a strict part
-	masked  bool // an unknown key k0s forgives
+	raw     string // the path with the key as written, for DroppedKeys
+	unknown bool   // an unknown key in a strict part
+	masked  bool   // an unknown key k0s forgives
 }
 
 type decoder struct {
@@ -39,9 +40,19 @@ type decoder struct {
 	dropped  []string
 }
 
-func (d *decoder) fail(path, source, format string, args ...any) {
-	d.problems = append(d.problems, decodeProblem{Problem: Problem{Path: path, Message: fmt.Sprintf(format, args...), Source: source}})
+// fail records a problem; msg never carries the value (see shown.go).
+func (d *decoder) fail(path, source, msg string) {
+	d.problems = append(d.problems, decodeProblem{Problem: Problem{Path: path, Message: msg, Source: source}})
 }
+
+// Messages for values of a type k0s reads with a Go parser whose error
+// quotes the value (time.ParseDuration, time.Parse).
+const (
+	msgDuration       = "not a duration k0s can read (time.ParseDuration): write a number with a unit, such as 30s, 5m or 1h30m"
+	msgNullDuration   = "null is not a duration (k0s reads it as an empty one, which time.ParseDuration refuses): write one, such as 30s, or leave the key out"
+	msgCompatDuration = "not a duration k0s can read (time.ParseDuration): write one with a unit, such as 10m, or a whole number of nanoseconds"
+	msgTime           = "not an RFC 3339 timestamp (time.Parse): write one such as 2024-01-31T12:00:00Z, or leave the key out"
+)
 
 // droppedKeys is every key k0s decodes past: unknown in a lenient part, or
 // unknown and forgiven.
@@ -50,7 +61,7 @@ func (d *decoder) droppedKeys() []string {
 	forgiven := len(d.problems) > 0 && d.problems[0].masked
 	for _, p := range d.problems {
 		if p.unknown && (p.masked || forgiven) {
-			out = append(out, p.Path)
+			out = append(out, p.raw)
 		}
 	}
 	sort.Strings(out)
@@ -93,7 +104,12 @@ func (d *decoder) object(v *value, t *typ, path string, strict bool) *value {
 		if !ok {
 			if strict {
 				d.problems = append(d.problems, decodeProblem{
-					Problem: Problem{Path: p, Message: fmt.Sprintf("unknown field %q", mem.key), Source: srcDecode},
+					Problem: Problem{
+						Path:    joinPath(path, shownKey(mem.key)),
+						Message: "unknown field: k0s refuses keys it does not know here; check the spelling against the k0s " + Version + " configuration reference",
+						Source:  srcDecode,
+					},
+					raw:     p,
 					unknown: true,
 					masked:  maskedFields[mem.key],
 				})
@@ -117,7 +133,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 		if f.kind == kDuration {
 			// metav1.Duration's UnmarshalJSON gets null, reads "" and
 			// fails to parse it.
-			d.fail(path, srcDecode, "time: invalid duration %q", "")
+			d.fail(path, srcDecode, msgNullDuration)
 		}
 		return nil
 	}
@@ -135,7 +151,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 	case kDuration:
 		if v.kind == vString {
 			if _, err := time.ParseDuration(v.s); err != nil {
-				d.fail(path, srcDecode, "%v", err)
+				d.fail(path, srcDecode, msgDuration)
 				return nil
 			}
 			return v
@@ -146,7 +162,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 		// extensions.go:127-143: a duration string, else an integer.
 		if v.kind == vString {
 			if _, err := time.ParseDuration(v.s); err != nil {
-				d.fail(path, "pkg/apis/k0s/v1beta1/extensions.go:138", "%v", err)
+				d.fail(path, "pkg/apis/k0s/v1beta1/extensions.go:138", msgCompatDuration)
 				return nil
 			}
 			return v
@@ -159,7 +175,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 	case kTime:
 		if v.kind == vString {
 			if _, err := time.Parse(time.RFC3339, v.s); err != nil {
-				d.fail(path, srcDecode, "%v", err)
+				d.fail(path, srcDecode, msgTime)
 				return nil
 			}
 			return v
@@ -193,7 +209,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 				case vNull:
 					out.set(mem.key, &value{kind: vString, line: mem.val.line})
 				default:
-					d.typeError(joinPath(path, mem.key), mem.val, "string")
+					d.typeError(joinPath(path, shownKey(mem.key)), mem.val, "string")
 				}
 			}
 			return out
@@ -249,9 +265,10 @@ func goKind(k kind) string {
 }
 
 // typeError is encoding/json's UnmarshalTypeError, which it records and
-// decodes on past.
+// decodes on past. Like encoding/json's, it names the JSON kind of the
+// value, not the value.
 func (d *decoder) typeError(path string, v *value, want string) {
-	d.fail(path, srcDecode, "cannot unmarshal %s into a field of type %s", v.jsonKind(), want)
+	d.fail(path, srcDecode, fmt.Sprintf("cannot unmarshal %s into a field of type %s: write %s", v.jsonKind(), want, wanted(want)))
 }
 
 // set sets key in a map value; a second key that decodes into the same field

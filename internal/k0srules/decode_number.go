@@ -1,8 +1,8 @@
 package k0srules
 
 import (
+	"fmt"
 	"math"
-	"strconv"
 )
 
 // Numbers as encoding/json decodes them into k0s's integer fields.
@@ -30,15 +30,6 @@ func (d *decoder) integral(v *value) *value {
 }
 
 func (d *decoder) number(v *value, k kind, path string) *value {
-	n := d.integral(v)
-	if n == nil {
-		if v.kind == vFloat {
-			d.fail(path, srcDecode, "cannot unmarshal number %s into a field of type %s", strconv.FormatFloat(v.f, 'g', -1, 64), goKind(k))
-		} else {
-			d.typeError(path, v, goKind(k))
-		}
-		return nil
-	}
 	lo, hi := int64(math.MinInt64), uint64(math.MaxInt64)
 	switch k {
 	case kInt32:
@@ -46,29 +37,31 @@ func (d *decoder) number(v *value, k kind, path string) *value {
 	case kUint32:
 		lo, hi = 0, math.MaxUint32
 	}
+	// encoding/json's message quotes the number; this one says what kind
+	// of number it is and which ones fit.
+	fits := "write an integer, without quotes"
+	if k == kInt32 || k == kUint32 {
+		fits = fmt.Sprintf("write an integer from %d to %d, without quotes", lo, hi)
+	}
+	n := d.integral(v)
+	if n == nil {
+		switch {
+		case v.kind == vFloat && v.f != math.Trunc(v.f):
+			d.fail(path, srcDecode, "cannot unmarshal a number with a fraction into a field of type "+goKind(k)+": "+fits)
+		case v.kind == vFloat:
+			d.fail(path, srcDecode, "cannot unmarshal a number too large for a field of type "+goKind(k)+": "+fits)
+		default:
+			d.typeError(path, v, goKind(k))
+		}
+		return nil
+	}
 	inRange := (n.kind == vInt && n.i >= lo && (n.i < 0 || uint64(n.i) <= hi)) || (n.kind == vUint && n.u <= hi)
 	if !inRange {
-		d.fail(path, srcDecode, "cannot unmarshal number %s into a field of type %s", n.text(), goKind(k))
+		d.fail(path, srcDecode, "cannot unmarshal a number outside the range of "+goKind(k)+" into a field of type "+goKind(k)+": "+fits)
 		return nil
 	}
 	if n.kind == vUint {
 		return &value{kind: vInt, i: int64(n.u), line: n.line}
 	}
 	return n
-}
-
-func (v *value) text() string {
-	switch v.kind {
-	case vInt:
-		return strconv.FormatInt(v.i, 10)
-	case vUint:
-		return strconv.FormatUint(v.u, 10)
-	case vFloat:
-		return strconv.FormatFloat(v.f, 'g', -1, 64)
-	case vBool:
-		return strconv.FormatBool(v.b)
-	case vString:
-		return v.s
-	}
-	return v.jsonKind()
 }

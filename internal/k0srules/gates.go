@@ -1,6 +1,7 @@
 package k0srules
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -49,18 +50,20 @@ func parseGates(val string) (map[string]bool, error) {
 	for _, pair := range strings.Split(val, ",") {
 		key, value, found := strings.Cut(pair, "=")
 		if !found {
-			return nil, fmt.Errorf("invalid feature gate format %q, expected key=value", pair)
+			return nil, errors.New("invalid feature gate format, expected key=value: write --feature-gates=IPv6SingleStack=true")
 		}
 		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
 		if key == "" {
-			return nil, fmt.Errorf("empty feature gate key in %q", pair)
+			return nil, errors.New("empty feature gate key: write key=value")
 		}
 		on, err := strconv.ParseBool(value)
 		if err != nil {
-			return nil, fmt.Errorf("invalid feature gate value %q for key %q, expected true or false", value, key)
+			return nil, errors.New("invalid feature gate value, expected true or false")
 		}
 		parsed[key] = on
 	}
+	// k0s's messages quote the pair, the key and the value; these do not,
+	// but for a gate k0s knows.
 	// k0s walks a map: with several bad gates, which one it names varies.
 	keys := make([]string, 0, len(parsed))
 	for k := range parsed {
@@ -70,7 +73,7 @@ func parseGates(val string) (map[string]bool, error) {
 	for _, k := range keys {
 		stage, ok := knownGates[k]
 		if !ok {
-			return nil, fmt.Errorf("unknown feature gate %q", k)
+			return nil, errors.New("unknown feature gate: k0s " + Version + " knows only " + knownGateNames())
 		}
 		if stage == "GA" && !parsed[k] {
 			return nil, fmt.Errorf("feature gate %q is GA and cannot be disabled", k)
@@ -80,4 +83,11 @@ func parseGates(val string) (map[string]bool, error) {
 	return set, nil
 }
 
-func quote(s string) string { return strconv.Quote(s) }
+func knownGateNames() string {
+	names := make([]string, 0, len(knownGates))
+	for n := range knownGates {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // DefaultConfigPath is where k0s reads its config when --config is not
@@ -127,7 +128,7 @@ func parseInstall(args []string) (*Invocation, Problems) {
 			return nil, ps
 		}
 		if len(p.args) > 0 {
-			return nil, Problems{{Message: fmt.Sprintf("unknown command %q for %q", p.args[0], installCmd.path), Source: installCmd.argsSrc}}
+			return nil, Problems{{Message: unknownCommand(installCmd) + ": write controller or worker", Source: installCmd.argsSrc}}
 		}
 		return nil, Problems{{Message: "no controller or worker subcommand: k0s prints its help and installs nothing", Source: "cmd/install/install.go:31"}}
 	}
@@ -146,11 +147,17 @@ func run(c *command, args []string) (*Invocation, Problems) {
 	}
 	switch {
 	case c.maxArgs == 0 && len(p.args) > 0:
-		return nil, Problems{{Message: fmt.Sprintf("unknown command %q for %q", p.args[0], c.path), Source: c.argsSrc}}
+		return nil, Problems{{Message: unknownCommand(c) + ": " + c.path + " takes no arguments besides its flags", Source: c.argsSrc}}
 	case len(p.args) > c.maxArgs:
 		return nil, Problems{{Message: fmt.Sprintf("%s accepts at most %d arg(s), received %d", c.path, c.maxArgs, len(p.args)), Source: c.argsSrc}}
 	}
 	return &Invocation{Command: c.path, Role: c.role, Args: p.args, p: p}, nil
+}
+
+// unknownCommand is cobra's "unknown command" without the argument, which
+// cobra quotes: a positional argument may be a join token.
+func unknownCommand(c *command) string {
+	return fmt.Sprintf("unknown command for %q (the argument is not shown)", c.path)
 }
 
 // CheckInstallArgs is what `k0s install controller|worker` refuses in its
@@ -214,7 +221,7 @@ func CheckStart(args []string, config []byte) error {
 		if st, ok := inv.p.state["disable-components"]; ok {
 			for _, name := range st.list {
 				if !slices.Contains(availableComponents, name) && name != "worker-config" {
-					c.add("--disable-components", "pkg/config/cli.go:106", "unknown component "+name)
+					c.add("--disable-components", "pkg/config/cli.go:106", "unknown component: the components are "+strings.Join(availableComponents, ", "))
 				}
 			}
 		}

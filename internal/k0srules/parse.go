@@ -20,6 +20,14 @@ import (
 
 const srcPflag = "github.com/spf13/pflag v1.0.10 flag.go (FlagSet.Parse)"
 
+// The errors of the flag types' Set, whose own (strconv's, time's) quote
+// the value.
+var (
+	errNotBool     = errors.New("not a boolean: write true or false")
+	errNotInt      = errors.New("not an integer: write a decimal, 0x hexadecimal or 0o octal integer")
+	errNotDuration = errors.New("not a duration: write a number with a unit, such as 30s or 5m")
+)
+
 // flagState is a flag after its Set calls.
 type flagState struct {
 	def     flagDef
@@ -83,11 +91,11 @@ func parseFlags(c *command, args []string) (*parsed, Problems) {
 		if s[1] == '-' {
 			name, value, hasValue := strings.Cut(s[2:], "=")
 			if name == "" || name[0] == '-' || name[0] == '=' {
-				return p, append(ps, Problem{Path: s, Message: "bad flag syntax", Source: srcPflag})
+				return p, append(ps, Problem{Path: shownFlagArg(s), Message: "bad flag syntax: write --name or --name=value", Source: srcPflag})
 			}
 			f, ok := c.flags[name]
 			if !ok {
-				return p, append(ps, Problem{Path: "--" + name, Message: "unknown flag", Source: srcPflag})
+				return p, append(ps, Problem{Path: "--" + shownFlagName(name), Message: "unknown flag: " + c.path + " does not take it", Source: srcPflag})
 			}
 			switch {
 			case hasValue:
@@ -97,7 +105,7 @@ func parseFlags(c *command, args []string) (*parsed, Problems) {
 				i++
 				value = args[i]
 			default:
-				return p, append(ps, Problem{Path: "--" + name, Message: "flag needs an argument", Source: srcPflag})
+				return p, append(ps, Problem{Path: "--" + name, Message: "flag needs an argument: write --" + name + "=VALUE", Source: srcPflag})
 			}
 			ps = append(ps, p.set(f, value)...)
 			continue
@@ -107,7 +115,9 @@ func parseFlags(c *command, args []string) (*parsed, Problems) {
 			ch := shorts[0]
 			f, ok := c.short(ch)
 			if !ok {
-				return p, append(ps, Problem{Path: "-" + string(ch), Message: fmt.Sprintf("unknown shorthand flag %q in -%s", ch, shorts), Source: srcPflag})
+				// pflag's message quotes the rest of the argument, which
+				// may be a value glued on.
+				return p, append(ps, Problem{Path: "-" + shownShorthand(ch), Message: "unknown shorthand flag: " + c.path + " does not take it", Source: srcPflag})
 			}
 			var value string
 			switch {
@@ -121,7 +131,7 @@ func parseFlags(c *command, args []string) (*parsed, Problems) {
 				i++
 				value, shorts = args[i], ""
 			default:
-				return p, append(ps, Problem{Path: "-" + string(ch), Message: fmt.Sprintf("flag needs an argument: %q in -%s", ch, shorts), Source: srcPflag})
+				return p, append(ps, Problem{Path: "-" + string(ch), Message: "flag needs an argument: write -" + string(ch) + " VALUE", Source: srcPflag})
 			}
 			ps = append(ps, p.set(f, value)...)
 		}
@@ -129,7 +139,8 @@ func parseFlags(c *command, args []string) (*parsed, Problems) {
 	return p, ps
 }
 
-// set is the flag type's Set, with pflag's wording for a refused value.
+// set is the flag type's Set, with pflag's wording for a refused value,
+// less the value pflag quotes: apply's errors never carry it either.
 func (p *parsed) set(f flagDef, value string) Problems {
 	st, ok := p.state[f.name]
 	if !ok {
@@ -140,7 +151,7 @@ func (p *parsed) set(f flagDef, value string) Problems {
 	first := !st.changed
 	st.changed = true
 	if err := st.apply(value, first); err != nil {
-		return Problems{{Path: "--" + f.name, Message: fmt.Sprintf("invalid argument %q: %v", value, err), Source: f.source}}
+		return Problems{{Path: "--" + f.name, Message: "invalid argument: " + err.Error(), Source: f.source}}
 	}
 	return nil
 }
@@ -150,7 +161,7 @@ func (st *flagState) apply(v string, first bool) error {
 	case fBool:
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			return err
+			return errNotBool
 		}
 		st.b = b
 	case fString:
@@ -158,13 +169,13 @@ func (st *flagState) apply(v string, first bool) error {
 	case fInt:
 		i, err := strconv.ParseInt(v, 0, 64)
 		if err != nil {
-			return err
+			return errNotInt
 		}
 		st.i = i
 	case fDuration:
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			return err
+			return errNotDuration
 		}
 		st.d = d
 	case fPositiveDuration:
@@ -175,16 +186,18 @@ func (st *flagState) apply(v string, first bool) error {
 		}
 		d, err := time.ParseDuration(v)
 		if err != nil {
-			return err
+			return errNotDuration
 		}
 		if d <= 0 {
-			return errors.New("must be positive")
+			return errors.New("must be positive: write a duration such as 30s")
 		}
 		st.d = d
 	case fStringSlice:
 		vals, err := readAsCSV(v)
 		if err != nil {
-			return err
+			// encoding/csv's message gives a line, a column and the
+			// rule broken, never the text.
+			return fmt.Errorf("not a comma-separated list (%w): quote a value that holds a comma or a quote", err)
 		}
 		if first {
 			st.list = vals
@@ -246,6 +259,14 @@ func writeAsCSV(vals []string) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
+func logComponentNames() string {
+	names := make([]string, len(logComponents))
+	for i, c := range logComponents {
+		names[i] = c.name
+	}
+	return strings.Join(names, ", ")
+}
+
 // logComponents are --logging's component names (pkg/config/cli.go:164-181)
 // with their defaults (cli.go:128-138).
 var logComponents = []struct{ name, def string }{
@@ -266,13 +287,13 @@ func parseLogLevels(val string) (map[string]string, error) {
 		val = rest
 		k, v, ok := strings.Cut(pair, "=")
 		if k == "" {
-			return nil, fmt.Errorf("component name cannot be empty: %q", pair)
+			return nil, errors.New("component name cannot be empty: write component=level")
 		}
 		if !ok {
-			return nil, fmt.Errorf("must be of format component=level: %q", pair)
+			return nil, errors.New("must be of format component=level")
 		}
 		if _, known := levels[k]; !known {
-			return nil, fmt.Errorf("unknown component name: %q", k)
+			return nil, errors.New("unknown component name: the components are " + logComponentNames())
 		}
 		levels[k] = v
 	}

@@ -3,7 +3,6 @@ package k0srules
 import (
 	"math"
 	"net"
-	"strconv"
 	"time"
 )
 
@@ -17,7 +16,7 @@ func validateCPLB(cplb node, c *problems) {
 		return
 	}
 	if t, _ := cplb.str("type"); t != "" && t != "Keepalived" {
-		c.add(cplb.child("type").path, src+"334", "unsupported CPLB type: "+t+". Only allowed value: Keepalived")
+		c.add(cplb.child("type").path, src+"334", "unsupported CPLB type: the only allowed value is Keepalived")
 	}
 	k := cplb.child("keepalived")
 	if !k.present() {
@@ -62,7 +61,7 @@ func validateVRRPInstance(v node, i int, c *problems) {
 	}
 	for _, vip := range vips {
 		if _, _, err := net.ParseCIDR(vip.v.s); err != nil {
-			c.add(vip.path, src+"189", "virtualIPs must be a CIDR, got: "+quote(vip.v.s))
+			c.add(vip.path, src+"189", "virtualIPs must be a CIDR: write an address with its prefix length, such as 192.0.2.100/24")
 		}
 	}
 	peers := v.items("unicastPeers")
@@ -71,14 +70,14 @@ func validateVRRPInstance(v node, i int, c *problems) {
 	}
 	source, _ := v.str("unicastSourceIP")
 	if net.ParseIP(source) == nil {
-		c.add(v.child("unicastSourceIP").path, src+"195", "unicastPeers require a valid unicastSourceIP, got: "+quote(source))
+		c.add(v.child("unicastSourceIP").path, src+"195", "unicastPeers require a valid unicastSourceIP: write this node's IP address")
 	}
 	for _, p := range peers {
 		if net.ParseIP(p.v.s) == nil {
-			c.add(p.path, src+"199", "unicastPeers require valid IP addresses, got: "+quote(p.v.s))
+			c.add(p.path, src+"199", "unicastPeers require valid IP addresses: write each peer's IP address")
 		}
 		if p.v.s == source {
-			c.add(p.path, src+"202", "unicastPeers must not contain the unicastSourceIP, got: "+quote(p.v.s))
+			c.add(p.path, src+"202", "unicastPeers must not contain the unicastSourceIP: list only the other nodes")
 		}
 	}
 }
@@ -91,17 +90,17 @@ func validateVirtualServer(vs node, c *problems) {
 		c.add(vs.child("ipAddress").path, src+"277", "ipAddress must be defined")
 	}
 	if net.ParseIP(ip) == nil {
-		c.add(vs.child("ipAddress").path, src+"280", "invalid IP address: "+ip)
+		c.add(vs.child("ipAddress").path, src+"280", "invalid IP address: write the virtual server's IP address")
 	}
 	switch algo, _ := vs.str("lbAlgo"); algo {
 	case "", "rr", "wrr", "lc", "wlc", "lblc", "dh", "sh", "sed", "nq":
 	default:
-		c.add(vs.child("lbAlgo").path, src+"290", "invalid lbAlgo: "+algo)
+		c.add(vs.child("lbAlgo").path, src+"290", "invalid lbAlgo: write one of rr, wrr, lc, wlc, lblc, dh, sh, sed, nq")
 	}
 	switch kind, _ := vs.str("lbKind"); kind {
 	case "", "NAT", "DR", "TUN":
 	default:
-		c.add(vs.child("lbKind").path, src+"301", "invalid lbKind: "+kind)
+		c.add(vs.child("lbKind").path, src+"301", "invalid lbKind: write one of NAT, DR, TUN")
 	}
 	if t, ok := vs.num("persistenceTimeoutSeconds"); ok && t != 0 && (t < 1 || t > 2678400) {
 		c.add(vs.child("persistenceTimeoutSeconds").path, src+"308", "persistenceTimeout must be in the range of 1-2678400")
@@ -109,7 +108,7 @@ func validateVirtualServer(vs node, c *problems) {
 	if s, ok := vs.str("delayLoop"); ok {
 		// Decoding already refused what time.ParseDuration does not take.
 		if d, err := time.ParseDuration(s); err == nil && d != 0 && d.Truncate(time.Microsecond).Microseconds() <= 0 {
-			c.add(vs.child("delayLoop").path, src+"316", "delayLoop must be positive (got "+strconv.Quote(s)+")")
+			c.add(vs.child("delayLoop").path, src+"316", "delayLoop must be positive: write a duration of a microsecond or more, such as 5s")
 		}
 	}
 }

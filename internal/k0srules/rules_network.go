@@ -17,7 +17,7 @@ func validateNetwork(n node, g gates, c *problems) {
 	case "":
 		c.add(n.child("provider").path, src+"94", "required value")
 	default:
-		c.add(n.child("provider").path, src+"96", "unsupported value "+quote(provider)+": supported values: \"kuberouter\", \"calico\", \"custom\"")
+		c.add(n.child("provider").path, src+"96", "unsupported value: supported values: \"kuberouter\", \"calico\", \"custom\"")
 	}
 
 	podCIDR := n.strOr("podCIDR", "10.244.0.0/16")
@@ -25,11 +25,11 @@ func validateNetwork(n node, g gates, c *problems) {
 	podPath, svcPath := n.child("podCIDR").path, n.child("serviceCIDR").path
 	podIP, _, podErr := net.ParseCIDR(podCIDR)
 	if podErr != nil {
-		c.add(podPath, src+"102", "invalid CIDR address: "+quote(podCIDR))
+		c.add(podPath, src+"102", "invalid CIDR address: write an address range with its prefix length, such as 10.244.0.0/16")
 	}
 	svcIP, svcNet, svcErr := net.ParseCIDR(serviceCIDR)
 	if svcErr != nil {
-		c.add(svcPath, src+"108", "invalid CIDR address: "+quote(serviceCIDR))
+		c.add(svcPath, src+"108", "invalid CIDR address: write an address range with its prefix length, such as 10.96.0.0/12")
 	}
 	dualStack, _ := n.child("dualStack").flag("enabled")
 	if podErr == nil && svcErr == nil {
@@ -47,7 +47,7 @@ func validateNetwork(n node, g gates, c *problems) {
 	}
 
 	if domain := n.strOr("clusterDomain", "cluster.local"); !isDNSName(domain) {
-		c.add(n.child("clusterDomain").path, src+"136", "invalid DNS name: "+quote(domain))
+		c.add(n.child("clusterDomain").path, src+"136", "invalid DNS name: write a domain name, such as cluster.local")
 	}
 
 	calico := n.child("calico")
@@ -60,13 +60,13 @@ func validateNetwork(n node, g gates, c *problems) {
 		}
 		v6pod, _ := ds.str("IPv6podCIDR")
 		if ip, _, err := net.ParseCIDR(v6pod); err != nil {
-			c.add(ds.child("IPv6podCIDR").path, src+"145", "invalid CIDR address: "+quote(v6pod))
+			c.add(ds.child("IPv6podCIDR").path, src+"145", "invalid CIDR address: write an IPv6 range with its prefix length, such as fd00::/108")
 		} else if ip.To4() != nil {
 			c.add(ds.child("IPv6podCIDR").path, src+"147", "must be an IPv6 CIDR, not IPv4")
 		}
 		v6svc, _ := ds.str("IPv6serviceCIDR")
 		if ip, ipnet, err := net.ParseCIDR(v6svc); err != nil {
-			c.add(ds.child("IPv6serviceCIDR").path, src+"151", "invalid CIDR address: "+quote(v6svc))
+			c.add(ds.child("IPv6serviceCIDR").path, src+"151", "invalid CIDR address: write an IPv6 range with its prefix length, such as fd01::/108")
 		} else if ip.To4() != nil {
 			c.add(ds.child("IPv6serviceCIDR").path, src+"153", "must be an IPv6 CIDR, not IPv4")
 		} else if ones, bits := ipnet.Mask.Size(); bits-ones > 20 {
@@ -83,7 +83,7 @@ func validateNetwork(n node, g gates, c *problems) {
 	}
 
 	if fam, ok := n.str("primaryAddressFamily"); ok && fam != "" && fam != "IPv4" && fam != "IPv6" {
-		c.add(n.child("primaryAddressFamily").path, src+"174", "unsupported value "+quote(fam)+": supported values: \"IPv4\", \"IPv6\"")
+		c.add(n.child("primaryAddressFamily").path, src+"174", "unsupported value: supported values: \"IPv4\", \"IPv6\"")
 	}
 
 	validateKubeProxy(n.child("kubeProxy"), c)
@@ -98,7 +98,7 @@ func validateNetwork(n node, g gates, c *problems) {
 		case "":
 			c.add(calico.child("mode").path, "pkg/apis/k0s/v1beta1/calico.go:99", "required value")
 		default:
-			c.add(calico.child("mode").path, "pkg/apis/k0s/v1beta1/calico.go:103", "unsupported value "+quote(calicoMode)+": supported values: \"bird\", \"vxlan\", \"ipip\"")
+			c.add(calico.child("mode").path, "pkg/apis/k0s/v1beta1/calico.go:103", "unsupported value: supported values: \"bird\", \"vxlan\", \"ipip\"")
 		}
 		validatePatches(calico, c) // calico.go:106
 	}
@@ -116,7 +116,7 @@ func validateKubeProxy(kp node, c *problems) {
 		return
 	}
 	if mode := kp.strOr("mode", "iptables"); !slices.Contains([]string{"iptables", "ipvs", "userspace", "nftables"}, mode) {
-		c.add(kp.child("mode").path, src+"119", "unsupported mode "+mode+" for kubeProxy config")
+		c.add(kp.child("mode").path, src+"119", "unsupported mode for kubeProxy config: write one of iptables, ipvs, userspace, nftables")
 	}
 	for key, def := range map[string]string{"healthzBindAddress": "0.0.0.0:10256", "metricsBindAddress": "0.0.0.0:10249"} {
 		line := "122"
@@ -124,7 +124,7 @@ func validateKubeProxy(kp node, c *problems) {
 			line = "125"
 		}
 		if err := parseHostPort(kp.strOr(key, def)); err != nil {
-			c.add(kp.child(key).path, src+line, err.Error())
+			c.add(kp.child(key).path, src+line, err.Error()+": write host:port, such as "+def)
 		}
 	}
 }
@@ -137,7 +137,7 @@ func validatePatches(owner node, c *problems) {
 		switch t, _ := p.child("patch").str("type"); t {
 		case "JSON", "StrategicMergePatch", "MergePatch":
 		default:
-			c.add(p.at("patch", "type").path, src+"85", "invalid type "+quote(t)+": must be one of JSON, StrategicMergePatch, MergePatch")
+			c.add(p.at("patch", "type").path, src+"85", "invalid type: must be one of JSON, StrategicMergePatch, MergePatch")
 		}
 		if k, _ := p.child("target").str("kind"); k == "" {
 			c.add(p.at("target", "kind").path, src+"89", "required value")

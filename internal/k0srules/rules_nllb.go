@@ -12,7 +12,7 @@ func validateNLLB(n node, c *problems) {
 		t = "EnvoyProxy"
 	}
 	if t != "EnvoyProxy" && t != "Traefik" {
-		c.add(n.child("type").path, "pkg/apis/k0s/v1beta1/nllb.go:106", "unsupported value "+quote(t)+": supported values: \"EnvoyProxy\", \"Traefik\"")
+		c.add(n.child("type").path, "pkg/apis/k0s/v1beta1/nllb.go:106", "unsupported value: supported values: \"EnvoyProxy\", \"Traefik\"")
 	}
 	validateProxy(n.child("envoyProxy"), c)
 	validateProxy(n.child("traefik"), c)
@@ -30,7 +30,7 @@ func validateProxy(p node, c *problems) {
 	switch pp, _ := p.str("imagePullPolicy"); pp {
 	case "", "Always", "Never", "IfNotPresent":
 	default:
-		c.add(p.child("imagePullPolicy").path, src+"297", "unsupported value "+quote(pp)+": supported values: \"Always\", \"Never\", \"IfNotPresent\"")
+		c.add(p.child("imagePullPolicy").path, src+"297", "unsupported value: supported values: \"Always\", \"Never\", \"IfNotPresent\"")
 	}
 	if port, ok := p.num("apiServerBindPort"); ok && port != 0 {
 		if msg := portProblem(port); msg != "" {

@@ -57,14 +57,14 @@ func validateWorkerProfiles(spec node, c *problems) {
 		if name == "" {
 			c.add(wp.child("name").path, src+"53", "required value")
 		} else if msg := dns1123LabelProblem(name); msg != "" {
-			c.add(wp.child("name").path, src+"55", "invalid value "+quote(name)+": "+msg)
+			c.add(wp.child("name").path, src+"55", "invalid value: "+msg)
 		}
 		values := wp.child("values")
 		if !values.present() {
 			continue
 		}
 		if values.v.kind != vMap {
-			c.add(values.path, src+"71", "json: cannot unmarshal "+values.v.jsonKind()+" into Go value of type v1beta1.KubeletConfiguration")
+			c.add(values.path, src+"71", "json: cannot unmarshal "+values.v.jsonKind()+" into Go value of type v1beta1.KubeletConfiguration: write a mapping of kubelet configuration fields")
 			continue
 		}
 		// encoding/json matches these keys case-insensitively too.
@@ -81,10 +81,10 @@ func validateWorkerProfiles(spec node, c *problems) {
 			return found
 		}
 		if v := get("apiVersion"); v != nil && v.kind == vString && v.s != "" && v.s != "kubelet.config.k8s.io/v1beta1" {
-			c.add(values.path+".apiVersion", src+"78", "invalid value "+quote(v.s)+": expected \"kubelet.config.k8s.io/v1beta1\"")
+			c.add(values.path+".apiVersion", src+"78", "invalid value: expected \"kubelet.config.k8s.io/v1beta1\"")
 		}
 		if v := get("kind"); v != nil && v.kind == vString && v.s != "" && v.s != "KubeletConfiguration" {
-			c.add(values.path+".kind", src+"82", "invalid value "+quote(v.s)+": expected \"KubeletConfiguration\"")
+			c.add(values.path+".kind", src+"82", "invalid value: expected \"KubeletConfiguration\"")
 		}
 		if v := get("clusterDNS"); v != nil && v.kind != vNull {
 			c.add(values.path+".clusterDNS", src+"90", "forbidden: may not be used in k0s worker profiles")
@@ -104,7 +104,7 @@ func validateImages(im node, c *problems) {
 		switch pp {
 		case "", "Always", "IfNotPresent", "Never": // "" becomes IfNotPresent (images.go:82-84)
 		default:
-			c.add(im.child("default_pull_policy").path, "pkg/apis/k0s/v1beta1/images.go:100", "unsupported value "+quote(pp)+": supported values: \"Always\", \"IfNotPresent\", \"Never\"")
+			c.add(im.child("default_pull_policy").path, "pkg/apis/k0s/v1beta1/images.go:100", "unsupported value: supported values: \"Always\", \"IfNotPresent\", \"Never\"")
 		}
 	}
 	for _, key := range []string{"konnectivity", "pushgateway", "metricsserver", "kubeproxy", "coredns", "pause"} {
@@ -134,6 +134,6 @@ func validateImageSpec(s node, emptyIsDefault bool, c *problems) {
 		}
 	}
 	if ver, ok := s.str("version"); ok && !(emptyIsDefault && ver == "") && !imageVersionRe().MatchString(ver) {
-		c.add(s.child("version").path, src+"44", "invalid value "+quote(ver)+": must match regular expression: "+imageVersionRe().String())
+		c.add(s.child("version").path, src+"44", "invalid value: must match regular expression: "+imageVersionRe().String()+" (a tag such as v1.2.3, optionally with @sha256:digest)")
 	}
 }

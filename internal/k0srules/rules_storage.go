@@ -14,7 +14,7 @@ func validateStorage(s node, c *problems) {
 		case "":
 			c.add(s.child("type").path, src+"123", "required value")
 		default:
-			c.add(s.child("type").path, src+"125", "unsupported value "+quote(t)+": supported values: \"etcd\", \"kine\"")
+			c.add(s.child("type").path, src+"125", "unsupported value: supported values: \"etcd\", \"kine\"")
 		}
 	}
 	ext := s.at("etcd", "externalCluster")

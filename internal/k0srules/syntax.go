@@ -2,7 +2,6 @@ package k0srules
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"net/netip"
 	"regexp"
@@ -86,9 +85,10 @@ func parseHostPort(s string) error {
 	}
 	host, portStr, err := net.SplitHostPort(s)
 	if err != nil {
+		// An AddrError's text quotes the address: only its reason is kept.
 		var addrErr *net.AddrError
 		if !errors.As(err, &addrErr) {
-			return err
+			return errors.New("not a host:port")
 		}
 		if addrErr.Err == "missing port in address" {
 			if _, ok := unwrapIPv6Literal(addrErr.Addr); !ok {
@@ -101,10 +101,11 @@ func parseHostPort(s string) error {
 	}
 	port, err := strconv.ParseUint(portStr, 10, 16)
 	if err != nil {
+		// k0s's messages quote the port; these say the same without it.
 		if errors.Is(err, strconv.ErrRange) {
-			return fmt.Errorf("port is out of range: %s", portStr)
+			return errors.New("port is out of range")
 		}
-		return fmt.Errorf("port is not a positive number: %q", portStr)
+		return errors.New("port is not a positive number")
 	}
 	if _, ok := unwrapIPv6Literal(host); ok {
 		return nil

@@ -8,9 +8,10 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/yamltext"
 )
 
 // k0s reads its config with sigs.k8s.io/yaml's UnmarshalStrict
@@ -80,7 +81,13 @@ func parseYAML(data []byte) (*value, Problems) {
 			// An empty file decodes as null: k0s keeps its defaults.
 			return &value{kind: vNull}, nil
 		}
-		return nil, Problems{{Message: "yaml: " + strings.TrimPrefix(err.Error(), "yaml: "), Source: srcStrictYAML}}
+		// yaml.v3 quotes document text in its messages (an anchor's name,
+		// a repeated key); yamltext takes it out.
+		line, msg := yamltext.Message(err)
+		if line > 0 {
+			msg = fmt.Sprintf("line %d: %s", line, msg)
+		}
+		return nil, Problems{{Message: "yaml: " + msg + ": fix the YAML syntax there", Source: srcStrictYAML}}
 	}
 	c := &converter{seen: map[*yaml.Node]bool{}}
 	v := c.convert(&root)
@@ -97,9 +104,9 @@ type converter struct {
 	seen     map[*yaml.Node]bool // aliases being expanded, against cycles
 }
 
-func (c *converter) fail(line int, format string, args ...any) {
+func (c *converter) fail(line int, msg string) {
 	c.problems = append(c.problems, Problem{
-		Message: fmt.Sprintf("yaml: line %d: ", line) + fmt.Sprintf(format, args...),
+		Message: fmt.Sprintf("yaml: line %d: ", line) + msg,
 		Source:  srcStrictYAML,
 	})
 }
@@ -113,7 +120,7 @@ func (c *converter) convert(n *yaml.Node) *value {
 		return c.convert(n.Content[0])
 	case yaml.AliasNode:
 		if c.seen[n.Alias] {
-			c.fail(n.Line, "anchor %q refers to itself", n.Value)
+			c.fail(n.Line, "an alias refers to the anchor whose value holds it: write the value out instead")
 			return &value{kind: vNull, line: n.Line}
 		}
 		c.seen[n.Alias] = true
@@ -123,7 +130,7 @@ func (c *converter) convert(n *yaml.Node) *value {
 		v := resolveScalar(n)
 		if v.kind == vFloat && (math.IsNaN(v.f) || math.IsInf(v.f, 0)) {
 			// JSON has no NaN or infinity: sigs.k8s.io/yaml's conversion fails.
-			c.fail(n.Line, "json: unsupported value: %s", n.Value)
+			c.fail(n.Line, "json: unsupported value: NaN or infinity (.nan, .inf) has no JSON form: write a finite number")
 		}
 		return v
 	case yaml.SequenceNode:
@@ -148,7 +155,11 @@ func (c *converter) mapping(n *yaml.Node) *value {
 	seen := map[string]bool{} // keys as yaml.v2 compares them
 	set := func(id, key string, line int, val *value) {
 		if seen[id] {
-			c.fail(line, "key %q already set in map", key)
+			if shown := shownKey(key); shown != hiddenKey {
+				c.fail(line, fmt.Sprintf("key %q already set in map: keep one of them", shown))
+			} else {
+				c.fail(line, "a key (not shown: it does not look like a field name and may hold a value) is already set in this map: keep one of them")
+			}
 			return
 		}
 		seen[id] = true
@@ -187,7 +198,7 @@ func (c *converter) mergeSources(n *yaml.Node) []*value {
 		if mv := c.convert(x); mv.kind == vMap {
 			out = append(out, mv)
 		} else {
-			c.fail(x.Line, "map merge requires map or sequence of maps as the value")
+			c.fail(x.Line, "map merge requires map or sequence of maps as the value: merge (<<) only mappings")
 		}
 	}
 	if n.Kind == yaml.SequenceNode {
@@ -203,7 +214,7 @@ func (c *converter) mergeSources(n *yaml.Node) []*value {
 // key is the JSON key a YAML key becomes.
 func (c *converter) key(n *yaml.Node) (string, bool) {
 	if n.Kind != yaml.ScalarNode {
-		c.fail(n.Line, "unsupported map key: a %s", nodeKindName(n))
+		c.fail(n.Line, "unsupported map key: a "+nodeKindName(n)+": write a plain key")
 		return "", false
 	}
 	k := resolveScalar(n)
@@ -228,7 +239,7 @@ func (c *converter) key(n *yaml.Node) (string, bool) {
 		}
 		return s, true
 	}
-	c.fail(n.Line, "unsupported map key of type <nil>")
+	c.fail(n.Line, "unsupported map key of type <nil>: write a plain key")
 	return "", false
 }
 

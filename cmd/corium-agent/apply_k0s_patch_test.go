@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/record"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/testutil"
+)
+
+// A k0s.patch that k0s would refuse stops plan and apply before the first
+// write, naming the field; an operator puts anything in a patch (a helm
+// repository's password, kine's DSN), so the refusal never shows the value,
+// neither on stdout or stderr (the journal) nor in status.json.
+func TestK0sPatchRefusalShowsNoValue(t *testing.T) {
+	for name, tc := range map[string]struct {
+		patch   string
+		markers []string
+		paths   []string
+	}{
+		// Decoding: k0s reports every value it cannot decode.
+		"values k0s cannot decode": {
+			patch: `
+    metadata: {creationTimestamp: "SECRETVALUE-ts-7Hq2"}
+    spec:
+      network:
+        kubeProxy: {iptables: {syncPeriod: 5SECRETVALUE-dur-9Zk4}}
+        kuberouter: {mtu: 1400.8675309123}
+      konnectivity: {agentPort: 4486753091}
+      api: {extraArgs: {"SECRETVALUE-key-3Jd8": [1]}}
+      storage: {kine: {dataSource: {"mysql://u:SECRETVALUE-dsn-5Pw1@db/k0s": x}}}
+`,
+			markers: []string{"SECRETVALUE", "7Hq2", "9Zk4", "8675309123", "4486753091", "3Jd8", "5Pw1"},
+			paths:   []string{"metadata.creationTimestamp", "spec.network.kubeProxy.iptables.syncPeriod", "spec.network.kuberouter.mtu", "spec.konnectivity.agentPort", "spec.api.extraArgs.<key>", "spec.storage.kine.dataSource"},
+		},
+		// Validation: values that decode and that k0s then refuses.
+		"values k0s refuses": {
+			patch: `
+    spec:
+      storage: {type: "SECRETVALUE-st-2Lm6"}
+      network:
+        clusterDomain: "SECRETVALUE cd-4Tr9"
+        kubeProxy: {mode: "SECRETVALUE-md-6Yb3", metricsBindAddress: "0.0.0.0:SECRETVALUE-port-8Qc5"}
+        nodeLocalLoadBalancing: {type: "SECRETVALUE-nl-1Vx7"}
+      images: {coredns: {version: "SECRETVALUE v-3Gn2"}}
+`,
+			markers: []string{"SECRETVALUE", "2Lm6", "4Tr9", "6Yb3", "8Qc5", "1Vx7", "3Gn2"},
+			paths:   []string{"spec.storage.type", "spec.network.clusterDomain", "spec.network.kubeProxy.mode", "spec.network.kubeProxy.metricsBindAddress", "spec.network.nodeLocalLoadBalancing.type", "spec.images.coredns.version"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(demo, "config.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			config := writeConfig(t, "config.yaml", string(data)+"k0s:\n  patch:"+tc.patch)
+			facts := filepath.Join(demo, "facts.json")
+			outputs := map[string]string{}
+			for _, cmd := range []string{"plan", "apply"} {
+				root := testutil.DemoRoot(t, demo)
+				code, out, errOut := runCLI(t, cmd, "--root", root, "--config", config, "--facts", facts)
+				if code != exitFailed || !strings.Contains(errOut, "would refuse what was rendered") {
+					t.Fatalf("%s: exit %d, want a refusal:\n%s\n%s", cmd, code, out, errOut)
+				}
+				// One line holds the whole refusal, every field named.
+				for _, line := range strings.Split(errOut, "\n") {
+					if !strings.Contains(line, "would refuse what was rendered") {
+						continue
+					}
+					for _, p := range tc.paths {
+						if !strings.Contains(line, p+": ") {
+							t.Errorf("%s: the refusal does not name %s on its line:\n%s", cmd, p, line)
+						}
+					}
+				}
+				outputs[cmd+" stdout"], outputs[cmd+" stderr"] = out, errOut
+				if cmd == "apply" {
+					st, raw := readStatus(t, root)
+					if st.Outcome != runstatus.Failed || !strings.Contains(st.Error, tc.paths[0]) {
+						t.Errorf("status: %s", raw)
+					}
+					outputs["status.json"] = raw
+					if rootfs.New(root).Exists(record.MarkerPath) || rootfs.New(root).Exists("/etc/k0s/k0s.yaml") {
+						t.Error("a refused render wrote files")
+					}
+				}
+			}
+			for where, text := range outputs {
+				for _, m := range tc.markers {
+					if strings.Contains(text, m) {
+						t.Errorf("%s shows the patch's value %s:\n%s", where, m, text)
+					}
+				}
+			}
+		})
+	}
+}
