@@ -15,11 +15,7 @@ func printSource(w io.Writer, p *runstatus.Provenance) {
 	if p == nil {
 		return
 	}
-	src := p.Source
-	if src == "" {
-		src = "none"
-	}
-	fmt.Fprintf(w, "source: %s\n", src)
+	fmt.Fprintf(w, "source: %s\n", p.SourceLine())
 }
 
 func printNodeAddress(w io.Writer, n *runstatus.NodeAddress) {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -26,7 +27,10 @@ func init() {
 type resolved struct {
 	Source string           `json:"source"`
 	Tried  []source.Attempt `json:"tried"`
-	Config *schema.Config   `json:"config"`
+	// Pin is the corium.config.sha256= that binds the node to the kernel
+	// command line's document, omitted when the line pins none.
+	Pin    string         `json:"pin,omitempty"`
+	Config *schema.Config `json:"config"`
 	// Error says why Config is missing when a source failed or the document
 	// is invalid.
 	Error string `json:"error,omitempty"`
@@ -48,7 +52,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// attention (retries, the failure).
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	res, err := source.Find(ctx, source.Options{Root: rootfs.New(*root), ConfigFile: *configFile, Logger: log})
-	out := resolved{Source: res.Source, Tried: res.Tried}
+	out := resolved{Source: res.Source, Tried: res.Tried, Pin: res.Pin}
 	code := exitOK
 	switch {
 	case err != nil:
@@ -85,11 +89,14 @@ func writeResolvedText(w io.Writer, out resolved) error {
 	var b bytes.Buffer
 	switch {
 	case out.Source != "":
-		fmt.Fprintf(&b, "source: %s\n", out.Source)
+		fmt.Fprintf(&b, "source: %s\n", (&runstatus.Provenance{Source: out.Source, Pin: out.Pin}).SourceLine())
 	case out.Error != "":
 		fmt.Fprintln(&b, "source: none (a source failed; the chain stopped there)")
 	default:
 		fmt.Fprintln(&b, "source: none (no source holds a corium block; the node stays unconfigured)")
+	}
+	if out.Source == "" && out.Pin != "" {
+		fmt.Fprintf(&b, "pin: %s\n", runstatus.PinNote(out.Pin))
 	}
 	fmt.Fprintln(&b, "tried:")
 	for _, a := range out.Tried {

@@ -91,6 +91,7 @@ type resolvedJSON struct {
 	Tried  []struct {
 		Source, Outcome, Reason string
 	} `json:"tried"`
+	Pin    string         `json:"pin"`
 	Config map[string]any `json:"config"`
 	Error  string         `json:"error"`
 }

@@ -41,7 +41,7 @@ func Text(w io.Writer, r *Report) {
 		}
 	}
 	if pr := r.Provenance; pr != nil {
-		p("source", "%s", orNone(pr.Source))
+		p("source", "%s", pr.SourceLine())
 		for _, a := range pr.Tried {
 			line := "  tried " + a.Source + ": " + a.Outcome
 			if a.Reason != "" {

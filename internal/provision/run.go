@@ -164,7 +164,7 @@ func timedStep(name string, start time.Time, err error) runstatus.Step {
 }
 
 func provenance(res *source.Result) *runstatus.Provenance {
-	p := &runstatus.Provenance{Source: res.Source, Tried: []runstatus.Attempt{}}
+	p := &runstatus.Provenance{Source: res.Source, Tried: []runstatus.Attempt{}, Pin: res.Pin}
 	for _, a := range res.Tried {
 		p.Tried = append(p.Tried, runstatus.Attempt{Source: a.Source, Outcome: string(a.Outcome), Reason: a.Reason})
 	}

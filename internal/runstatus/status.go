@@ -46,12 +46,33 @@ type Provenance struct {
 	// Source is the source used; "" when none yielded a document.
 	Source string    `json:"source"`
 	Tried  []Attempt `json:"tried"`
+	// Pin is the corium.config.sha256= on the kernel command line, which
+	// binds the node to the document it pins; "" when there is none.
+	Pin string `json:"pin,omitempty"`
+}
+
+// SourceLine is the source for a person: which document ran ("none" when
+// none did) and, when the kernel command line pinned it, that no other could.
+func (p *Provenance) SourceLine() string {
+	s := p.Source
+	if s == "" {
+		s = "none"
+	}
+	if p.Pin != "" {
+		s += " (" + PinNote(p.Pin) + ")"
+	}
+	return s
+}
+
+// PinNote says what a pin on the kernel command line does.
+func PinNote(pin string) string {
+	return "the kernel command line pins sha256 " + pin + ": the node runs that document or nothing"
 }
 
 // Attempt is one source of the chain and what came of it.
 type Attempt struct {
 	Source  string `json:"source"`
-	Outcome string `json:"outcome"` // used, absent, failed
+	Outcome string `json:"outcome"` // used, absent, ignored, failed
 	Reason  string `json:"reason,omitempty"`
 }
 

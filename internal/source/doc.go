@@ -3,7 +3,13 @@
 // (/var/lib/cloud/instance/cloud-config.txt), the kernel command line
 // (corium.config= in /proc/cmdline) and the image default
 // /usr/share/corium/config.yaml, tried in that order, every path under a
-// root. The first source that holds a corium block wins.
+// root. The first source that holds a corium block wins, unless the kernel
+// command line pins a document (corium.config.sha256=): a pin binds the node,
+// which runs the pinned document or nothing. The pin is read before any
+// source, and a malformed or cut one, or one without corium.config= beside
+// it, fails there. An earlier source holding a corium block is then a
+// failure naming both sources, unless its bytes are the pinned document's
+// (it is recorded as ignored, and the pinned source runs); see binding.
 //
 // A source is absent (the chain moves on) only in the cases the contract
 // lists: a missing file, an empty or whitespace-only one, no corium.config=
@@ -17,7 +23,8 @@
 //     any scheme but https, http (pinned) and data;
 //   - a pinned path form whose file is missing or empty fails (the pin
 //     names the one document the node must run, so the chain must not fall
-//     through to another); an empty fetched or inline document fails;
+//     through to another); an empty fetched or inline document fails, and
+//     so does a pinned one without a corium block;
 //   - an unreadable /proc/cmdline fails; a missing one (a bare directory
 //     root) is absent;
 //   - a command line the kernel cut at its limit (MaxCmdline, 2,047 bytes on

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/rootfs"
 )
 
 const (
@@ -17,68 +17,68 @@ const (
 	maxBody     = 1 << 20
 )
 
+// kernelLine is /proc/cmdline read once per run, with the chain's
+// parameters on it: Find needs the pin before the first source, the
+// command line source its document.
+type kernelLine struct {
+	absent string // why there is no line
+	err    error  // reading it, or its parameters, failed
+	params params
+}
+
+func readKernelLine(root rootfs.Root) *kernelLine {
+	raw, err := root.ReadFile(CmdlinePath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &kernelLine{absent: CmdlinePath + " does not exist"}
+	case err != nil:
+		return &kernelLine{err: fmt.Errorf("reading %s: %w", CmdlinePath, bare(err))}
+	}
+	p, err := readParams(string(raw))
+	return &kernelLine{err: err, params: p}
+}
+
+// binding is the pin the line carries; nil when it carries none.
+func (k *kernelLine) binding() *binding {
+	if !k.params.pinned || k.err != nil {
+		return nil
+	}
+	return &binding{pin: k.params.pin, shown: k.params.shown}
+}
+
 // tryCmdline is source 3: corium.config= on the kernel command line.
-func tryCmdline(ctx context.Context, o *Options) (answer, error) {
-	raw, err := o.Root.ReadFile(CmdlinePath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return answer{absent: CmdlinePath + " does not exist"}, nil
+func tryCmdline(ctx context.Context, o *Options, k *kernelLine) (answer, error) {
+	switch {
+	case k.err != nil:
+		return answer{}, k.err
+	case k.absent != "":
+		return answer{absent: k.absent}, nil
 	}
-	if err != nil {
-		return answer{}, fmt.Errorf("reading %s: %w", CmdlinePath, bare(err))
-	}
-	return fromCmdline(ctx, o, string(raw))
+	return k.params.read(ctx, o)
 }
 
 // fromCmdline reads the document a kernel command line names.
 func fromCmdline(ctx context.Context, o *Options, line string) (answer, error) {
-	// The kernel appends a newline to the line it kept.
-	line = strings.TrimSuffix(line, "\n")
-	args := parseCmdline(line)
-	val, ok := args.get(paramConfig)
-	if !ok {
+	p, err := readParams(line)
+	if err != nil {
+		return answer{}, err
+	}
+	return p.read(ctx, o)
+}
+
+// read reads the document the checked parameters name.
+func (p params) read(ctx context.Context, o *Options) (answer, error) {
+	if !p.hasConfig {
 		return answer{absent: paramConfig + "= is not on the kernel command line"}, nil
 	}
-	// A line cut at the kernel's limit would otherwise read as a document
-	// with fields missing, a pin that is not hex, or a path that does not
-	// exist (and so a source that is absent).
-	cut := cutParam(line)
-	switch cut {
-	case paramSHA256, paramWait:
-		return answer{}, truncated(cut, "")
-	}
-	var err error
-	pin := ""
-	if v, ok := args.get(paramSHA256); ok {
-		if pin, err = parsePin(v); err != nil {
-			return answer{}, err
-		}
-	}
-	wait := defaultWait
-	if v, ok := args.get(paramWait); ok {
-		if wait, err = parseWait(v); err != nil {
-			return answer{}, err
-		}
-	}
-
-	// Only an inline document can show, by its pin, that it was not cut: a
-	// cut path or URL names something else, which is not worth waiting for.
-	switch {
-	case cut == paramConfig && !hasScheme(val, "data"):
-		return answer{}, truncated(cut, "")
-	case cut == paramConfig && pin == "":
-		return answer{}, truncated(cut, "without "+paramSHA256+"= before it, a complete line of this length cannot be told from a cut one")
-	}
-
 	var (
-		data  []byte
-		shown string   // the value as it may be logged
-		notes []string // for the provenance of a used document
+		val, pin, shown = p.config, p.pin, p.shown
+		data            []byte
+		err             error
+		notes           []string // for the provenance of a used document
 	)
 	switch {
-	case val == "":
-		return answer{}, fmt.Errorf("%s= is empty; give an absolute path, an https:// URL or a data: URL", paramConfig)
 	case strings.HasPrefix(val, "/"):
-		shown = val
 		data, err = o.Root.ReadFile(val)
 		if errors.Is(err, fs.ErrNotExist) {
 			if pin != "" {
@@ -96,36 +96,23 @@ func fromCmdline(ctx context.Context, o *Options, line string) (answer, error) {
 		if blank(data) && pin == "" {
 			return answer{absent: paramConfig + "=" + val + ": the file is empty"}, nil
 		}
-	case hasScheme(val, "https"), hasScheme(val, "http"):
-		shown = secret.ShownURL(val)
-		if hasScheme(val, "http") && pin == "" {
-			return answer{}, fmt.Errorf("%s=%s: plain http is refused without %s= (a configuration carries join material and must not be forgeable in transit); use https:// or pin the document's digest",
-				paramConfig, shown, paramSHA256)
-		}
-		if data, err = fetchConfig(ctx, o, val, pin != "", wait); err != nil {
-			return answer{}, fmt.Errorf("%s: %w", paramConfig, err) // fetch names the URL
-		}
 	case hasScheme(val, "data"):
 		if data, err = decodeDataURL(val); err != nil {
-			if cut != "" {
-				return answer{}, truncated(cut, err.Error())
+			if p.cut != "" {
+				return answer{}, truncated(p.cut, err.Error())
 			}
 			return answer{}, fmt.Errorf("%s=data:...: %w", paramConfig, err)
 		}
-		shown = "data:..." // the document itself, join material included
 		notes = append(notes, fmt.Sprintf("%d bytes inline", len(data)))
-	default:
-		what := "a relative path"
-		if scheme, _, ok := strings.Cut(val, ":"); ok && !strings.ContainsAny(scheme, "/ ") {
-			what = fmt.Sprintf("a %q URL", scheme)
+	default: // https, or http with a pin: readParams refused every other form
+		if data, err = fetchConfig(ctx, o, val, pin != "", p.wait); err != nil {
+			return answer{}, fmt.Errorf("%s: %w", paramConfig, err) // fetch names the URL
 		}
-		return answer{}, fmt.Errorf("%s= holds %s; give an absolute path, an https:// URL (http:// with %s=) or a data: URL",
-			paramConfig, what, paramSHA256)
 	}
 
 	if err := checkPin(data, pin); err != nil {
-		if cut != "" {
-			return answer{}, truncated(cut, "the document's digest does not match the pin")
+		if p.cut != "" {
+			return answer{}, truncated(p.cut, "the document's digest does not match the pin")
 		}
 		return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
 	}
@@ -136,7 +123,12 @@ func fromCmdline(ctx context.Context, o *Options, line string) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("%s=%s: %w", paramConfig, shown, err)
 	}
-	if absent != "" {
+	switch {
+	case absent != "" && pin != "":
+		// Absent would hand the node to the image default: another document.
+		return answer{}, fmt.Errorf("%s=%s: %s, and %s= pins this document, so no other source may stand in; put the corium block in it, or drop the pin",
+			paramConfig, shown, absent, paramSHA256)
+	case absent != "":
 		return answer{absent: paramConfig + "=" + shown + ": " + absent}, nil
 	}
 	if pin != "" {
@@ -147,26 +139,4 @@ func fromCmdline(ctx context.Context, o *Options, line string) (answer, error) {
 		detail += " (" + strings.Join(notes, ", ") + ")"
 	}
 	return answer{data: data, tree: tree, detail: detail, onCmdline: hasScheme(val, "data")}, nil
-}
-
-func parseWait(v string) (time.Duration, error) {
-	d, err := time.ParseDuration(v)
-	switch {
-	case err != nil:
-		return 0, fmt.Errorf("%s=%q is not a Go duration (for example 5m or 90s)", paramWait, v)
-	case d < 0:
-		return 0, fmt.Errorf("%s=%s is negative", paramWait, v)
-	case d > maxWait:
-		return 0, fmt.Errorf("%s=%s is longer than the 1h maximum", paramWait, v)
-	}
-	return d, nil
-}
-
-func hasScheme(v, scheme string) bool {
-	_, ok := cutPrefixFold(v, scheme+":")
-	if scheme == "data" {
-		return ok
-	}
-	_, ok = cutPrefixFold(v, scheme+"://")
-	return ok
 }

@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -33,6 +34,9 @@ const (
 	Used   Outcome = "used"
 	Absent Outcome = "absent"
 	Failed Outcome = "failed"
+	// Ignored is an earlier source holding the very document the kernel
+	// command line pins: the pinned source runs it.
+	Ignored Outcome = "ignored"
 )
 
 // Attempt is one source tried. Reason says why it was absent, what failed, or
@@ -57,6 +61,9 @@ type Result struct {
 	// Tree is the document as read, for the schema to decode without
 	// parsing it again; it knows whether the document is a cloud-config.
 	Tree *schema.Tree `json:"-"`
+	// Pin is the corium.config.sha256= that bound the chain to the command
+	// line's document (see binding); "" when the line pins nothing.
+	Pin string `json:"pin,omitempty"`
 }
 
 // Options says where to look.
@@ -77,22 +84,27 @@ type answer struct {
 	data      []byte
 	tree      *schema.Tree
 	absent    string
+	ignored   string // why a source holding a block does not run (binding)
 	detail    string // for a used source: where the document came from
 	onCmdline bool
 }
 
 type step struct {
 	name string
-	try  func(ctx context.Context, o *Options) (answer, error)
+	try  func(ctx context.Context, o *Options, k *kernelLine) (answer, error)
 }
 
 var chain = []step{
-	{NameFile, func(_ context.Context, o *Options) (answer, error) { return readLocal(o.Root, FilePath, false) }},
-	{NameCloudInit, func(_ context.Context, o *Options) (answer, error) {
+	{NameFile, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
+		return readLocal(o.Root, FilePath, false)
+	}},
+	{NameCloudInit, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
 		return readLocal(o.Root, CloudConfigPath, true)
 	}},
 	{NameCmdline, tryCmdline},
-	{NameDefault, func(_ context.Context, o *Options) (answer, error) { return readLocal(o.Root, DefaultPath, false) }},
+	{NameDefault, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
+		return readLocal(o.Root, DefaultPath, false)
+	}},
 }
 
 // Find runs the chain (or reads ConfigFile) and returns the document with its
@@ -106,14 +118,35 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 		return fromFlag(opts)
 	}
 	res := &Result{Tried: []Attempt{}}
+	// The command line is read first, because a pin on it decides how every
+	// source before it is read; a broken pin fails before any of them.
+	k := readKernelLine(opts.Root)
+	if k.params.pinned && k.err != nil {
+		res.record(opts.Logger, Attempt{Source: NameCmdline, Outcome: Failed, Reason: k.err.Error()})
+		return res, fmt.Errorf("configuration source %s: %w (the chain stops at a broken source; fix or remove it)", NameCmdline, k.err)
+	}
+	bind := k.binding()
+	if bind != nil {
+		res.Pin = bind.pin
+		opts.Logger.Info("the kernel command line pins the configuration; the node runs the pinned document or nothing", "pinned", bind.String())
+	}
 	for _, s := range chain {
-		a, err := s.try(ctx, &opts)
+		a, err := s.try(ctx, &opts, k)
+		if err == nil && a.absent == "" && bind != nil && s.name != NameCmdline {
+			a, err = bind.check(s.name, a)
+		}
+		var conflict *conflictError
 		switch {
+		case errors.As(err, &conflict):
+			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Failed, Reason: err.Error()})
+			return res, fmt.Errorf("configuration source %s: %w", s.name, err)
 		case err != nil:
 			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Failed, Reason: err.Error()})
 			return res, fmt.Errorf("configuration source %s: %w (the chain stops at a broken source; fix or remove it)", s.name, err)
 		case a.absent != "":
 			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Absent, Reason: a.absent})
+		case a.ignored != "":
+			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Ignored, Reason: a.ignored})
 		default:
 			res.record(opts.Logger, Attempt{Source: s.name, Outcome: Used, Reason: a.detail})
 			res.Source, res.Data, res.OnCmdline, res.Tree = s.name, a.data, a.onCmdline, a.tree
