@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/cluster"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -23,11 +23,13 @@ const cmdlineRoom = 512
 func runCmdline(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("cmdline", " FILE", `Prints the kernel command line parameters that carry the configuration in
 FILE (- for standard input) inline, for a PXE boot with no server for it:
-corium.config.sha256= first, then corium.config=data:;base64,... The
-document is validated first, with the checks of validate --for cmdline, and
-refused when it carries inline secrets.`, stderr)
+corium.config.sha256= first, then corium.config=data:;base64,... FILE is
+read as validate reads it; out of a cloud-config only the corium block goes
+on the line, as a standalone document. The document is validated first,
+with the checks of validate --for cmdline, and refused when it carries
+secrets inline or credentials in a secret's URL.`, stderr)
 	grub := fs.Bool("grub", false, "quote the parameters for GRUB's linux line (grub.cfg)")
-	allowSecrets := fs.Bool("allow-inline-secrets", false, "print the line although the document carries inline secrets, which every user of the node can read in /proc/cmdline")
+	allowSecrets := fs.Bool("allow-inline-secrets", false, "print the line although the document carries inline secrets or credentials in a secret's URL, which every user of the node can read in /proc/cmdline")
 	files, code, ok := parseFlags(fs, args, stdout)
 	if !ok {
 		return code
@@ -40,40 +42,52 @@ refused when it carries inline secrets.`, stderr)
 		fmt.Fprintf(stderr, "corium-agent cmdline: %v\n", err)
 		return exitUsage
 	}
-	doc, findings, err := schema.Check(ctx, data, schema.ForCmdline())
-	var syn *schema.SyntaxError
-	switch {
-	case errors.As(err, &syn):
-		findings = schema.Findings{syn.Finding()}
-	case err != nil:
+	n, err := cluster.Read(ctx, name, data, schema.ForCmdline())
+	if err != nil {
 		fmt.Fprintf(stderr, "corium-agent cmdline: %v\n", err)
 		return exitFailed
 	}
 	// The line goes to stdout alone, so it can be captured; what the check
 	// found goes to stderr, in validate's form.
-	for _, f := range findings {
-		fmt.Fprintln(stderr, formatFinding(name, f))
+	file := name
+	if where := n.Where(); where != "" {
+		file += " (" + where + ")"
 	}
-	if len(findings.Errors()) > 0 {
+	for _, f := range n.Findings {
+		fmt.Fprintln(stderr, formatFinding(file, f))
+	}
+	if len(n.Findings.Errors()) > 0 || n.Doc == nil || n.Doc.Config == nil {
 		fmt.Fprintf(stderr, "corium-agent cmdline: %s is not valid; fix it first\n", name)
 		return exitFailed
 	}
-	if secrets := schema.CmdlineSecrets(doc.Config); len(secrets) > 0 && !*allowSecrets {
+	if secrets := schema.CmdlineSecrets(n.Doc.Config); len(secrets) > 0 && !*allowSecrets {
 		paths := make([]string, len(secrets))
 		for i, s := range secrets {
 			paths[i] = s.Path
 		}
-		fmt.Fprintf(stderr, "corium-agent cmdline: refusing: %s carries inline secrets (%s), and every user of the node can read the command line in /proc/cmdline; take them from a systemd credential or a file (the ...From fields), or pass --allow-inline-secrets\n",
+		fmt.Fprintf(stderr, "corium-agent cmdline: refusing: %s carries secrets inline (%s), and every user of the node can read the command line in /proc/cmdline; take them from a systemd credential or a file (the ...From fields) and keep credentials out of a secret's URL (authFile sends a bearer token), or pass --allow-inline-secrets\n",
 			name, strings.Join(paths, ", "))
 		return exitFailed
 	}
+	doc, dropped, err := lineDocument(n)
+	if err != nil {
+		fmt.Fprintf(stderr, "corium-agent cmdline: %s: %v\n", name, err)
+		return exitFailed
+	}
 
-	params := source.InlineParams(data)
+	params := source.InlineParams(doc)
 	if f := cmdlineFit(params); f != nil {
 		fmt.Fprintln(stderr, "corium-agent cmdline: "+formatFinding(name, *f))
 		if f.Severity == schema.SeverityError {
 			return exitFailed
 		}
+	}
+	switch {
+	case n.Doc.Shape == schema.ShapeEmbedded:
+		// Said, not quoted: the keys left out are what must not travel.
+		fmt.Fprintf(stderr, "corium-agent cmdline: %s is a cloud-config: the line carries its corium block alone, as a standalone document, without its other top-level keys (%d) and its comments, which every user of the node could read in /proc/cmdline\n", name, dropped)
+	case n.Delivery.Via != "":
+		fmt.Fprintf(stderr, "corium-agent cmdline: the line carries the document in %s's %s\n", name, n.Delivery.Via)
 	}
 	if *grub {
 		for i, p := range params {
@@ -82,6 +96,18 @@ refused when it carries inline secrets.`, stderr)
 	}
 	fmt.Fprintln(stdout, strings.Join(params, " "))
 	return exitOK
+}
+
+// lineDocument is the document cmdline puts on the line for n: the one the
+// file delivers, or out of a cloud-config its corium block alone
+// (schema.Document.Standalone), since the cloud-config's other keys carry
+// passwords and keys of their own; dropped counts those keys. validate
+// --for cmdline measures the same document.
+func lineDocument(n cluster.Node) (doc []byte, dropped int, err error) {
+	if n.Doc == nil || n.Doc.Shape != schema.ShapeEmbedded || n.Doc.Config == nil {
+		return n.Delivery.Data, 0, nil
+	}
+	return n.Doc.Standalone()
 }
 
 // cmdlineFit says whether the parameters that carry a document inline fit

@@ -88,6 +88,130 @@ func TestCmdlineRefusesInlineSecrets(t *testing.T) {
 	}
 }
 
+// pxeDocWithSecretURLs is pxeDoc taking its secrets from URLs that carry
+// credentials: a presigned query and a password in the userinfo.
+func pxeDocWithSecretURLs(sig, pass string) string {
+	doc := strings.Replace(pxeDoc, "tokenFrom: {credential: corium.join}", `tokenFrom: {url: "https://s3.example.net/join?X-Amz-Signature=`+sig+`&X-Amz-Expires=600"}`, 1)
+	return strings.Replace(doc, "privateKeyFrom: {credential: corium.wg0}", `privateKeyFrom: {url: "https://ops:`+pass+`@keys.example.net/wg0"}`, 1)
+}
+
+// A secret's URL carrying credentials is refused as an inline secret is:
+// on the line every user of the node reads them. Each field is named by its
+// url's path; neither the query nor the userinfo is quoted, on any stream.
+// validate --for cmdline warns of the same (fatal with --strict).
+func TestCmdlineRefusesCredentialsInSecretURLs(t *testing.T) {
+	const sig, pass = "5f1b9c0d7e2a4b6c8d0e1f2a3b4c5d6e", "hunter2pass4711"
+	file := writeConfig(t, "pxe.yaml", pxeDocWithSecretURLs(sig, pass))
+	quotes := func(text string) bool {
+		return strings.Contains(text, sig) || strings.Contains(text, pass) || strings.Contains(text, "ops:") || strings.Contains(text, "X-Amz")
+	}
+	code, out, errOut := runCLI(t, "cmdline", file)
+	if code != exitFailed || out != "" || !strings.Contains(errOut, "refusing") ||
+		!strings.Contains(errOut, "join.tokenFrom.url, wireguard[0].privateKeyFrom.url") || quotes(errOut) {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	for _, w := range []string{"warning: join.tokenFrom.url: carries credentials (its query string)", "warning: wireguard[0].privateKeyFrom.url: carries credentials (its userinfo)"} {
+		if !strings.Contains(errOut, w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errOut)
+		}
+	}
+	code, out, errOut = runCLI(t, "cmdline", "--grub", file)
+	if code != exitFailed || out != "" || quotes(errOut) {
+		t.Errorf("--grub: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+
+	code, out, _ = runCLI(t, "validate", "--for", "cmdline", file)
+	if code != exitOK || !strings.Contains(out, "pxe.yaml:3:") || !strings.Contains(out, "warning: join.tokenFrom.url: carries credentials") || quotes(out) {
+		t.Errorf("validate --for cmdline: exit %d\n%s", code, out)
+	}
+	if code, out, _ = runCLI(t, "validate", "--for", "cmdline", "--strict", file); code != exitFailed || quotes(out) {
+		t.Errorf("validate --for cmdline --strict: exit %d\n%s", code, out)
+	}
+	if code, out, _ = runCLI(t, "validate", file); code != exitOK || strings.Contains(out, "credentials") {
+		t.Errorf("validate, not for cmdline: exit %d\n%s", code, out)
+	}
+
+	code, out, errOut = runCLI(t, "cmdline", "--allow-inline-secrets", file)
+	if code != exitOK || !strings.HasPrefix(out, "corium.config.sha256=") || !strings.Contains(errOut, "warning: join.tokenFrom.url") || quotes(errOut) {
+		t.Errorf("--allow-inline-secrets: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "cmdline", writeConfig(t, "clean.yaml", strings.Replace(pxeDoc, "{credential: corium.join}", "{url: \"https://s3.example.net/join\", authFile: /run/bearer}", 1))); code != exitOK || errOut != "" {
+		t.Errorf("a URL without credentials: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// cloudConfig holds pxeDoc's block between cloud-init keys that carry
+// passwords and keys of their own, and a comment that names one.
+func cloudConfig(block string) string {
+	return "#cloud-config\n# root's password is chpass-comment-4711\nchpasswd:\n  expire: false\n  users:\n    - {name: root, password: chpass-secret-4711, type: text}\n" +
+		"corium:\n  " + strings.ReplaceAll(strings.TrimSuffix(block, "\n"), "\n", "\n  ") + "\n" +
+		"users:\n  - {name: ops, plain_text_passwd: users-secret-4711}\nwrite_files:\n  - {path: /etc/motd, content: files-secret-4711}\n"
+}
+
+// decodedLine is the document a printed line carries.
+func decodedLine(t *testing.T, line string) string {
+	t.Helper()
+	res, err := sourcetest.FindOnCmdline(t, sourcetest.BootLoaderArgs+strings.TrimSuffix(line, "\n"))
+	if err != nil || res.Source != source.NameCmdline {
+		t.Fatalf("the reader does not read the line: %v", err)
+	}
+	return string(res.Data)
+}
+
+// Out of a cloud-config the line carries the corium block alone, as a
+// standalone document: no chpasswd password, no other key, no comment. It
+// says so on stderr, quoting nothing; the findings keep the cloud-config's
+// own lines.
+func TestCmdlineCarriesOnlyTheBlockOfACloudConfig(t *testing.T) {
+	file := writeConfig(t, "cc.yaml", cloudConfig(pxeDoc))
+	code, out, errOut := runCLI(t, "cmdline", file)
+	if code != exitOK || !strings.Contains(errOut, "cc.yaml is a cloud-config: the line carries its corium block alone, as a standalone document, without its other top-level keys (3) and its comments") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	doc := decodedLine(t, out)
+	for _, v := range []string{"secret-4711", "comment-4711", "chpasswd", "users", "write_files", "corium:", "#"} {
+		if strings.Contains(doc, v) || strings.Contains(errOut, v) {
+			t.Errorf("%q reaches the line or stderr:\n%s\n%s", v, doc, errOut)
+		}
+	}
+	if code, out, _ := runCLI(t, "validate", writeConfig(t, "line.yaml", doc)); code != exitOK || !strings.HasSuffix(out, "line.yaml: valid\n") || strings.Count(out, "\n") != 1 {
+		t.Errorf("the block alone: exit %d\n%s", code, out)
+	}
+	_, grubbed, _ := runCLI(t, "cmdline", "--grub", file)
+	if got := grubWordsless(grubbed); got != strings.TrimSuffix(out, "\n") {
+		t.Errorf("--grub carries another document: %q, want %q", got, out)
+	}
+
+	// The block's inline token, on line 10 of the cloud-config.
+	withToken := writeConfig(t, "cc.yaml", cloudConfig(pxeDocWithToken("K10inlinetokenvalue4711")))
+	code, out, errOut = runCLI(t, "cmdline", "--allow-inline-secrets", withToken)
+	if code != exitOK || !strings.Contains(errOut, "cc.yaml:10:12: warning: join.token: is an inline secret") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+	if doc := decodedLine(t, out); !strings.Contains(doc, "K10inlinetokenvalue4711") || strings.Contains(doc, "chpass") {
+		t.Errorf("--allow-inline-secrets: the line carries\n%s", doc)
+	}
+}
+
+// grubWordsless undoes --grub's single quotes, which the parameters need
+// only around the data: URL.
+func grubWordsless(line string) string {
+	return strings.ReplaceAll(strings.TrimSuffix(line, "\n"), "'", "")
+}
+
+// validate --for cmdline measures what cmdline puts on the line: a
+// cloud-config's block alone, not its other keys.
+func TestValidateForCmdlineMeasuresTheBlockAlone(t *testing.T) {
+	big := strings.Replace(cloudConfig(pxeDoc), "content: files-secret-4711", "content: "+strings.Repeat("x", source.MaxCmdline), 1)
+	file := writeConfig(t, "cc.yaml", big)
+	if code, out, _ := runCLI(t, "validate", "--for", "cmdline", file); code != exitOK || strings.Contains(out, "command line") {
+		t.Errorf("exit %d\n%s", code, out)
+	}
+	if code, out, _ := runCLI(t, "cmdline", file); code != exitOK || len(out) > 1024 {
+		t.Errorf("exit %d, %d bytes", code, len(out))
+	}
+}
+
 // The document is validated first: an invalid one gives its findings, not
 // a line.
 func TestCmdlineValidatesFirst(t *testing.T) {

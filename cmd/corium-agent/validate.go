@@ -148,8 +148,15 @@ func validateFile(ctx context.Context, file string, strict, forCmdline bool, opt
 		}
 	}
 	if forCmdline && n.Doc != nil {
-		if f := cmdlineFit(source.InlineParams(n.Delivery.Data)); f != nil {
-			r.Findings = append(r.Findings, *f)
+		doc, _, err := lineDocument(n)
+		switch {
+		case err == nil:
+			if f := cmdlineFit(source.InlineParams(doc)); f != nil {
+				r.Findings = append(r.Findings, *f)
+			}
+		case len(r.Findings.Errors()) == 0:
+			// cmdline could not take the block out: it refuses the same.
+			r.Findings = append(r.Findings, schema.Finding{Severity: schema.SeverityError, Message: err.Error()})
 		}
 	}
 	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)

@@ -44,6 +44,8 @@ type Document struct {
 	// holds its large mappings' keys once Position needed them.
 	block    *yaml.Node
 	keyIndex map[*yaml.Node]map[string]int
+	// others counts a cloud-config's top-level keys beside corium:.
+	others int
 }
 
 // Parse reads a standalone or embedded document strictly: unknown keys in the
@@ -105,6 +107,7 @@ func (doc *Document) locateBlock(embedded bool, top *yaml.Node) *yaml.Node {
 			doc.Shape = ShapeStandalone
 			if embedded {
 				doc.Shape = ShapeEmbedded
+				doc.others = len(top.Content)/2 - 1
 			}
 			return resolveAlias(top.Content[i+1])
 		}

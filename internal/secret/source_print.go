@@ -41,10 +41,37 @@ func RedactURL(raw string) string {
 	if err != nil {
 		return Redacted
 	}
-	if u.User == nil && u.RawQuery == "" && !u.ForceQuery && u.Fragment == "" {
+	if len(credentialParts(u)) == 0 {
 		return raw
 	}
 	return ShownURL(raw) + "?" + Redacted
+}
+
+// URLCredentials names the parts of raw that RedactURL takes out because
+// they can grant access ("userinfo", "query string", "fragment"), for a
+// message that must say what a URL carries without showing it. None for a
+// URL without them, or one that does not parse (which the schema refuses
+// on its own).
+func URLCredentials(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	return credentialParts(u)
+}
+
+func credentialParts(u *url.URL) []string {
+	var parts []string
+	if u.User != nil {
+		parts = append(parts, "userinfo")
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		parts = append(parts, "query string")
+	}
+	if u.Fragment != "" {
+		parts = append(parts, "fragment")
+	}
+	return parts
 }
 
 // Where names the source for a message: its file, its URL as RedactURL shows

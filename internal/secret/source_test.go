@@ -70,3 +70,24 @@ func TestRedactURL(t *testing.T) {
 		}
 	}
 }
+
+// URLCredentials names exactly what RedactURL takes out, so that a check
+// refusing credentials in a URL and the redaction agree on what they are.
+func TestURLCredentials(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://h/p":                     "",
+		"https://h/p?X-Amz-Signature=abc": "query string",
+		"https://u:p@h/p":                 "userinfo",
+		"https://u@h/p?t=1#f":             "userinfo, query string, fragment",
+		"https://h/p?":                    "query string",
+		"https://h/%zz?t=1":               "",
+	} {
+		got := strings.Join(URLCredentials(in), ", ")
+		if got != want {
+			t.Errorf("URLCredentials(%q) = %q, want %q", in, got, want)
+		}
+		if redacted := RedactURL(in) != in; redacted != (got != "") && !strings.Contains(in, "%zz") {
+			t.Errorf("RedactURL and URLCredentials disagree on %q", in)
+		}
+	}
+}

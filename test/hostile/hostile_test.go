@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -40,21 +41,71 @@ type agent struct {
 
 func (a *agent) run(t *testing.T, args ...string) (int, string) {
 	t.Helper()
+	var buf bytes.Buffer
+	code := a.exec(t, &buf, &buf, args...)
+	a.record(args, buf.String())
+	return code, buf.String()
+}
+
+func (a *agent) exec(t *testing.T, stdout, stderr io.Writer, args ...string) int {
+	t.Helper()
 	cmd := exec.Command(a.bin, args...)
 	cmd.Env = append(a.env, "NOTIFY_SOCKET="+a.notes.Path)
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
+	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	if _, isExit := err.(*exec.ExitError); err != nil && !isExit {
 		t.Fatalf("running %v: %v", args, err)
 	}
-	text := "$ corium-agent " + strings.Join(args, " ") + "\n" + buf.String()
+	return cmd.ProcessState.ExitCode()
+}
+
+// record keeps what a command printed for the search.
+func (a *agent) record(args []string, printed string) {
+	text := "$ corium-agent " + strings.Join(args, " ") + "\n" + printed
 	if slices.Contains(a.publicTo, args[0]) {
 		a.unresolved = append(a.unresolved, text)
 	} else {
 		a.out = append(a.out, text)
 	}
-	return cmd.ProcessState.ExitCode(), buf.String()
+}
+
+// cmdline runs the cmdline command. The line it prints carries a document
+// by design, base64 encoded, so the search gets the document decoded out
+// of it too: whatever cmdline lets onto the line every user of the node
+// reads, and a document it accepts holds no secret (an inline one, or
+// credentials in a secret's URL, it refuses; a cloud-config's other keys it
+// leaves off). A refusal prints no line, and says why on stderr without
+// quoting. It returns the exit code.
+func (a *agent) cmdline(t *testing.T, args ...string) int {
+	t.Helper()
+	args = append([]string{"cmdline"}, args...)
+	var out, errOut bytes.Buffer
+	code := a.exec(t, &out, &errOut, args...)
+	printed := out.String() + errOut.String()
+	switch {
+	case code == 0:
+		doc, ok := onTheLine(out.String())
+		if !ok {
+			t.Errorf("%v printed no corium.config=data: line: %q", args, out.String())
+		}
+		printed += "\n(the document on the line)\n" + doc
+	case out.Len() > 0:
+		t.Errorf("%v: exit %d, but a line on stdout", args, code)
+	}
+	a.record(args, printed)
+	return code
+}
+
+// onTheLine decodes the document a line cmdline printed carries, its
+// --grub quotes undone.
+func onTheLine(line string) (string, bool) {
+	for _, p := range strings.Fields(line) {
+		if b64, ok := strings.CutPrefix(strings.Trim(p, "'"), "corium.config=data:;base64,"); ok {
+			doc, err := base64.StdEncoding.DecodeString(b64)
+			return string(doc), err == nil
+		}
+	}
+	return "", false
 }
 
 // TestHostileDocumentsLeakNoSecret runs every corpus document through every
@@ -97,6 +148,11 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 			a.run(t, "validate", config)
 			a.run(t, "validate", "--format", "json", config)
 			a.run(t, "validate", "--for", "cmdline", config)
+			code := a.cmdline(t, config)
+			if marked(string(raw), "# cmdline: ") == "prints a line" && code != 0 {
+				t.Errorf("cmdline: exit %d, want the line", code)
+			}
+			a.cmdline(t, "--grub", config)
 
 			// A first boot from the file.
 			fresh := newRoot(t, secrets)
@@ -157,12 +213,18 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 // publicTo reads a document's "# public to: CMD..." line: the commands that
 // read no secret and so cannot know that a public field holds one.
 func publicTo(doc string) []string {
+	return strings.Fields(marked(doc, "# public to: "))
+}
+
+// marked is the rest of a document's line that starts with prefix, "" when
+// there is none: what the document says of itself to the test.
+func marked(doc, prefix string) string {
 	for _, l := range strings.Split(doc, "\n") {
-		if rest, ok := strings.CutPrefix(l, "# public to: "); ok {
-			return strings.Fields(rest)
+		if rest, ok := strings.CutPrefix(l, prefix); ok {
+			return rest
 		}
 	}
-	return nil
+	return ""
 }
 
 // newRoot is a root holding what a node is handed before the agent runs.

@@ -57,12 +57,14 @@ func newSecrets(t *testing.T) map[string]secret {
 }
 
 // expand fills a corpus document's placeholders: @NAME@ for each secret,
-// @URL@ for the secret server, and the cut and padded forms of keys.
+// @URL@ for the secret server and @HOST@ for its host and port (to put
+// userinfo before it), and the cut and padded forms of keys.
 func expand(doc string, s map[string]secret, url string) string {
 	r := []string{
 		"@WGKEY_TRUNC@", s["WGKEY"].value[:42],
 		"@PSK_PAD@", s["PSK"].value + "AA",
 		"@URL@", url,
+		"@HOST@", strings.TrimPrefix(url, "https://"),
 	}
 	names := make([]string, 0, len(s))
 	for n := range s {
