@@ -32,14 +32,26 @@ type File struct {
 	DirMode fs.FileMode `json:"dirMode,omitempty"`
 	Content []byte      `json:"-"`
 	// Secret marks content holding resolved secrets: plans never show it and
-	// diffs mask it. SecretKeys names the keys whose lines hold the secrets
-	// (`Key = value` in wg-quick files, `key: value` in YAML), so a plan
-	// masks them on both sides of a diff whatever value they hold, also one
-	// that is only in the file on disk; a Secret file without SecretKeys is
+	// diffs mask it. SecretKeys names the keys whose values are the secrets,
+	// spelled as SecretSyntax says, so a plan can read the values out of
+	// both sides of a diff, also one that is only in the file on disk, and
+	// mask them wherever they show; a Secret file without SecretKeys is
 	// secret as a whole.
-	Secret     bool     `json:"secret,omitempty"`
-	SecretKeys []string `json:"secretKeys,omitempty"`
+	Secret       bool     `json:"secret,omitempty"`
+	SecretKeys   []string `json:"secretKeys,omitempty"`
+	SecretSyntax Syntax   `json:"secretSyntax,omitempty"`
 }
+
+// Syntax is how a file spells its keys and values.
+type Syntax string
+
+const (
+	// SyntaxINI is one `Key = value` line per key (wg-quick).
+	SyntaxINI Syntax = "ini"
+	// SyntaxYAML is YAML, where one value may span lines (a block scalar,
+	// a quoted or plain scalar folded over several) or be escaped.
+	SyntaxYAML Syntax = "yaml"
+)
 
 // Link is a symlink under the root, as `systemctl --root enable` makes them.
 type Link struct {

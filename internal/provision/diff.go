@@ -2,67 +2,11 @@ package provision
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/aymanbagabas/go-udiff/lcs"
-
-	"github.com/corium/corium-agent/internal/secret"
 )
-
-// secretMask hides a file's secrets for a plan, on both sides of a diff.
-// Lines whose key is one of keys are masked whatever they hold, so a value
-// found only in the file on disk (a peer the new config drops) is hidden as
-// well as the new one; any other line that holds a known secret value (an
-// inline secret, a placeholder) is masked too, and if such a line has no key
-// the whole file is secret.
-type secretMask struct {
-	keys   []string
-	values []string
-}
-
-// mask returns text with its secret lines as "KEY [redacted]"; whole is true
-// when the file must be hidden as a whole.
-func (m secretMask) mask(text string) (masked string, whole bool) {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		k, name, hasKey := lineKey(l)
-		switch {
-		case hasKey && slices.Contains(m.keys, name):
-			lines[i] = k + " " + secret.Redacted
-		case containsAny(l, m.values) && hasKey:
-			lines[i] = k + " " + secret.Redacted
-		case containsAny(l, m.values):
-			return secret.Redacted + "\n", true
-		}
-	}
-	return strings.Join(lines, "\n"), false
-}
-
-// lineKey is a line up to and including its first ":" or "=" (YAML and
-// INI-style files), whitespace kept so the masked line still lines up, and
-// the key's bare name (no indentation, no list dash).
-func lineKey(l string) (prefix, name string, ok bool) {
-	i := strings.IndexAny(l, ":=")
-	if i <= 0 {
-		return "", "", false
-	}
-	name = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l[:i]), "- "))
-	if name == "" {
-		return "", "", false
-	}
-	return l[:i+1], name, true
-}
-
-func containsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if sub != "" && strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
 
 // diffContext is the unchanged lines shown either side of a change.
 const diffContext = 2

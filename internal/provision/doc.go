@@ -9,8 +9,10 @@
 // each field named, changes a joined node cannot take.
 //
 // Plan is the same run without effects: it resolves no secret (placeholders
-// stand in, and lines holding secrets are masked in its diffs), writes
-// nothing, and reports each file's change and each action apply would take.
+// stand in; the values already on disk are read out of the Secret files,
+// and every line and spelling of every secret is masked in its diffs),
+// writes nothing, and reports each file's change and each action apply
+// would take.
 //
 // It renders nothing itself and performs no live action except through the
 // apply.Live it is given.

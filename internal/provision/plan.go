@@ -114,7 +114,7 @@ func planInto(ctx context.Context, o Options, rep *PlanReport) error {
 // changing nothing.
 func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
 	cfg, p := d.cfg, d.plan
-	known := knownSecretsOf(cfg, d.secrets)
+	known := knownSecretsOf(root, cfg, p, d.secrets)
 	changed := map[string]bool{}
 	for _, s := range p.Steps {
 		ps := PlanStep{Name: s.Name}
@@ -145,31 +145,65 @@ func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
 	return nil
 }
 
-// knownSecrets are the secret values a plan can know of: the document's
-// inline secrets and the placeholders standing in for the rest.
+// knownSecrets are the secret values a plan can know of, every spelling of
+// each (secretForms), to mask wherever they show: the document's inline
+// secrets, the placeholders standing in for the rest, and the values the
+// Secret files hold, in the render and on disk. A plan resolves no secret,
+// so what a SecretSource gave an earlier apply is known only from the 0600
+// files that apply wrote: the old k0s.yaml's authPass, the old wg-quick
+// files' keys, the old join token.
 type knownSecrets struct {
-	values       []string // every known value, to mask wherever it shows
+	values       []string
 	placeholders []string // the values that are not the real ones
+	// unreadable are the Secret files whose text on disk does not parse,
+	// so their values cannot be known: they are hidden as a whole.
+	unreadable map[string]bool
 }
 
-func knownSecretsOf(cfg *schema.Config, placeholders render.Secrets) knownSecrets {
-	var k knownSecrets
+func knownSecretsOf(root rootfs.Root, cfg *schema.Config, p *plan.Plan, placeholders render.Secrets) knownSecrets {
+	k := knownSecrets{unreadable: map[string]bool{}}
+	seen := map[string]bool{}
+	add := func(v string) {
+		for _, f := range secretForms(v) {
+			if !seen[f] {
+				seen[f] = true
+				k.values = append(k.values, f)
+			}
+		}
+	}
 	for _, f := range schema.SecretFields(cfg) {
 		if f.Inline != nil && !f.Inline.IsZero() {
-			k.values = append(k.values, strings.TrimSpace(f.Inline.Reveal()))
+			add(f.Inline.Reveal())
 		}
 	}
 	for _, v := range placeholders {
 		k.placeholders = append(k.placeholders, v.Reveal())
+		add(v.Reveal())
 	}
-	k.values = append(k.values, k.placeholders...)
+	for _, s := range p.Steps {
+		for _, f := range s.Files {
+			if !f.Secret {
+				continue
+			}
+			values, _ := secretsIn(f, string(f.Content))
+			if old, err := root.ReadFile(f.Path); err == nil {
+				found, ok := secretsIn(f, string(old))
+				k.unreadable[f.Path] = !ok
+				values = append(values, found...)
+			}
+			for _, v := range values {
+				add(v)
+			}
+		}
+	}
 	return k
 }
 
 // planFile says what apply would do to f and shows the change as a diff in
-// which no secret appears: the lines of f's secret keys are masked on both
-// sides, so is any line holding a known secret value, in every file, and a
-// file that is secret as a whole is compared but never shown.
+// which no secret appears: every known secret value is masked on both sides
+// (see secretMask), the lines of f's secret keys too, and a file that is
+// secret as a whole, or whose secrets on disk cannot be read, is compared
+// but never shown.
 func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, error) {
 	pf := PlanFile{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Secret: f.Secret}
 	old, err := root.ReadFile(f.Path)
@@ -184,7 +218,7 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 	m := secretMask{keys: keys, values: known.values}
 	oldText, oldWhole := m.mask(string(old))
 	newText, newWhole := m.mask(string(f.Content))
-	whole := (f.Secret && len(f.SecretKeys) == 0) || oldWhole || newWhole
+	whole := (f.Secret && len(f.SecretKeys) == 0) || known.unreadable[f.Path] || oldWhole || newWhole
 	// A placeholder is not the value apply writes, so the bytes say
 	// nothing about the change; the masked text and the mode do.
 	comparable := !containsAny(string(f.Content), known.placeholders)

@@ -145,3 +145,34 @@ func TestSecretMask(t *testing.T) {
 		t.Errorf("a keyless line with a secret did not hide the whole file: %q", got)
 	}
 }
+
+// A value spanning lines is masked as its key's one line, however YAML
+// spells it; a line of a secret without a key of its own masks the key it
+// belongs to.
+func TestSecretMaskValuesSpanningLines(t *testing.T) {
+	m := secretMask{keys: []string{"authPass", "password"}, values: []string{"Qz7", "Xw9"}}
+	for _, tc := range []struct{ name, in, want string }{
+		{"block scalar", "a:\n  - authPass: |-\n      Qz7\n\n      Xw9\n    interface: eth0\n", "a:\n  - authPass: [redacted]\n    interface: eth0\n"},
+		{"plain scalar folded", "authPass: Qz7\n  Xw9\nnext: 1", "authPass: [redacted]\nnext: 1"},
+		{"quoted scalar folded to the margin", "x:\n  authPass: \"a\\\"\nb\"\ny: 1", "x:\n  authPass: [redacted]\ny: 1"},
+		{"single-quoted with a doubled quote", "authPass: 'it''s\nb'\ny: 1", "authPass: [redacted]\ny: 1"},
+		{"list at the key's own indentation", "password:\n- p1\n- p2\ny: 1", "password: [redacted]\ny: 1"},
+		{"a secret line of an unmasked key", "note: &n |-\n  Qz7\n  Xw9\nother: 1", "note: [redacted]\nother: 1"},
+		{"a list item holding a secret", "sans:\n  - ok\n  - Xw9\nnext: 1", "sans: [redacted]\nnext: 1"},
+		// A helm chart's values are text to the parser: only the key of
+		// the password inside gives it away.
+		{"a password in embedded text", "values: |\n  db:\n    password: |\n      s3cr\n      et\n  user: u\n", "values: |\n  db:\n    password: [redacted]\n  user: u\n"},
+		{"INI lines", "[Peer]\nPresharedKey = Qz7\nEndpoint = x:1", "[Peer]\nPresharedKey = [redacted]\nEndpoint = x:1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mm := m
+			if tc.name == "INI lines" {
+				mm.keys = []string{"PresharedKey"}
+			}
+			got, whole := mm.mask(tc.in)
+			if whole || got != tc.want {
+				t.Errorf("mask:\n%s\ngot (whole=%v):\n%s\nwant:\n%s", tc.in, whole, got, tc.want)
+			}
+		})
+	}
+}

@@ -47,23 +47,27 @@ func k0sCPLB(cfg *schema.Config, in K0sInputs) map[string]any {
 	}
 }
 
-// maxAuthPass is keepalived's limit on the VRRP password, which k0s checks
-// at install (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/cplb.go:180).
-const maxAuthPass = 8
-
 // checkCPLB refuses, before anything is written, what k0s would refuse at
 // `k0s install` or what would leave keepalived unable to start: a resolved
-// password over 8 characters (the inline one is checked by validation), and
-// unicast peers without this node's own address to send from
-// (cplb.go:194-196: "UnicastPeers require a valid UnicastSourceIP"). It
-// returns the unicast source address, "" without unicast peers.
+// password over 8 characters or holding a control character (the inline
+// one is checked by validation, by the same rules), and unicast peers
+// without this node's own address to send from (cplb.go:194-196:
+// "UnicastPeers require a valid UnicastSourceIP"). It returns the unicast
+// source address, "" without unicast peers.
 func checkCPLB(cfg *schema.Config, authPass secret.Value, facts *hostfacts.Facts) (string, error) {
 	if !cfg.HA.On() {
 		return "", nil
 	}
-	if n := len(authPass.Reveal()); n > maxAuthPass && cfg.HA.AuthPassFrom != nil {
-		return "", fmt.Errorf("ha.authPassFrom: the password read from %s is %d bytes; keepalived takes at most %d (k0s refuses a longer one at install)",
-			cfg.HA.AuthPassFrom.Where(), n, maxAuthPass)
+	if from := cfg.HA.AuthPassFrom; from != nil {
+		pass := authPass.Reveal()
+		if n := len(pass); n > schema.MaxAuthPassBytes {
+			return "", fmt.Errorf("ha.authPassFrom: the password read from %s is %d bytes; keepalived takes at most %d (k0s refuses a longer one at install)",
+				from.Where(), n, schema.MaxAuthPassBytes)
+		}
+		if !schema.NoControlChars(pass) {
+			return "", fmt.Errorf("ha.authPassFrom: the password read from %s holds a control character (a line break, a tab); %s, so put the password on one line of printable characters",
+				from.Where(), schema.NoControlCharsWhy)
+		}
 	}
 	if cfg.HA.Interface == "" && facts != nil && facts.DefaultRoute == nil {
 		// k0s puts the VIP on the default route's interface and fails at

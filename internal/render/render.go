@@ -109,7 +109,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		k0s.Files = append(k0s.Files, plan.File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0sSecretKeys})
+		k0s.Files = append(k0s.Files, plan.File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0sSecretKeys, SecretSyntax: plan.SyntaxYAML})
 	}
 	token := configuredSecret(in.Secrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil)
 	hasToken := !token.IsZero()

@@ -70,7 +70,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 		}
 		confPath := WireGuardConfPath(wg.Name)
 		unitName := record.WgQuickUnit(wg.Name)
-		step.Files = append(step.Files, plan.File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys})
+		step.Files = append(step.Files, plan.File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys, SecretSyntax: plan.SyntaxINI})
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
 		// On day two a change a reload carries is reloaded after the start,

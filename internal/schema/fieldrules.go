@@ -41,6 +41,7 @@ var stringRules = map[string]func(string) bool{
 	"hostport":      isHostPort,
 	"qualifiedname": isQualifiedName,
 	"labelvalue":    isLabelValue,
+	"nocontrol":     NoControlChars,
 }
 
 // fieldValidator is validator configured as the tags expect: yaml names, a

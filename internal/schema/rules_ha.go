@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"net/netip"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -41,10 +43,10 @@ func (v *crossCheck) ha() {
 		v.errorf("ha.authPassFrom", "give only one of ha.authPass and ha.authPassFrom")
 	case h.AuthPass != nil && h.AuthPass.IsZero():
 		v.errorf("ha.authPass", "must not be empty")
-	case h.AuthPass != nil && len(h.AuthPass.Reveal()) > maxAuthPassBytes && utf8.RuneCountInString(h.AuthPass.Reveal()) <= maxAuthPassBytes:
+	case h.AuthPass != nil && len(h.AuthPass.Reveal()) > MaxAuthPassBytes && utf8.RuneCountInString(h.AuthPass.Reveal()) <= MaxAuthPassBytes:
 		// The field rule counts characters; k0s counts bytes
 		// (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/cplb.go:180).
-		v.errorf("ha.authPass", "is longer than %d bytes: k0s counts bytes, and a character outside ASCII takes more than one", maxAuthPassBytes)
+		v.errorf("ha.authPass", "is longer than %d bytes: k0s counts bytes, and a character outside ASCII takes more than one", MaxAuthPassBytes)
 	}
 	v.unicastFamilies()
 	if h.Interface == "" || !v.isWireGuard(h.Interface) {
@@ -56,8 +58,19 @@ func (v *crossCheck) ha() {
 	}
 }
 
-// maxAuthPassBytes is keepalived's limit on the VRRP password.
-const maxAuthPassBytes = 8
+// MaxAuthPassBytes is keepalived's limit on the VRRP password, which k0s
+// checks at install (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/cplb.go:180).
+const MaxAuthPassBytes = 8
+
+// NoControlChars reports whether s holds no control character (C0, DEL or
+// C1: a line break, a tab, NUL, an escape). It is the one rule on the VRRP
+// password's characters: validation checks ha.authPass with it (the
+// nocontrol tag), render the password resolved from ha.authPassFrom.
+func NoControlChars(s string) bool { return !strings.ContainsFunc(s, unicode.IsControl) }
+
+// NoControlCharsWhy is why the VRRP password must hold no control
+// character, for the messages of both checks.
+const NoControlCharsWhy = "keepalived's configuration, which k0s writes the password into, is line-based"
 
 // unicastFamilies: keepalived sends unicast adverts from one address, so
 // the peers share its family, and a wireguard VRRP interface must have an

@@ -138,8 +138,9 @@ type HA struct {
 	Interface string `yaml:"interface,omitempty" json:"interface,omitempty" validate:"omitempty,ifname"`
 	// VirtualRouterID is the VRRP router ID; unset lets k0s choose.
 	VirtualRouterID *int `yaml:"virtualRouterID,omitempty" json:"virtualRouterID,omitempty" validate:"omitempty,min=1,max=255"`
-	// AuthPass is the VRRP password inline (at most 8 characters).
-	AuthPass *secret.Value `yaml:"authPass,omitempty" json:"authPass,omitempty" validate:"omitempty,max=8"`
+	// AuthPass is the VRRP password inline (at most 8 characters, on one
+	// line).
+	AuthPass *secret.Value `yaml:"authPass,omitempty" json:"authPass,omitempty" validate:"omitempty,max=8,nocontrol"`
 	// AuthPassFrom fetches the VRRP password at boot; exactly one of
 	// authPass and authPassFrom when enabled.
 	AuthPassFrom *secret.Source `yaml:"authPassFrom,omitempty" json:"authPassFrom,omitempty"`

@@ -4,12 +4,15 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -52,6 +55,9 @@ func newSecrets(t *testing.T) map[string]secret {
 		"FILE_PSK":  {key(), wireGuardHolder},
 		"CRED_KEY":  {key(), wireGuardHolder},
 		"URL_PSK":   {key(), wireGuardHolder},
+		// Eight bytes over two lines, with a tab and an escape: refused
+		// wherever it is given, so it may rest in no file.
+		"CTL_PASS": {"C" + strings.ToLower(rand.Text()[:2]) + "%\n" + rand.Text()[:1] + "\t\x1b", ""},
 	}
 	return s
 }
@@ -62,6 +68,8 @@ func newSecrets(t *testing.T) map[string]secret {
 func expand(doc string, s map[string]secret, url string) string {
 	r := []string{
 		"@WGKEY_TRUNC@", s["WGKEY"].value[:42],
+		// Go's escapes are YAML's in a double-quoted scalar.
+		"@CTL_PASS_QUOTED@", strconv.Quote(s["CTL_PASS"].value),
 		"@PSK_PAD@", s["PSK"].value + "AA",
 		"@URL@", url,
 		"@HOST@", strings.TrimPrefix(url, "https://"),
@@ -78,9 +86,21 @@ func expand(doc string, s map[string]secret, url string) string {
 }
 
 // forms are the spellings of a value a leak would take: itself, base64 and
-// hex of it, hex of a key's bytes, and every 12 characters of it.
+// hex of it, hex of a key's bytes, every 12 characters of it, and for a
+// value with control characters its escaped spellings and each of its
+// lines of 4 characters or more (one line of it is all a printed file
+// would show).
 func forms(v string) []string {
 	out := []string{v, base64.StdEncoding.EncodeToString([]byte(v)), base64.RawURLEncoding.EncodeToString([]byte(v)), hex.EncodeToString([]byte(v))}
+	if strings.ContainsFunc(v, unicode.IsControl) {
+		js, _ := json.Marshal(v)
+		out = append(out, strings.Trim(string(js), `"`), strings.Trim(strconv.Quote(v), `"`))
+		for _, l := range strings.Split(v, "\n") {
+			if l = strings.TrimSpace(l); len(l) >= 4 {
+				out = append(out, l)
+			}
+		}
+	}
 	if b, err := base64.StdEncoding.DecodeString(v); err == nil && len(b) == 32 {
 		out = append(out, hex.EncodeToString(b))
 	}
