@@ -51,7 +51,7 @@ refused when it carries inline secrets.`, stderr)
 	}
 	// The line goes to stdout alone, so it can be captured; what the check
 	// found goes to stderr, in validate's form.
-	for _, f := range findings {
+	for _, f := range findings.Shown() {
 		fmt.Fprintln(stderr, formatFinding(name, f))
 	}
 	if len(findings.Errors()) > 0 {
