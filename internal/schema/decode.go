@@ -235,15 +235,15 @@ func (d *decoder) mapPairs(n *yaml.Node, m reflect.Value) {
 			continue
 		}
 		key := reflect.ValueOf(k.Value).Convert(m.Type().Key())
-		first := dups.firstLine(i)
-		if (first > 0 || m.MapIndex(key).IsValid()) && !d.spend(k) {
+		first, taken := dups.firstLine(i), m.MapIndex(key).IsValid()
+		if (first > 0 || taken) && !d.spend(k) {
 			return
 		}
 		d.at.enter(segment{name: k.Value, kind: keySegment})
 		switch {
 		case first > 0:
 			d.errorf(k, "duplicate key; first given on line %d", first)
-		case m.MapIndex(key).IsValid():
+		case taken:
 			// Given by a mapping that merges this one: that one wins.
 		default:
 			elem := reflect.New(m.Type().Elem()).Elem()
