@@ -53,7 +53,7 @@ secrets inline or credentials in a secret's URL.`, stderr)
 	if where := n.Where(); where != "" {
 		file += " (" + where + ")"
 	}
-	for _, f := range n.Findings {
+	for _, f := range n.Findings.Shown() {
 		fmt.Fprintln(stderr, formatFinding(file, f))
 	}
 	if len(n.Findings.Errors()) > 0 || n.Doc == nil || n.Doc.Config == nil {

@@ -62,7 +62,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 	case res.Source != "":
 		cfg, findings, err := schema.LoadTree(ctx, res.Tree, provision.ChecksFor(res)...)
-		printFindings(stderr, res.Source, findings)
+		printFindings(stderr, res.Source, findings.Shown())
 		if err != nil {
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed
 			break

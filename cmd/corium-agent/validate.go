@@ -160,6 +160,7 @@ func validateFile(ctx context.Context, file string, strict, forCmdline bool, opt
 		}
 	}
 	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
+	r.Findings = r.Findings.Shown() // the cluster check reads r.node's, all of them
 	return r
 }
 

@@ -121,7 +121,7 @@ func run(ctx context.Context, o Options, st *runstatus.Status) error {
 		o.Log.Info("no configuration found; the node stays unconfigured")
 		return nil
 	}
-	for _, w := range d.findings.Warnings() {
+	for _, w := range d.findings.Warnings().Shown() {
 		o.Log.Warn("configuration warning", "finding", w.String())
 	}
 	for _, name := range d.prev.Foreign(d.cfg) {
@@ -171,12 +171,14 @@ func provenance(res *source.Result) *runstatus.Provenance {
 	return p
 }
 
+// validation is what the status file records of the check: at most
+// schema.MaxShown errors and as many warnings, as Shown cuts them.
 func validation(fs schema.Findings, err error) *runstatus.Validation {
 	v := &runstatus.Validation{Valid: err == nil}
-	for _, f := range fs.Errors() {
+	for _, f := range fs.Errors().Shown() {
 		v.Errors = append(v.Errors, runstatus.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
 	}
-	for _, f := range fs.Warnings() {
+	for _, f := range fs.Warnings().Shown() {
 		v.Warnings = append(v.Warnings, runstatus.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
 	}
 	var syn *schema.SyntaxError

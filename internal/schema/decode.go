@@ -17,10 +17,17 @@ import (
 // position rather than one abort at the first wrong type.
 type decoder struct {
 	findings Findings
-	// budget bounds the values decoded, so that aliases of aliases (a
-	// "billion laughs" document) cannot make decoding exponential. Only a
-	// document with an alias can decode more values than it has nodes, so
-	// the nodes are counted when the first alias is met.
+	// given are the findings made, by position and message: a node met
+	// again through another alias or merge key is reported once, however
+	// many mappings take it. repeats are the paths such a finding stood
+	// for again, so that the rules skip them as they skip a reported one.
+	given   map[site]bool
+	repeats []string
+	// budget bounds the nodes visited, so that aliases of aliases (a
+	// "billion laughs" document) and mappings merged many times cannot make
+	// decoding exponential, or a mapping of K keys merged M times cost K·M.
+	// Only a document with an alias or a merge key can visit more nodes
+	// than it has, so the nodes are counted when the first one is met.
 	block   *yaml.Node
 	decoded int
 	budget  int
@@ -53,24 +60,51 @@ func resolveAlias(n *yaml.Node) *yaml.Node {
 	return n
 }
 
-func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
-	at := d.at.String()
-	d.findings = append(d.findings, Finding{Path: shownPath(at), Line: n.Line, Col: n.Column,
-		Severity: SeverityError, Message: fmt.Sprintf(format, args...), at: at})
+// site is where a finding stands and what it says.
+type site struct {
+	line, col int
+	message   string
 }
 
-// spend counts one value against the alias budget; false once it is spent.
-func (d *decoder) spend(n *yaml.Node) bool {
-	if d.decoded++; n.Kind == yaml.AliasNode && d.budget == 0 {
+func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
+	at := d.at.String()
+	s := site{n.Line, n.Column, fmt.Sprintf(format, args...)}
+	if d.given[s] {
+		d.repeats = append(d.repeats, at)
+		return
+	}
+	if d.given == nil {
+		d.given = map[site]bool{}
+	}
+	d.given[s] = true
+	d.findings = append(d.findings, Finding{Path: shownPath(at), Line: n.Line, Col: n.Column,
+		Severity: SeverityError, Message: s.message, at: at})
+}
+
+// arm sets the budget when the first alias or merge key is met.
+func (d *decoder) arm() {
+	if d.budget == 0 {
 		d.budget = 4*countNodes(d.block) + 1000
 	}
-	if d.budget > 0 && d.decoded > d.budget {
+}
+
+// spend counts one node visited against the budget; false once it is spent.
+// A decoded value is charged by decode, a key whose value is not decoded
+// (unknown, repeated, or given already by the mapping that merges it) by
+// the loop that meets it: what an alias or a merge key expands costs what it
+// holds, whatever becomes of it.
+func (d *decoder) spend(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode {
+		d.arm()
+	}
+	if d.budget > 0 && d.decoded >= d.budget {
 		if !d.spent {
 			d.spent = true
 			d.errorf(n, "the document expands too many aliases; write the values out")
 		}
 		return false
 	}
+	d.decoded++
 	return true
 }
 
@@ -194,18 +228,22 @@ func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value) {
 func (d *decoder) mapPairs(n *yaml.Node, m reflect.Value) {
 	dups := newDuplicates(n)
 	var merged []*yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := 0; i+1 < len(n.Content) && !d.spent; i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
 		if isMergeKey(k) {
 			merged = append(merged, val)
 			continue
 		}
 		key := reflect.ValueOf(k.Value).Convert(m.Type().Key())
+		first, taken := dups.firstLine(i), m.MapIndex(key).IsValid()
+		if (first > 0 || taken) && !d.spend(k) {
+			return
+		}
 		d.at.enter(segment{name: k.Value, kind: keySegment})
-		switch first := dups.firstLine(i); {
+		switch {
 		case first > 0:
 			d.errorf(k, "duplicate key; first given on line %d", first)
-		case m.MapIndex(key).IsValid():
+		case taken:
 			// Given by a mapping that merges this one: that one wins.
 		default:
 			elem := reflect.New(m.Type().Elem()).Elem()
@@ -245,15 +283,19 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 func (d *decoder) structPairs(n *yaml.Node, v reflect.Value, fields fieldIndex, set map[int]bool) {
 	dups := newDuplicates(n)
 	var merged []*yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := 0; i+1 < len(n.Content) && !d.spent; i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
 		if isMergeKey(k) {
 			merged = append(merged, val)
 			continue
 		}
-		d.at.enter(segment{name: k.Value})
 		idx, known := fields.byName[k.Value]
-		switch first := dups.firstLine(i); {
+		first := dups.firstLine(i)
+		if (first > 0 || !known || set[idx]) && !d.spend(k) {
+			return
+		}
+		d.at.enter(segment{name: k.Value})
+		switch {
 		case first > 0:
 			d.errorf(k, "duplicate key; first given on line %d", first)
 		case !known:

@@ -41,14 +41,18 @@ func (d *decoder) freeMapping(n *yaml.Node) map[string]any {
 	m := make(map[string]any, len(n.Content)/2)
 	dups := newDuplicates(n)
 	var merged []*yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
+	for i := 0; i+1 < len(n.Content) && !d.spent; i += 2 {
 		k, val := resolveAlias(n.Content[i]), n.Content[i+1]
 		if isMergeKey(k) {
 			merged = append(merged, val)
 			continue
 		}
+		first := dups.firstLine(i)
+		if first > 0 && !d.spend(k) {
+			return m
+		}
 		d.at.enter(segment{name: k.Value, kind: keySegment})
-		if first := dups.firstLine(i); first > 0 {
+		if first > 0 {
 			d.errorf(k, "duplicate key; first given on line %d", first)
 		} else {
 			m[k.Value] = d.freeValue(val)

@@ -63,6 +63,31 @@ func (fs Findings) MarshalJSON() ([]byte, error) {
 	return json.Marshal([]Finding(fs))
 }
 
+// MaxShown is the most findings a command prints or records of one
+// document: validate's text and JSON, the errors resolve, plan and apply
+// print, and the status file. It is the one exception to reporting every
+// problem at once, for documents no operator writes: a document built to
+// make thousands of findings would otherwise fill a terminal, a log, or the
+// tmpfs the status file lives on. An operator's document, fixed in a few
+// passes, never meets it.
+const MaxShown = 1000
+
+// Shown returns the findings as a command prints or records them: all of
+// them, or the first MaxShown and one more, without a path or position,
+// that says how many were left off (an error when any of those is one, so
+// that what is shown is as valid as what was found).
+func (fs Findings) Shown() Findings {
+	if len(fs) <= MaxShown {
+		return fs
+	}
+	rest := fs[MaxShown:]
+	more := Finding{Severity: SeverityWarning, Message: fmt.Sprintf("and %d more findings", len(rest))}
+	if len(rest.Errors()) > 0 {
+		more.Severity = SeverityError
+	}
+	return append(fs[:MaxShown:MaxShown], more)
+}
+
 // Errors returns the error-severity findings.
 func (fs Findings) Errors() Findings { return fs.filter(SeverityError) }
 
@@ -79,11 +104,11 @@ func (fs Findings) filter(s Severity) Findings {
 	return out
 }
 
-// Err joins the error-severity findings, each "PATH: message", or returns nil
-// when there are none.
+// Err joins the error-severity findings, each "PATH: message", as Shown
+// cuts them, or returns nil when there are none.
 func (fs Findings) Err() error {
 	var errs []error
-	for _, f := range fs.Errors() {
+	for _, f := range fs.Errors().Shown() {
 		errs = append(errs, errors.New(f.String()))
 	}
 	return errors.Join(errs...)

@@ -14,13 +14,25 @@ func isMergeKey(k *yaml.Node) bool { return k.ShortTag() == "!!merge" }
 
 // mergeSources are the mappings a merge key's value merges, in order: a
 // mapping, or a list of them. Anything else is a finding; nil then.
+//
+// A merge expands what it names as an alias does, so it is charged to the
+// same budget: each mapping it takes here, each pair of them as the pairs
+// are visited. It arms the budget itself, since <<: [*a, *a] decodes no
+// alias.
 func (d *decoder) mergeSources(src *yaml.Node) []*yaml.Node {
+	d.arm()
 	if !d.spend(src) {
 		return nil
 	}
-	return mergedMappings(src, func(bad *yaml.Node) {
+	ms := mergedMappings(src, func(bad *yaml.Node) {
 		d.errorf(bad, "a merge key (<<) takes a mapping or a list of mappings")
 	})
+	for _, m := range ms {
+		if !d.spend(m) {
+			return nil
+		}
+	}
+	return ms
 }
 
 // mergedMappings resolves a merge key's value to its mappings; bad is

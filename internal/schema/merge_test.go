@@ -123,10 +123,19 @@ func TestMergeKeysFindingsAndPositions(t *testing.T) {
 		t.Errorf("no finding for %v: %v", want, fs)
 	}
 
-	_, fs = mustValidate(t, sharedPeers("        persistentKeepaliv: 25\n"))
-	if len(fs) != 3 || fs[1].Path != "wireguard[0].peers[1].persistentKeepaliv" || fs[1].Line != 13 ||
-		!strings.Contains(fs[1].Message, `did you mean "persistentKeepalive"?`) {
-		t.Errorf("an unknown key merged in: %v", fs)
+	// A key or value met again through another merge is reported once, at
+	// its line, under the path it was first met at; a value that did not
+	// decode is not checked again under the paths that merged it.
+	for _, common := range []string{"        persistentKeepaliv: 25\n", "        persistentKeepalive: often\n"} {
+		_, fs = mustValidate(t, sharedPeers(common))
+		want := `did you mean "persistentKeepalive"?`
+		if strings.Contains(common, "often") {
+			want = "must be a whole number"
+		}
+		if len(fs) != 1 || !strings.HasPrefix(fs[0].Path, "wireguard[0].peers[0].persistentKeepaliv") || fs[0].Line != 13 ||
+			!strings.Contains(fs[0].Message, want) {
+			t.Errorf("%q merged in: %v", common, fs)
+		}
 	}
 
 	_, fs = mustValidate(t, "role: single\nnode:\n  <<: {name: a}\n  name: b\n  name: c\n")

@@ -41,9 +41,19 @@ type Document struct {
 	Findings Findings
 
 	// block is the parsed block, where Position looks fields up; keyIndex
-	// holds its large mappings' keys once Position needed them.
-	block    *yaml.Node
-	keyIndex map[*yaml.Node]map[string]int
+	// holds its large mappings' keys once Position needed them, mergedIndex
+	// the keys of mappings that merge others.
+	block       *yaml.Node
+	keyIndex    map[*yaml.Node]map[string]int
+	mergedIndex map[*yaml.Node]map[string]entry
+	// repeats are paths whose finding was reported under another path
+	// already (a node met through several aliases or merge keys): they did
+	// not decode either.
+	repeats []string
+	// overBudget says decoding stopped at the alias budget: Config holds
+	// only what was decoded before, and the rules would report the rest as
+	// missing.
+	overBudget bool
 	// others counts a cloud-config's top-level keys beside corium:.
 	others int
 }
@@ -83,7 +93,7 @@ func (t *Tree) Document() *Document {
 	d := &decoder{block: block}
 	doc.Config = &Config{}
 	d.decode(block, reflectValue(doc.Config))
-	doc.Findings = d.findings
+	doc.Findings, doc.repeats, doc.overBudget = d.findings, d.repeats, d.spent
 	doc.Findings.sortByPosition()
 	return doc
 }

@@ -83,17 +83,52 @@ func (doc *Document) mappingEntry(n *yaml.Node, name string) (key, value *yaml.N
 	if key, value = doc.ownEntry(n, name); key != nil || !doc.merges(n) {
 		return key, value
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if !isMergeKey(resolveAlias(n.Content[i])) {
-			continue
+	e := doc.mergedEntries(n)[name]
+	return e.key, e.value
+}
+
+// entry is one pair of a mapping.
+type entry struct{ key, value *yaml.Node }
+
+// mergedEntries indexes every key a mapping holds, its own and those it
+// merges, the first of each as decoding takes it: own keys, then each
+// mapping merged in order with what it merges in turn. Built once per
+// mapping and each mapping merged walked once, so that a finding under a
+// mapping merging thousands of others (or one mapping thousands of times)
+// is placed without walking them all again.
+func (doc *Document) mergedEntries(n *yaml.Node) map[string]entry {
+	if idx, ok := doc.mergedIndex[n]; ok {
+		return idx
+	}
+	idx := map[string]entry{}
+	seen := map[*yaml.Node]bool{}
+	var walk func(m *yaml.Node)
+	walk = func(m *yaml.Node) {
+		if seen[m] {
+			return // merged already: it adds nothing the first time did not
 		}
-		for _, m := range mergedMappings(n.Content[i+1], func(*yaml.Node) {}) {
-			if key, value = doc.mappingEntry(m, name); key != nil {
-				return key, value
+		seen[m] = true
+		var merged []*yaml.Node
+		for i := 0; i+1 < len(m.Content); i += 2 {
+			k := resolveAlias(m.Content[i])
+			if isMergeKey(k) {
+				merged = append(merged, m.Content[i+1])
+			} else if _, ok := idx[k.Value]; !ok {
+				idx[k.Value] = entry{k, m.Content[i+1]}
+			}
+		}
+		for _, src := range merged {
+			for _, s := range mergedMappings(src, func(*yaml.Node) {}) {
+				walk(s)
 			}
 		}
 	}
-	return nil, nil
+	walk(n)
+	if doc.mergedIndex == nil {
+		doc.mergedIndex = map[*yaml.Node]map[string]entry{}
+	}
+	doc.mergedIndex[n] = idx
+	return idx
 }
 
 // merges says a mapping has a merge key; through the index for a large one.
@@ -107,7 +142,7 @@ func (doc *Document) ownEntry(n *yaml.Node, name string) (key, value *yaml.Node)
 	if len(n.Content)/2 > linearScanKeys {
 		idx, ok := doc.keyIndex[n]
 		if !ok {
-			idx = newDuplicates(n).first
+			idx = newDuplicates(n).index()
 			if doc.keyIndex == nil {
 				doc.keyIndex = map[*yaml.Node]map[string]int{}
 			}

@@ -118,6 +118,14 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   ` + "`FILE:LINE:COL: [warning: ]PATH: message`" + `; ` + "`--format json`" + ` prints
   ` + "`{\"files\": [{\"file\", \"valid\", \"shape\", \"findings\": [{\"path\", \"line\", \"col\", \"severity\", \"message\"}], \"error\"}]}`" + `
   (` + "`error`" + ` only for a file that could not be read). Warnings fail only under ` + "`--strict`" + `.
+- **At most 1,000 findings** of a document are shown: past them, one more,
+  ` + "`and K more findings`" + ` (no path, no position), stands for the rest, in
+  ` + "`validate`" + `'s text and JSON, in what ` + "`resolve`" + `, ` + "`plan`" + ` and ` + "`apply`" + ` print, and in
+  the status file. It is the one exception to reporting every problem at once,
+  for documents built to make that many (a mapping of unknown keys merged a
+  thousand times); fix what is shown and check again. A mapping a merge key or
+  an alias brings in many times is reported once per key, at its line, and a
+  document that expands to more than about four times its own size is refused.
 - **Editors:** ` + "`corium-agent schema > corium.schema.json`" + ` writes the JSON Schema;
   with yaml-language-server, start the file with
   ` + "`# yaml-language-server: $schema=corium.schema.json`" + `. The schema knows

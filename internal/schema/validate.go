@@ -14,7 +14,9 @@ import (
 // network, no filesystem, no exec.
 //
 // Tiers: field rules (validator tags), then rules across fields, then rules
-// over the whole document. A field that did not decode is not checked again.
+// over the whole document. A field that did not decode is not checked again,
+// nor is a document that expands past the alias budget: what it did not
+// decode would read as missing.
 func Validate(doc *Document, opts ...Option) Findings {
 	var o options
 	for _, opt := range opts {
@@ -22,16 +24,19 @@ func Validate(doc *Document, opts ...Option) Findings {
 	}
 	c := &collector{doc: doc}
 	c.findings = append(c.findings, doc.Findings...)
-	if doc.Config == nil {
-		if doc.Shape == ShapeNone {
+	if doc.Config == nil || doc.overBudget {
+		if doc.Config == nil && doc.Shape == ShapeNone {
 			c.errorf("", "the document holds no corium block: give the block at the top level, under a single corium: key, or under corium: in a #cloud-config")
 		}
 		c.findings.sortByPosition()
 		return c.findings
 	}
-	c.broken = make(map[string]bool, len(doc.Findings))
+	c.broken = make(map[string]bool, len(doc.Findings)+len(doc.repeats))
 	for _, f := range doc.Findings {
 		c.broken[f.at] = true
+	}
+	for _, p := range doc.repeats {
+		c.broken[p] = true
 	}
 	cfg := doc.Config
 	checkFields(c, cfg)
