@@ -15,6 +15,7 @@ func Check(in []Node) Findings {
 	r := &report{findings: Findings{}}
 	c := &check{report: r, set: set}
 	c.settings()
+	c.networkFacts()
 	c.identity()
 	c.keys()
 	c.match()

@@ -151,6 +151,9 @@ func TestClusterMistakes(t *testing.T) {
 		{"an endpoint port that is not the peer's listenPort", []edit{
 			{"w1.yaml", "endpoint: 192.0.2.12:51820", "endpoint: 192.0.2.12:51821"},
 		}, want{w1File, "wireguard[0].peers[1].endpoint", warnSev, "dials port 51821, but a2-user-data.yaml wireguard[0] listens on 51820"}, false},
+		{"a controller's patch of the encapsulation the worker lacks", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {overlay-encap: fou}}}}}}\n"},
+		}, want{w1File, "k0s.patch", errorSev, "runs pods between nodes with kube-router's ipip, but a1.yaml has kube-router's fou on 5555/udp"}, false},
 		{"a different cluster name", []edit{
 			{"w1.yaml", "name: lab", "name: labs"},
 		}, want{w1File, "cluster.name", errorSev, "is labs, but a1.yaml has lab"}, false},

@@ -35,7 +35,8 @@ func (v *crossCheck) k0sPatch() {
 // says on the laptop what the node would say at boot. The agent's own part
 // passes those rules (render's tests); without the node's addresses and
 // password it is incomplete here, so only problems inside what the patch
-// sets are the document's, and they are reported at the patch's path.
+// sets are the document's, and they are reported at the patch's path, where
+// k0sEffective has not refused the value already.
 func (v *crossCheck) k0sRefusals() {
 	patch := v.cfg.K0s.Patch
 	if len(patch) == 0 {
@@ -50,8 +51,9 @@ func (v *crossCheck) k0sRefusals() {
 		return
 	}
 	for _, p := range refused {
-		if dotted, ok := patchOwns(patch, p.Path); ok {
-			v.errorf(PatchPath(patch, dotted), "k0s %s would refuse it: %s", k0srules.Version, p.Message)
+		dotted, ok := patchOwns(patch, p.Path)
+		if at := PatchPath(patch, dotted); ok && !v.patchRefused[at] {
+			v.errorf(at, "k0s %s would refuse it: %s", k0srules.Version, p.Message)
 		}
 	}
 }

@@ -9,12 +9,14 @@ import "net/netip"
 // patch's path, so that the node and the block never disagree.
 func (v *crossCheck) k0sEffective() {
 	patch := v.cfg.K0s.Patch
+	v.patchRefused = map[string]bool{}
 	for _, p := range v.netProblems {
 		// The block's own values are checked where they stand; what the
 		// facts cannot work with comes from the patch, and is reported
 		// where the patch reaches toward it.
 		if at := PatchPath(patch, p.Path); at != "k0s.patch" {
 			v.errorf(at, "%s", p.Message)
+			v.patchRefused[at] = true
 		}
 	}
 	if len(patch) == 0 {

@@ -82,6 +82,8 @@ type crossCheck struct {
 	// and what could not be read of it.
 	net         k0sconfig.Network
 	netProblems []k0sconfig.Problem
+	// patchRefused are the k0s.patch paths k0sEffective refused.
+	patchRefused map[string]bool
 	// inlineKeys are the document's inline WireGuard secrets by key, built
 	// when first needed (inlineSecretKey).
 	inlineKeys map[wgtypes.Key]string
