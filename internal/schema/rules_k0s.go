@@ -65,6 +65,11 @@ func patchOwns(patch map[string]any, k0sPath string) (string, bool) {
 	var walked []string
 	for _, seg := range strings.Split(k0sPath, ".") {
 		name, _, indexed := strings.Cut(seg, "[")
+		if strings.HasPrefix(name, "<") {
+			// A key k0srules does not show (<key>): the map the patch set
+			// holds it.
+			return strings.Join(walked, "."), true
+		}
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return strings.Join(walked, "."), true // a value the patch set
