@@ -55,6 +55,9 @@ func TestClusterChecks(t *testing.T) {
 		{"the datastore differs", []edit{
 			{"a2.yaml", "role: controller\n", "role: controller\nstorage: {type: sqlite}\n"},
 		}, want{a2File, "storage.type", errorSev, "differs from a1.yaml's; every node of one cluster has the same storage.type"}, true},
+		{"a joining controller on kine, the first on etcd", []edit{
+			{"a2.yaml", "role: controller\n", "role: controller\nstorage: {type: kine, dataSourceFrom: {file: /etc/corium/kine-datasource}}\n"},
+		}, want{a2File, "storage.type", errorSev, "is kine, but a1.yaml has etcd (the default); every node of one cluster has the same storage.type"}, false},
 		{"two entries of a file claim one node", []edit{
 			{"a1.yaml", "        allowedIPs: [10.30.0.11/32]\n", "        allowedIPs: [10.30.0.11/32]\n  - name: wg1\n    address: 10.50.0.1/24\n    listenPort: 51821\n    privateKey: EEbXALqY+Pi4VvVhPgp3x8PpBpuMLhRbO2AnOtPcilE=\n    peers:\n      - publicKey: IV1Zc378+VAaswnGIm41QtVAfWm/VmoV+8pUK123Ynk=\n        endpoint: 203.0.113.9:51820\n        allowedIPs: [10.30.0.2/32]\n"},
 		}, want{"a1.yaml", "wireguard[1].peers[0].allowedIPs[0]", errorSev, "holds 10.30.0.2, the address of a2-user-data.yaml wireguard[0], as wireguard[0].peers[0].allowedIPs[0] of this file does"}, false},
@@ -111,5 +114,19 @@ func TestClusterFindingsInFileOrder(t *testing.T) {
 	}
 	if again := checkSet(t, false, edits...); lines(again) != lines(fs) {
 		t.Errorf("two runs differ:\n%s\n%s", lines(fs), lines(again))
+	}
+}
+
+// Controllers sharing a kine database are one cluster. Their datasources
+// are not compared: the URL is a secret, resolved on each node, and where
+// each node reads it from (a credential here, a file there) says nothing of
+// the database it names.
+func TestControllersSharingKineAreOneCluster(t *testing.T) {
+	fs := checkSet(t, false,
+		edit{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nstorage: {type: kine, dataSourceFrom: {credential: corium.kine-datasource}}\n"},
+		edit{"a2.yaml", "role: controller\n", "role: controller\nstorage: {type: kine, dataSourceFrom: {file: /etc/corium/kine-datasource}}\n"},
+	)
+	if len(fs) > 0 {
+		t.Errorf("two controllers on one kine database, but:\n%s", lines(fs))
 	}
 }

@@ -182,6 +182,10 @@ func TestConfigRulesBaseIsValid(t *testing.T) {
 		"empty file":  "",
 		"cplb":        cplb,
 		"only a name": "apiVersion: k0s.k0sproject.io/v1beta1\nkind: ClusterConfig\nmetadata:\n  name: k0s\n",
+		// What the agent writes for storage.type kine: the resolved URL,
+		// whatever it holds; k0s checks no dataSource (storage.go:115-134).
+		"kine on postgres": "spec:\n  storage:\n    type: kine\n    kine:\n      dataSource: \"postgres://k0s:p%40ss:w0rd@db.example:5432/k0s?sslmode=verify-full&sslrootcert=/etc/ssl/db.pem\"\n",
+		"kine on mysql":    "spec:\n  storage: {type: kine, kine: {dataSource: \"mysql://k0s:pw@tcp(db.example:3306)/k0s\", extraArgs: {slow-sql-threshold: 2s}}}\n",
 		"rich": `apiVersion: k0s.k0sproject.io/v1beta1
 kind: ClusterConfig
 metadata: {name: lab, labels: {a: b}}

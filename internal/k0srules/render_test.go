@@ -31,6 +31,7 @@ var placeholders = map[schema.SecretKind]string{
 	schema.SecretToken:        "K0S-JOIN-TOKEN-SECRET-7f3a",
 	schema.SecretPassword:     "vrrpPW1",
 	schema.SecretWireGuardKey: "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=",
+	schema.SecretDataSource:   "postgres://k0s:K0S-DSN-SECRET-4c1e@db.example:5432/k0s?sslmode=require",
 }
 
 // rendered is what the agent hands k0s for one configuration.

@@ -50,14 +50,17 @@ func placeholderSecrets(cfg *schema.Config) render.Secrets {
 const dummyKey = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="
 
 // placeholder is the stand-in value of a secret in a plan: a key that
-// parses, a password keepalived accepts (8 characters at most), a marker
-// naming the field otherwise.
+// parses, a password keepalived accepts (8 characters at most), a
+// datasource URL of a backend kine shares, a marker naming the field
+// otherwise.
 func placeholder(f schema.SecretField) string {
 	switch f.Kind {
 	case schema.SecretWireGuardKey:
 		return dummyKey
 	case schema.SecretPassword:
 		return "(secret)"
+	case schema.SecretDataSource:
+		return "postgres://(" + f.FromPath() + ")"
 	}
 	return "(" + f.FromPath() + ")"
 }

@@ -16,14 +16,16 @@ import (
 )
 
 // K0sConfigPath is where the controller's ClusterConfig is written; only
-// root may read it, since it carries the VRRP password.
+// root may read it, since it carries the VRRP password and kine's
+// datasource URL.
 const K0sConfigPath = "/etc/k0s/k0s.yaml"
 
 // k0sSecretKeys are the ClusterConfig keys that carry credentials: the
-// agent's own keepalived authPass, and what k0s.patch may add — kine's
-// dataSource (a DSN with its password) and a helm repository's password
-// (k0s pkg/apis/k0s/v1beta1: KeepalivedVRRPInstance.AuthPass,
-// KineConfig.DataSource, Repository.Password).
+// agent's own keepalived authPass and kine dataSource (a DSN with its
+// password, from storage.dataSourceFrom), and what k0s.patch may add, a
+// helm repository's password (k0s pkg/apis/k0s/v1beta1:
+// KeepalivedVRRPInstance.AuthPass, KineConfig.DataSource,
+// Repository.Password).
 var k0sSecretKeys = []string{"authPass", "dataSource", "password"}
 
 // Encapsulation overheads subtracted from the overlay MTU so that a pod
@@ -49,6 +51,9 @@ type K0sInputs struct {
 	NodeAddress string
 	// AuthPass is ha.authPass or ha.authPassFrom, resolved.
 	AuthPass secret.Value
+	// DataSource is storage.dataSourceFrom, resolved (kineDataSource):
+	// kine's datasource URL, zero unless storage.type is kine.
+	DataSource secret.Value
 	// UnicastSource is this node's address on the VRRP interface (see
 	// VRRPUnicastSource); "" lets keepalived take the interface's primary.
 	UnicastSource string
@@ -73,7 +78,7 @@ func RenderK0sConfig(cfg *schema.Config, in K0sInputs) ([]byte, error) {
 	}
 	spec := map[string]any{
 		"network": k0sNetwork(cfg, in),
-		"storage": k0sStorage(cfg, in.NodeAddress),
+		"storage": k0sStorage(cfg, in),
 	}
 	// With the address decided at boot and no endpoint, k0s fills api in.
 	if api := k0sAPI(cfg, in.NodeAddress); len(api) > 0 {
@@ -123,12 +128,17 @@ func k0sAPI(cfg *schema.Config, addr string) map[string]any {
 	return api
 }
 
-// k0sStorage is the node's part of spec.storage: etcd's peer address.
-func k0sStorage(cfg *schema.Config, addr string) map[string]any {
-	if cfg.Storage.Type != schema.StorageEtcd || addr == "" {
-		return map[string]any{}
+// k0sStorage is the node's part of spec.storage: etcd's peer address, or
+// kine's database. sqlite is kine without a datasource: k0s then takes its
+// default, a file under its data dir (storage.go DefaultKineConfig).
+func k0sStorage(cfg *schema.Config, in K0sInputs) map[string]any {
+	switch {
+	case cfg.Storage.Type == schema.StorageEtcd && in.NodeAddress != "":
+		return map[string]any{"etcd": map[string]any{"peerAddress": in.NodeAddress}}
+	case cfg.Storage.Type == schema.StorageKine:
+		return map[string]any{"kine": map[string]any{"dataSource": in.DataSource.Reveal()}}
 	}
-	return map[string]any{"etcd": map[string]any{"peerAddress": addr}}
+	return map[string]any{}
 }
 
 // k0sNetwork is the node's part of spec.network: the CNI's MTU, derived

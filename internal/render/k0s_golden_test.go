@@ -22,6 +22,7 @@ var k0sTestSecrets = Secrets{
 	"join.tokenFrom":              secret.NewValue("K0S-JOIN-TOKEN-SECRET-7f3a"),
 	"ha.authPassFrom":             secret.NewValue("vrrpPW1"),
 	"wireguard[0].privateKeyFrom": secret.NewValue("yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk="),
+	"storage.dataSourceFrom":      secret.NewValue("postgres://k0s:K0S-DSN-SECRET-4c1e@db.example:5432/k0s?sslmode=require"),
 }
 
 // loadTestConfig decodes a scenario config strictly. The golden configs
@@ -78,7 +79,11 @@ func TestK0sGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, facts), OverlayMTU: overlayMTU})
+				dataSource, err := kineDataSource(cfg, k0sTestSecrets)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, UnicastSource: VRRPUnicastSource(cfg, facts), OverlayMTU: overlayMTU})
 				if err != nil {
 					t.Fatal(err)
 				}

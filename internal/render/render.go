@@ -105,7 +105,11 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: source, OverlayMTU: overlayMTU})
+		dataSource, err := kineDataSource(cfg, in.Secrets)
+		if err != nil {
+			return nil, false, err
+		}
+		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, UnicastSource: source, OverlayMTU: overlayMTU})
 		if err != nil {
 			return nil, false, err
 		}

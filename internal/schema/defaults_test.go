@@ -65,6 +65,8 @@ func TestRolePorts(t *testing.T) {
 			[]Port{{179, "tcp"}, {2380, "tcp"}, {4789, "udp"}, {6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
 		{"worker with a custom CNI", Config{Role: RoleWorker, Network: Network{CNI: CNICustom}},
 			[]Port{{10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
+		{"controller on kine (no etcd peers)", Config{Role: RoleController, Storage: Storage{Type: StorageKine}},
+			[]Port{{6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}},
 		{"controller with the load balancer's proxy", Config{Role: RoleController, HA: HA{Enabled: &ha}},
 			[]Port{{2380, "tcp"}, {6443, "tcp"}, {6444, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}},
 		{"ports moved by k0s.patch", patched(Config{Role: RoleControllerWorker, Network: Network{CNI: CNICalico}, HA: HA{Enabled: &ha}}, `

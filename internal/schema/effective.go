@@ -10,9 +10,12 @@ import (
 // input of k0sconfig.Base, defaults applied.
 func K0sBase(cfg *Config) k0sconfig.BaseInput {
 	eff := withDefaults(cfg)
+	// k0s knows etcd and kine; sqlite is kine with its default datasource,
+	// a file of this controller's, and kine's database is the one
+	// storage.dataSourceFrom names (render writes it as kine.dataSource).
 	storage := string(eff.Storage.Type)
 	if eff.Storage.Type == StorageSQLite {
-		storage = "kine" // k0s runs sqlite through kine
+		storage = string(StorageKine)
 	}
 	in := k0sconfig.BaseInput{
 		Name:        eff.Cluster.Name,

@@ -131,7 +131,8 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   ` + "`# yaml-language-server: $schema=corium.schema.json`" + `. The schema knows
   every field, type, enum, pattern and range; rules across fields (overlaps,
   duplicate keys, what ` + "`ha`" + ` needs when enabled) are checked by ` + "`validate`" + ` only.
-- Secret values (` + "`join.token`" + `, ` + "`ha.authPass`" + `, ` + "`privateKey`" + `, ` + "`presharedKey`" + `)
+- Secret values (` + "`join.token`" + `, ` + "`ha.authPass`" + `, ` + "`privateKey`" + `, ` + "`presharedKey`" + `, the datasource
+  ` + "`storage.dataSourceFrom`" + ` gives)
   never appear in a message, log, status or plan. Inline secrets are a liability:
   prefer the ` + "`...From`" + ` SecretSource fields.
 `
@@ -155,5 +156,5 @@ func writeRolePorts(b *strings.Builder) {
 			fmt.Fprintf(b, "| %s | %s | %s |\n", r, c, strings.Join(ports, ", "))
 		}
 	}
-	b.WriteString("\nA single node given `storage.type: etcd` adds 2380/tcp (etcd peers); a controller given `sqlite` drops it.\n")
+	b.WriteString("\nA single node given `storage.type: etcd` adds 2380/tcp (etcd peers); a controller given `sqlite` or `kine` drops it (their datastore has no peers of etcd's).\n")
 }

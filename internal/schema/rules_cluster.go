@@ -2,13 +2,6 @@ package schema
 
 import "fmt"
 
-// storage: sqlite cannot be shared by several controllers.
-func (v *crossCheck) storage() {
-	if v.cfg.Storage.Type == StorageSQLite && v.cfg.HA.On() {
-		v.errorf("storage.type", "sqlite cannot serve several controllers; use etcd (the default) with ha.enabled")
-	}
-}
-
 // join: a worker needs a token, a single node starts its own cluster.
 func (v *crossCheck) join() {
 	j := v.cfg.Join

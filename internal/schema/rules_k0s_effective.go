@@ -34,6 +34,10 @@ func (v *crossCheck) k0sEffective() {
 	for _, owned := range []struct{ path, why string }{
 		{"spec.api.address", "is the node address, which the agent decides on the node and sets; remove it from k0s.patch (mark the interface with nodeAddress to choose it)"},
 		{"spec.storage.etcd.peerAddress", "is the node address, which the agent decides on the node and sets; remove it from k0s.patch (mark the interface with nodeAddress to choose it)"},
+		// A patched datasource would sit in the document in clear, and with
+		// sqlite it would turn the one controller's file into a database
+		// others could join, which the checks of sqlite know nothing of.
+		{"spec.storage.kine.dataSource", "is kine's datasource, which the agent writes from storage.dataSourceFrom: its URL carries the database's password, which a patch holds in clear; give it as a SecretSource at storage.dataSourceFrom with storage.type kine, and remove it from k0s.patch"},
 		{"spec.api.externalAddress", "is cluster.endpoint, which the agent sets and the guard admits clients at; set cluster.endpoint instead"},
 		{"spec.api.sans", "replaces the names the agent puts on the API certificate (cluster.endpoint and the node address) instead of adding to them; add names with cluster.subjectAltNames"},
 	} {

@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"fmt"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -18,20 +17,9 @@ var credentialRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // secretSources checks every SecretSource in the document.
 func (v *crossCheck) secretSources() {
-	check := func(path string, s *secret.Source) {
-		if s != nil {
-			v.secretSource(path, s)
-		}
-	}
-	check("join.tokenFrom", v.cfg.Join.TokenFrom)
-	check("ha.authPassFrom", v.cfg.HA.AuthPassFrom)
-	for i, wg := range v.cfg.WireGuard {
-		base := fmt.Sprintf("wireguard[%d]", i)
-		check(base+".privateKeyFrom", wg.PrivateKeyFrom)
-		for j, p := range wg.Peers {
-			if p.PresharedKeyFrom != nil {
-				check(fmt.Sprintf("%s.peers[%d].presharedKeyFrom", base, j), p.PresharedKeyFrom)
-			}
+	for _, f := range SecretFields(v.cfg) {
+		if f.From != nil {
+			v.secretSource(f.FromPath(), f.From)
 		}
 	}
 }

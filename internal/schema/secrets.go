@@ -16,11 +16,20 @@ const (
 	SecretPassword
 	// SecretWireGuardKey is a WireGuard private or preshared key.
 	SecretWireGuardKey
+	// SecretDataSource is kine's datasource URL, the database's password
+	// in it.
+	SecretDataSource
 )
+
+// DataSourcePath is the path of kine's datasource as a SecretField: it has
+// no inline field, only its source, storage.dataSourceFrom.
+const DataSourcePath = "storage.dataSource"
 
 // SecretField is one secret the document sets: inline (Inline) or through a
 // SecretSource (From), written at Path, the inline field's path
-// (wireguard[0].privateKey); the source's field is FromPath.
+// (wireguard[0].privateKey); the source's field is FromPath. A secret the
+// contract takes from a source only (storage.dataSourceFrom) has a Path all
+// the same, its source's path less "From", and never an Inline value.
 type SecretField struct {
 	Path   string
 	Kind   SecretKind
@@ -42,6 +51,7 @@ func SecretFields(cfg *Config) []SecretField {
 			out = append(out, SecretField{Path: path, Kind: kind, Inline: inline, From: from})
 		}
 	}
+	add(DataSourcePath, SecretDataSource, nil, cfg.Storage.DataSourceFrom)
 	add("join.token", SecretToken, cfg.Join.Token, cfg.Join.TokenFrom)
 	add("ha.authPass", SecretPassword, cfg.HA.AuthPass, cfg.HA.AuthPassFrom)
 	for i, wg := range cfg.WireGuard {

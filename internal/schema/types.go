@@ -83,9 +83,14 @@ const (
 
 // Storage is the control plane's datastore.
 type Storage struct {
-	// Type is the datastore: sqlite for single, else etcd; sqlite is refused
-	// with ha.enabled.
-	Type StorageType `yaml:"type,omitempty" json:"type,omitempty" validate:"omitempty,oneof=etcd sqlite"`
+	// Type is the datastore: sqlite for single, else etcd. sqlite serves one
+	// controller only (refused with ha.enabled or a join token); kine is an
+	// external PostgreSQL or MySQL database several controllers share.
+	Type StorageType `yaml:"type,omitempty" json:"type,omitempty" validate:"omitempty,oneof=etcd sqlite kine"`
+	// DataSourceFrom fetches kine's datasource URL (postgres://... or
+	// mysql://...) at boot: it carries the database's password, so it is a
+	// secret; required with kine, refused otherwise.
+	DataSourceFrom *secret.Source `yaml:"dataSourceFrom,omitempty" json:"dataSourceFrom,omitempty"`
 }
 
 // StorageType names a datastore.
@@ -94,6 +99,7 @@ type StorageType string
 const (
 	StorageEtcd   StorageType = "etcd"
 	StorageSQLite StorageType = "sqlite"
+	StorageKine   StorageType = "kine"
 )
 
 // Join carries the k0s join token, inline (a liability) or from a SecretSource.

@@ -12,7 +12,9 @@
 // output stream, every sd_notify line and every file written is searched for
 // every secret in raw, base64 and hex form and for any 12 characters of it;
 // a file may hold a secret only when it is the 0600 file in a 0700
-// directory that the secret is for.
+// directory that the secret is for. A document that names secrets on a
+// "# holds: NAME..." line must provision with them: each has to rest in the
+// file it is for.
 //
 // It holds tests only.
 package hostile

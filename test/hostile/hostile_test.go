@@ -199,6 +199,13 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 			for _, root := range []string{fresh, provisioned, pxe} {
 				checkFiles(t, root, secrets, held)
 			}
+			// A document that says which secrets it makes flow is held
+			// to it, so a refusal cannot pass for keeping a secret safe.
+			for _, n := range strings.Fields(marked(string(raw), "# holds: ")) {
+				if !held[n] {
+					t.Errorf("no file holds %s where it belongs: the document did not provision with it", n)
+				}
+			}
 			if name == baseline {
 				for n := range secrets {
 					if secrets[n].holder != "" && strings.Contains(base, secrets[n].value) && !held[n] {

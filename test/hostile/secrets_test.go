@@ -55,6 +55,10 @@ func newSecrets(t *testing.T) map[string]secret {
 		"FILE_PSK":  {key(), wireGuardHolder},
 		"CRED_KEY":  {key(), wireGuardHolder},
 		"URL_PSK":   {key(), wireGuardHolder},
+		// kine's datasource URL, the database's password in it. Past its
+		// scheme every part is drawn, so no 12 characters of it are text
+		// the agent prints of its own.
+		"URL_DSN": {"postgres://" + rand.Text()[:6] + ":" + rand.Text()[:12] + "@" + strings.ToLower(rand.Text()[:8]) + ".db:5432/" + strings.ToLower(rand.Text()[:6]) + "?sslmode=require", k0sHolder},
 		// Eight bytes over two lines, with a tab and an escape: refused
 		// wherever it is given, so it may rest in no file.
 		"CTL_PASS": {"C" + strings.ToLower(rand.Text()[:2]) + "%\n" + rand.Text()[:1] + "\t\x1b", ""},
@@ -136,7 +140,8 @@ func mayHold(p string, sec secret) bool {
 	return p == sec.holder
 }
 
-// secretServer serves URL_PSK at /psk to the bearer token only; its error
+// secretServer serves URL_PSK at /psk and URL_DSN at /dsn to the bearer
+// token only; its error
 // pages echo the request's Authorization header and query, as careless
 // servers do.
 func secretServer(t *testing.T, s map[string]secret) *httptest.Server {
@@ -147,6 +152,8 @@ func secretServer(t *testing.T, s map[string]secret) *httptest.Server {
 			http.Error(w, echo, http.StatusForbidden)
 		case r.URL.Path == "/psk":
 			_, _ = w.Write([]byte(s["URL_PSK"].value + "\n"))
+		case r.URL.Path == "/dsn":
+			_, _ = w.Write([]byte(s["URL_DSN"].value + "\n"))
 		default:
 			http.Error(w, echo, http.StatusNotFound)
 		}
