@@ -10,8 +10,8 @@ import (
 
 // The k0s ports each role guards (docs/firewall.md); c1 leaves 6443 public.
 var (
-	controllerGuarded = []int{179, 2380, 8132, 9443, 10250}
-	workerGuarded     = []int{179, 10250}
+	controllerGuarded = []int{179, 2380, 8080, 8132, 9443, 10249, 10250, 10256}
+	workerGuarded     = []int{179, 8080, 10249, 10250, 10256}
 )
 
 // TestVMCluster boots the two-node cluster three times:
