@@ -34,12 +34,19 @@ func read(t *testing.T, file string, data []byte) cluster.Node {
 // edit is one change to a plain document: old replaced by new, once.
 type edit struct{ file, old, new string }
 
-// checkSet delivers the plain documents with the edits applied, reads each
-// as validate does and checks the set; unless invalidAlone, every file must
-// stay valid on its own, so what is found is between the files.
+// checkSet checks the three-node set with the edits applied (checkSetOf).
 func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 	t.Helper()
-	docs := plainDocs(t)
+	return checkSetOf(t, threeNodeSet, invalidAlone, edits...)
+}
+
+// checkSetOf delivers the plain documents of a set with the edits applied,
+// reads each as validate does and checks the set; unless invalidAlone,
+// every file must stay valid on its own, so what is found is between the
+// files.
+func checkSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) cluster.Findings {
+	t.Helper()
+	docs := set.plainDocs(t)
 	for _, e := range edits {
 		s := string(docs[e.file])
 		if !strings.Contains(s, e.old) {
@@ -48,8 +55,8 @@ func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 		docs[e.file] = []byte(strings.Replace(s, e.old, e.new, 1))
 	}
 	var nodes []cluster.Node
-	for _, name := range []string{"a1.yaml", "a2.yaml", "w1.yaml"} {
-		d := deliver[name]
+	for _, name := range set.docs {
+		d := set.deliver[name]
 		n := read(t, d.name, d.wrap(t, docs[name]))
 		if errs := n.Findings.Errors(); len(errs) > 0 && !invalidAlone {
 			t.Fatalf("%s is invalid on its own: %v", d.name, errs)
@@ -65,17 +72,21 @@ func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 	return fs
 }
 
+// The committed files of each set, as handed to the nodes, are one
+// cluster: valid, with no warning.
 func TestThreeNodesAreOneCluster(t *testing.T) {
-	var nodes []cluster.Node
-	for _, name := range []string{"a1.yaml", "a2-user-data.yaml", "w1-cmdline.txt"} {
-		n := read(t, name, readFile(t, filepath.Join(threeNodes, name)))
-		if len(n.Findings) > 0 || n.Doc == nil || n.Doc.Config == nil {
-			t.Fatalf("%s: %v", name, n.Findings)
+	for _, s := range []nodeSet{threeNodeSet, haFiveNodeSet} {
+		var nodes []cluster.Node
+		for _, name := range s.files() {
+			n := read(t, name, readFile(t, filepath.Join(s.dir, name)))
+			if len(n.Findings) > 0 || n.Doc == nil || n.Doc.Config == nil {
+				t.Fatalf("%s: %v", name, n.Findings)
+			}
+			nodes = append(nodes, n)
 		}
-		nodes = append(nodes, n)
-	}
-	if fs := cluster.Check(nodes); len(fs) > 0 {
-		t.Errorf("the three nodes are one cluster, but:\n%s", lines(fs))
+		if fs := cluster.Check(nodes); len(fs) > 0 {
+			t.Errorf("the nodes of %s are one cluster, but:\n%s", s.dir, lines(fs))
+		}
 	}
 }
 
