@@ -174,9 +174,32 @@ func TestClusterMistakes(t *testing.T) {
 		{"A lists B, B does not list A", []edit{
 			{"w1.yaml", "      - publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # a2\n        endpoint: 192.0.2.12:51820\n        allowedIPs: [10.30.0.2/32]\n        persistentKeepalive: 25\n", ""},
 		}, want{a2File, "wireguard[0].peers[1].publicKey", errorSev, "stands for w1-cmdline.txt wireguard[0], but w1-cmdline.txt has no peer for a2-user-data.yaml wireguard[0]"}, false},
+		{"a controller's patch that differs from the other's", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kubeProxy: {mode: ipvs}}}}}\n"},
+		}, want{a2File, "k0s.patch", errorSev, "leaves spec.network.kubeProxy.mode to the agent and k0s, but a1.yaml's k0s.patch sets it"}, false},
+		{"controllers' patches that set one field otherwise", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {api: {extraArgs: {audit-log-maxage: \"30\"}}}}}\n"},
+			{"a2.yaml", "role: controller\n", "role: controller\nk0s: {patch: {spec: {api: {extraArgs: {audit-log-maxage: \"7\"}}}}}\n"},
+		}, want{a2File, `k0s.patch["spec"]["api"]["extraArgs"]["audit-log-maxage"]`, errorSev, "sets spec.api.extraArgs.audit-log-maxage otherwise than a1.yaml does"}, false},
+		{"a controller without a kubelet patching the encapsulation", []edit{
+			{"a2.yaml", "role: controller\n", "role: controller\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {overlay-encap: fou}}}}}}\n"},
+		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "runs pods between nodes with kube-router's fou on 5555/udp, but a1.yaml has kube-router's ipip"}, false},
+		{"a controller's patch of calico's VXLAN port", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nnetwork: {cni: calico}\n"},
+			{"a2.yaml", "role: controller\n", "role: controller\nnetwork: {cni: calico}\nk0s: {patch: {spec: {network: {calico: {vxlanPort: 4790}}}}}\n"},
+			{"w1.yaml", "role: worker\n", "role: worker\nnetwork: {cni: calico}\n"},
+		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "runs pods between nodes with calico's vxlan on 4790/udp, but a1.yaml has calico's vxlan on 4789/udp"}, false},
+		{"a controller's patch of kube-router's BGP port", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {bgp-port: \"1790\"}}}}}}\n"},
+		}, want{w1File, "k0s.patch", errorSev, "has kube-router's BGP on 179/tcp and metrics on 8080/tcp, but a1.yaml has kube-router's BGP on 1790/tcp"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expect(t, checkSet(t, tc.invalidAlone, tc.edits...), tc.want)
+		})
+	}
+	for _, tc := range haMistakes {
+		t.Run(tc.name, func(t *testing.T) {
+			expect(t, checkSetOf(t, haFiveNodeSet, tc.invalidAlone, tc.edits...), tc.want)
 		})
 	}
 }
