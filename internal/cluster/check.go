@@ -19,6 +19,8 @@ func Check(in []Node) Findings {
 	c.identity()
 	c.keys()
 	c.match()
+	c.ha()
+	c.patches()
 	c.pairs()
 	c.dial()
 	c.allowedIPs()
@@ -36,6 +38,9 @@ type check struct {
 	owners map[wgtypes.Key][]*iface
 	// addrs are the interfaces of the set by address.
 	addrs *addressIndex
+	// netReported are the nodes networkFacts found running another
+	// network, whose patches of spec.network are not compared again.
+	netReported map[*node]bool
 }
 
 // ifaces walks every interface of the set, in order.

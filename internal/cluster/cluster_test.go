@@ -34,12 +34,19 @@ func read(t *testing.T, file string, data []byte) cluster.Node {
 // edit is one change to a plain document: old replaced by new, once.
 type edit struct{ file, old, new string }
 
-// checkSet delivers the plain documents with the edits applied, reads each
-// as validate does and checks the set; unless invalidAlone, every file must
-// stay valid on its own, so what is found is between the files.
+// checkSet checks the three-node set with the edits applied (checkSetOf).
 func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 	t.Helper()
-	docs := plainDocs(t)
+	return checkSetOf(t, threeNodeSet, invalidAlone, edits...)
+}
+
+// checkSetOf delivers the plain documents of a set with the edits applied,
+// reads each as validate does and checks the set; unless invalidAlone,
+// every file must stay valid on its own, so what is found is between the
+// files.
+func checkSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) cluster.Findings {
+	t.Helper()
+	docs := set.plainDocs(t)
 	for _, e := range edits {
 		s := string(docs[e.file])
 		if !strings.Contains(s, e.old) {
@@ -48,8 +55,8 @@ func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 		docs[e.file] = []byte(strings.Replace(s, e.old, e.new, 1))
 	}
 	var nodes []cluster.Node
-	for _, name := range []string{"a1.yaml", "a2.yaml", "w1.yaml"} {
-		d := deliver[name]
+	for _, name := range set.docs {
+		d := set.deliver[name]
 		n := read(t, d.name, d.wrap(t, docs[name]))
 		if errs := n.Findings.Errors(); len(errs) > 0 && !invalidAlone {
 			t.Fatalf("%s is invalid on its own: %v", d.name, errs)
@@ -65,17 +72,21 @@ func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 	return fs
 }
 
+// The committed files of each set, as handed to the nodes, are one
+// cluster: valid, with no warning.
 func TestThreeNodesAreOneCluster(t *testing.T) {
-	var nodes []cluster.Node
-	for _, name := range []string{"a1.yaml", "a2-user-data.yaml", "w1-cmdline.txt"} {
-		n := read(t, name, readFile(t, filepath.Join(threeNodes, name)))
-		if len(n.Findings) > 0 || n.Doc == nil || n.Doc.Config == nil {
-			t.Fatalf("%s: %v", name, n.Findings)
+	for _, s := range []nodeSet{threeNodeSet, haFiveNodeSet} {
+		var nodes []cluster.Node
+		for _, name := range s.files() {
+			n := read(t, name, readFile(t, filepath.Join(s.dir, name)))
+			if len(n.Findings) > 0 || n.Doc == nil || n.Doc.Config == nil {
+				t.Fatalf("%s: %v", name, n.Findings)
+			}
+			nodes = append(nodes, n)
 		}
-		nodes = append(nodes, n)
-	}
-	if fs := cluster.Check(nodes); len(fs) > 0 {
-		t.Errorf("the three nodes are one cluster, but:\n%s", lines(fs))
+		if fs := cluster.Check(nodes); len(fs) > 0 {
+			t.Errorf("the nodes of %s are one cluster, but:\n%s", s.dir, lines(fs))
+		}
 	}
 }
 
@@ -163,9 +174,32 @@ func TestClusterMistakes(t *testing.T) {
 		{"A lists B, B does not list A", []edit{
 			{"w1.yaml", "      - publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # a2\n        endpoint: 192.0.2.12:51820\n        allowedIPs: [10.30.0.2/32]\n        persistentKeepalive: 25\n", ""},
 		}, want{a2File, "wireguard[0].peers[1].publicKey", errorSev, "stands for w1-cmdline.txt wireguard[0], but w1-cmdline.txt has no peer for a2-user-data.yaml wireguard[0]"}, false},
+		{"a controller's patch that differs from the other's", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kubeProxy: {mode: ipvs}}}}}\n"},
+		}, want{a2File, "k0s.patch", errorSev, "leaves spec.network.kubeProxy.mode to the agent and k0s, but a1.yaml's k0s.patch sets it"}, false},
+		{"controllers' patches that set one field otherwise", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {api: {extraArgs: {audit-log-maxage: \"30\"}}}}}\n"},
+			{"a2.yaml", "role: controller\n", "role: controller\nk0s: {patch: {spec: {api: {extraArgs: {audit-log-maxage: \"7\"}}}}}\n"},
+		}, want{a2File, `k0s.patch["spec"]["api"]["extraArgs"]["audit-log-maxage"]`, errorSev, "sets spec.api.extraArgs.audit-log-maxage otherwise than a1.yaml does"}, false},
+		{"a controller without a kubelet patching the encapsulation", []edit{
+			{"a2.yaml", "role: controller\n", "role: controller\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {overlay-encap: fou}}}}}}\n"},
+		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "runs pods between nodes with kube-router's fou on 5555/udp, but a1.yaml has kube-router's ipip"}, false},
+		{"a controller's patch of calico's VXLAN port", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nnetwork: {cni: calico}\n"},
+			{"a2.yaml", "role: controller\n", "role: controller\nnetwork: {cni: calico}\nk0s: {patch: {spec: {network: {calico: {vxlanPort: 4790}}}}}\n"},
+			{"w1.yaml", "role: worker\n", "role: worker\nnetwork: {cni: calico}\n"},
+		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "runs pods between nodes with calico's vxlan on 4790/udp, but a1.yaml has calico's vxlan on 4789/udp"}, false},
+		{"a controller's patch of kube-router's BGP port", []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {bgp-port: \"1790\"}}}}}}\n"},
+		}, want{w1File, "k0s.patch", errorSev, "has kube-router's BGP on 179/tcp and metrics on 8080/tcp, but a1.yaml has kube-router's BGP on 1790/tcp"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expect(t, checkSet(t, tc.invalidAlone, tc.edits...), tc.want)
+		})
+	}
+	for _, tc := range haMistakes {
+		t.Run(tc.name, func(t *testing.T) {
+			expect(t, checkSetOf(t, haFiveNodeSet, tc.invalidAlone, tc.edits...), tc.want)
 		})
 	}
 }

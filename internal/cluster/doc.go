@@ -25,7 +25,13 @@
 //   - dial.go, allowedips.go, psk.go, mtu.go: one side of each pair can
 //     dial the other at its port, allowedIPs hold the peer's addresses and
 //     no two entries of a file claim one node, preshared keys agree, MTUs
-//     of one overlay agree.
+//     of one overlay agree;
+//   - network.go, patches.go: what the CNI and kube-proxy run is one
+//     network on every node, and the controllers' k0s.patch make one
+//     ClusterConfig;
+//   - ha.go, ha_unicast.go, etcd.go: the controllers' keepalived make one
+//     VRRP group on the virtual IP's network, judged from the underlay
+//     addresses the documents state, and etcd has an odd number of members.
 //
 // Findings name every file and field involved, the first place in the
 // finding's position and the others in its message and Related, in a fixed

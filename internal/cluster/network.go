@@ -3,46 +3,71 @@ package cluster
 import (
 	"fmt"
 
+	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
+// netFact is a fact of the cluster's network that the CNI and kube-proxy
+// run cluster-wide and every node's guard follows from its own document.
+type netFact struct {
+	// value is the fact in words; false when it does not apply.
+	value func(n *node, net k0sconfig.Network) (string, bool)
+	// says is the message, given the node's value, the other file and its.
+	says string
+}
+
+var netFacts = []netFact{
+	{encapsulation, "runs pods between nodes with %s, but %s has %s"},
+	{cniPorts, "has %s, but %s has %s"},
+	{kubeProxyPorts, "has %s, but %s has %s"},
+}
+
 // networkFacts: the cluster's network as k0s will run it (each document's
-// effective ClusterConfig, its own k0s.patch included) is one network. A
-// worker renders no k0s.yaml and derives its guard and CNI from its own
-// document, so a controller's patch of calico's VXLAN port or kube-router's
-// encapsulation that the worker lacks leaves the worker guarding, and
-// tunnelling on, what the cluster does not run. The block's own fields
-// (network.cni, the ranges) are compared by settings.
+// effective ClusterConfig, its own k0s.patch included) is one network. The
+// controllers deploy the CNI and kube-proxy from their ClusterConfig, a
+// controller without a kubelet too; a worker renders no k0s.yaml and
+// derives its guard and CNI from its own document. So a controller's patch
+// of calico's VXLAN port, kube-router's encapsulation or BGP port, or
+// kube-proxy's ports that another document lacks leaves that node guarding,
+// and tunnelling on, what the cluster does not run. The block's own fields
+// (network.cni, the ranges) are compared by settings, and a patch that sets
+// them otherwise is refused in its file.
 func (c *check) networkFacts() {
-	var ref *node
-	var want string
-	for _, n := range c.set {
-		got, ok := encapsulation(n)
-		switch {
-		case !ok:
-			continue
-		case ref == nil:
-			ref, want = n, got
-			continue
-		case got == want:
-			continue
+	c.netReported = map[*node]bool{}
+	nets := make([]*k0sconfig.Network, len(c.set))
+	for i, n := range c.set {
+		if net, problems := schema.EffectiveNetwork(n.cfg); len(problems) == 0 {
+			nets[i] = &net
 		}
-		path := schema.PatchPath(n.cfg.K0s.Patch, "spec.network")
-		c.errorf(n, path, []Place{ref.at(schema.PatchPath(ref.cfg.K0s.Patch, "spec.network"))},
-			"runs pods between nodes with %s, but %s has %s; the CNI's tunnels and the guard of every node follow its own document's k0s.patch: give every document the same patch of spec.network", got, ref.File, want)
+	}
+	for _, f := range netFacts {
+		var ref *node
+		var want string
+		for i, n := range c.set {
+			if nets[i] == nil {
+				continue
+			}
+			got, ok := f.value(n, *nets[i])
+			switch {
+			case !ok:
+				continue
+			case ref == nil:
+				ref, want = n, got
+				continue
+			case got == want:
+				continue
+			}
+			c.netReported[n] = true
+			path := schema.PatchPath(n.cfg.K0s.Patch, "spec.network")
+			c.errorf(n, path, []Place{ref.at(schema.PatchPath(ref.cfg.K0s.Patch, "spec.network"))},
+				f.says+"; the controllers deploy the CNI and kube-proxy from their own documents' k0s.patch, and every node's guard and tunnels follow its own: give every document the same patch of spec.network", got, ref.File, want)
+		}
 	}
 }
 
 // encapsulation is how the node's effective network carries pods between
-// nodes, in words; false for a node without a kubelet or a readable one.
-func encapsulation(n *node) (string, bool) {
-	if !n.eff.Role.HasKubelet() {
-		return "", false
-	}
-	net, problems := schema.EffectiveNetwork(n.cfg)
-	if len(problems) > 0 {
-		return "", false
-	}
+// nodes, in words; false for a CNI the agent does not run.
+func encapsulation(n *node, net k0sconfig.Network) (string, bool) {
 	switch n.eff.Network.CNI {
 	case schema.CNICalico:
 		if net.Calico.Mode == "vxlan" {
@@ -59,4 +84,31 @@ func encapsulation(n *node) (string, bool) {
 		return "kube-router's " + net.KubeRouter.Encap, true
 	}
 	return "", false
+}
+
+// cniPorts are the CNI's own ports beside its tunnel: kube-router's BGP and
+// metrics (calico's BGP port is fixed).
+func cniPorts(n *node, net k0sconfig.Network) (string, bool) {
+	if n.eff.Network.CNI != schema.CNIKubeRouter {
+		return "", false
+	}
+	metrics := "off"
+	if net.KubeRouter.MetricsPort > 0 {
+		metrics = fmt.Sprintf("on %d/tcp", net.KubeRouter.MetricsPort)
+	}
+	return fmt.Sprintf("kube-router's BGP on %d/tcp and metrics %s", net.KubeRouter.BGPPort, metrics), true
+}
+
+func kubeProxyPorts(_ *node, net k0sconfig.Network) (string, bool) {
+	kp := net.KubeProxy
+	if kp == nil {
+		return "kube-proxy disabled", true
+	}
+	port := func(p int) string {
+		if p == 0 {
+			return "on loopback"
+		}
+		return fmt.Sprintf("on %d/tcp", p)
+	}
+	return fmt.Sprintf("kube-proxy's metrics %s and health %s", port(kp.MetricsPort), port(kp.HealthzPort)), true
 }
