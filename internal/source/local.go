@@ -2,6 +2,7 @@ package source
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -35,12 +36,18 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 
 // fromFlag reads --config FILE, which replaces the chain: with nothing to
 // fall through to, every problem (missing and blank included) is a failure.
-func fromFlag(o Options) (*Result, error) {
+// The file is read as validate reads it (Unpack): a cloud-config's
+// write_files, a kernel command line or a GRUB entry hands over the document
+// in it, and the provenance says where in the file it was.
+func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	p := o.ConfigFile
 	res := &Result{Tried: []Attempt{}}
 	fail := func(err error) (*Result, error) {
 		res.record(o.Logger, Attempt{Source: p, Outcome: Failed, Reason: err.Error()})
 		return res, err
+	}
+	if info, err := os.Stat(p); err == nil && info.IsDir() {
+		return fail(fmt.Errorf("reading %s: is a directory; name the one file that holds the node's document", p))
 	}
 	data, err := os.ReadFile(p)
 	if err != nil {
@@ -49,15 +56,25 @@ func fromFlag(o Options) (*Result, error) {
 	if blank(data) {
 		return fail(fmt.Errorf("reading %s: the file is empty; it must hold a corium block", p))
 	}
-	tree, absent, err := inspect(data, false)
+	d, err := Unpack(ctx, data)
+	if err != nil {
+		return fail(fmt.Errorf("reading %s: %w", p, err))
+	}
+	tree, absent, err := inspect(d.Data, false)
 	if err == nil && absent != "" {
 		err = errors.New(absent + "; it must hold a corium block")
 	}
 	if err != nil {
+		if d.Via != "" {
+			p += " (" + d.Via + ")"
+		}
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	res.record(o.Logger, Attempt{Source: p, Outcome: Used})
-	res.Source, res.Data, res.Tree = p, data, tree
+	for _, n := range d.Notes {
+		o.Logger.Warn("the file's delivery of the document", "file", p, "field", n.Path, "warning", n.Message)
+	}
+	res.record(o.Logger, Attempt{Source: p, Outcome: Used, Reason: d.Described()})
+	res.Source, res.Data, res.Tree, res.OnCmdline, res.Pin = p, d.Data, tree, d.OnCmdline, d.Pin
 	return res, nil
 }
 
