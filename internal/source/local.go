@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
 )
 
 // readLocal reads a source file under the root: missing or blank is absent,
@@ -53,16 +54,17 @@ func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	if blank(data) {
-		return fail(fmt.Errorf("reading %s: the file is empty; it must hold a corium block", p))
-	}
 	d, err := Unpack(ctx, data)
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	tree, absent, err := inspect(d.Data, false)
-	if err == nil && absent != "" {
-		err = errors.New(absent + "; it must hold a corium block")
+	// A document without a block (blank, a list, a cloud-config without
+	// corium:) is not absent here, with no source after it: validation
+	// refuses it in validate's words.
+	tree, err := schema.ReadTree(d.Data, false)
+	var syn *schema.SyntaxError
+	if errors.As(err, &syn) {
+		err = fmt.Errorf("YAML syntax error: %w", syn)
 	}
 	if err != nil {
 		if d.Via != "" {

@@ -14,5 +14,6 @@
 // a file may hold a secret only when it is the 0600 file in a 0700
 // directory that the secret is for.
 //
-// It holds tests only.
+// It holds tests, and the corpus's placeholders (Corpus) for test/agree,
+// which runs the same documents.
 package hostile
