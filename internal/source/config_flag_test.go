@@ -57,7 +57,7 @@ func TestConfigFileRefusals(t *testing.T) {
 		"a pin that differs":   {"corium.config.sha256=" + sha("other") + " corium.config=" + inline, "digest mismatch"},
 		"a URL":                {"corium.config=https://example.net/c.yaml", "does not carry the document inline"},
 		"a deferred write":     {strings.Replace(cloudConfigWriting("b64", encodedEntries(t)["b64"]), "    content:", "    defer: true\n    content:", 1), "write_files[0].defer"},
-		"no block in the file": {"#cloud-config\nwrite_files:\n  - {path: /etc/corium/config.yaml, content: 'hostname: x'}\n", "(write_files[0].content): "},
+		"not YAML in the file": {"#cloud-config\nwrite_files:\n  - {path: /etc/corium/config.yaml, content: 'role: ['}\n", "(write_files[0].content): YAML syntax error"},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))
 		if err := os.WriteFile(file, []byte(tc.text), 0o600); err != nil {
@@ -67,6 +67,15 @@ func TestConfigFileRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || len(res.Tried) != 1 || res.Tried[0].Outcome != Failed {
 			t.Errorf("%s: %v (%+v), want %q", name, err, res, tc.want)
 		}
+	}
+	// With no source after it, a file without a block is not absent: it is
+	// used, and validation refuses it as validate does.
+	none := filepath.Join(dir, "none.yaml")
+	if err := os.WriteFile(none, []byte("#cloud-config\nhostname: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Find(t.Context(), Options{Root: rootfs.New(dir), ConfigFile: none, Logger: slogTo(&bytes.Buffer{})}); err != nil || res.Source != none || res.Tree == nil {
+		t.Errorf("no block: %+v %v", res, err)
 	}
 	if _, err := Find(t.Context(), Options{Root: rootfs.New(dir), ConfigFile: dir, Logger: slogTo(&bytes.Buffer{})}); err == nil || !strings.Contains(err.Error(), "is a directory; name the one file") {
 		t.Errorf("a directory: %v", err)

@@ -94,4 +94,3 @@ func expand(doc string, s map[string]secret, url string) string {
 	}
 	return strings.NewReplacer(r...).Replace(doc)
 }
-
