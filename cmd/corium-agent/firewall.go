@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
+	"log/slog"
 
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 func init() {
@@ -52,7 +55,7 @@ func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var g firewall.Guard
 	if a.verb != "remove" {
 		var err error
-		if g, code, err = loadGuard(a.root, a.config); err != nil {
+		if g, code, err = loadGuard(ctx, a.root, a.config); err != nil {
 			if a.ifRendered && errors.Is(err, firewall.ErrNotRendered) {
 				return exitOK // a node never provisioned has no guard to put back
 			}
@@ -134,14 +137,20 @@ func parseFirewall(args []string, stdout, stderr io.Writer) (a firewallArgs, cod
 }
 
 // loadGuard derives the guard from the config file when given, else reads the
-// rendered one under the root. The int is the exit code for the error.
-func loadGuard(root rootfs.Root, config string) (firewall.Guard, int, error) {
+// rendered one under the root. The int is the exit code for the error. The
+// file is read as plan --config reads it, every delivery shape validate
+// takes.
+func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.Guard, int, error) {
 	if config != "" {
-		data, err := os.ReadFile(config)
-		if err != nil {
-			return firewall.Guard{}, exitUsage, fmt.Errorf("reading %s: %w", config, err)
+		res, err := source.Find(ctx, source.Options{Root: root, ConfigFile: config, Logger: slog.New(slog.DiscardHandler)})
+		var pe *fs.PathError
+		switch {
+		case errors.As(err, &pe):
+			return firewall.Guard{}, exitUsage, err
+		case err != nil:
+			return firewall.Guard{}, exitFailed, err
 		}
-		cfg, _, err := schema.Load(data)
+		cfg, _, err := schema.LoadTree(ctx, res.Tree, provision.ChecksFor(res)...)
 		if err != nil {
 			return firewall.Guard{}, exitFailed, fmt.Errorf("loading %s: %w", config, err)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
 )
 
 func init() {
@@ -54,10 +55,10 @@ func printPlan(w io.Writer, rep *provision.PlanReport) {
 	printSource(w, rep.Provenance)
 	if v := rep.Validation; v != nil {
 		for _, f := range v.Errors {
-			fmt.Fprintf(w, "error: %s: %s\n", f.Path, f.Message)
+			fmt.Fprintf(w, "error: %s\n", schema.Finding{Path: f.Path, Message: f.Message})
 		}
 		for _, f := range v.Warnings {
-			fmt.Fprintf(w, "warning: %s: %s\n", f.Path, f.Message)
+			fmt.Fprintf(w, "warning: %s\n", schema.Finding{Path: f.Path, Message: f.Message})
 		}
 	}
 	printNodeAddress(w, rep.NodeAddress)

@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/corium/corium-agent/internal/cluster"
+	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -47,10 +49,11 @@ type validateReport struct {
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", " FILE...", "Checks configuration files offline, as a node reads them; - reads standard input.\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
+	fs := newFlags("validate", " FILE|DIR...", "Checks configuration files offline, as a node reads them; - reads standard input,\na directory its documents (*.yaml, *.yml, *.cmdline, *.cfg, user-data), sorted.\nA file is a node document, a cloud-config (corium: or write_files), a kernel\ncommand line or a GRUB entry (as cmdline --grub prints it).\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
+	factsFile := fs.String("facts", "", "also run the checks plan runs with the host's network as JSON (`file`, as plan --facts takes it)")
 	format := formatFlag(fs)
 	files, code, ok := parseFlags(fs, args, stdout)
 	if !ok {
@@ -59,12 +62,11 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if !checkFormat(stderr, "validate", *format) {
 		return exitUsage
 	}
-	var opts []schema.Option
-	forCmdline := false
+	c := checks{strict: *strict}
 	switch *usedFor {
 	case "":
 	case "cmdline":
-		opts, forCmdline = append(opts, schema.ForCmdline()), true
+		c.opts, c.forCmdline = append(c.opts, schema.ForCmdline()), true
 	default:
 		fmt.Fprintf(stderr, "corium-agent validate: --for %q: the only use with checks of its own is cmdline\n", *usedFor)
 		return exitUsage
@@ -75,8 +77,17 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if readsStdinTwice(files) {
 		return usageError(fs, "- (standard input) can be read once")
 	}
+	files, err := expandDirs(files)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	if *factsFile != "" {
+		if c.facts, err = provision.ReadFacts(*factsFile); err != nil {
+			return usageError(fs, "--facts: %v", err)
+		}
+	}
 	reports := make([]validateReport, 0, len(files))
-	checked := validateAll(ctx, files, *strict, forCmdline, opts)
+	checked := validateAll(ctx, files, c)
 	for i, file := range files {
 		r, ok := checked.next(ctx, i)
 		if !ok {
@@ -122,7 +133,16 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-func validateFile(ctx context.Context, file string, strict, forCmdline bool, opts ...schema.Option) validateReport {
+// checks are what validate checks each file for.
+type checks struct {
+	strict, forCmdline bool
+	opts               []schema.Option
+	// facts are the host's (--facts): a valid document is then checked as
+	// plan checks it on that host.
+	facts *hostfacts.Facts
+}
+
+func validateFile(ctx context.Context, file string, c checks) validateReport {
 	data, name, err := readInput(file)
 	r := validateReport{File: name, Findings: schema.Findings{}}
 	if err != nil {
@@ -131,7 +151,7 @@ func validateFile(ctx context.Context, file string, strict, forCmdline bool, opt
 	}
 	// The document the node reads: out of a cloud-config's write_files or a
 	// kernel command line's data:, when the file is one.
-	n, err := cluster.Read(ctx, name, data, opts...)
+	n, err := cluster.Read(ctx, name, data, c.opts...)
 	if err != nil {
 		r.Error = err.Error()
 		return r
@@ -139,15 +159,12 @@ func validateFile(ctx context.Context, file string, strict, forCmdline bool, opt
 	r.node = n
 	r.Shape, r.Findings = n.Shape().String(), n.Findings
 	if n.Delivery.Via != "" {
-		r.Via = n.Delivery.Via
-		if n.Delivery.How != "" {
-			r.Via += " (" + n.Delivery.How + ")"
-		}
+		r.Via = n.Delivery.Described()
 		if r.where = n.Where(); r.where != "" {
 			r.PositionsIn = "document"
 		}
 	}
-	if forCmdline && n.Doc != nil {
+	if c.forCmdline && n.Doc != nil {
 		doc, _, err := lineDocument(n)
 		switch {
 		case err == nil:
@@ -159,7 +176,13 @@ func validateFile(ctx context.Context, file string, strict, forCmdline bool, opt
 			r.Findings = append(r.Findings, schema.Finding{Severity: schema.SeverityError, Message: err.Error()})
 		}
 	}
-	r.Valid = len(r.Findings.Errors()) == 0 && (!strict || len(r.Findings.Warnings()) == 0)
+	if c.facts != nil && n.Doc != nil && n.Doc.Config != nil && len(r.Findings.Errors()) == 0 {
+		// What plan refuses on that host, in plan's words.
+		if err := provision.CheckWithFacts(n.Doc.Config, c.facts); err != nil {
+			r.Findings = append(r.Findings, schema.Finding{Severity: schema.SeverityError, Message: err.Error()})
+		}
+	}
+	r.Valid = len(r.Findings.Errors()) == 0 && (!c.strict || len(r.Findings.Warnings()) == 0)
 	r.Findings = r.Findings.Shown() // the cluster check reads r.node's, all of them
 	return r
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"runtime"
 	"sync/atomic"
-
-	"github.com/corium/corium-agent/internal/schema"
 )
 
 // validations checks files in parallel, at most GOMAXPROCS at a time: a
@@ -18,7 +16,7 @@ type validations struct {
 
 // validateAll starts checking files; a file not started when ctx ends is
 // not started at all.
-func validateAll(ctx context.Context, files []string, strict, forCmdline bool, opts []schema.Option) *validations {
+func validateAll(ctx context.Context, files []string, c checks) *validations {
 	v := &validations{results: make([]chan validateReport, len(files))}
 	for i := range v.results {
 		v.results[i] = make(chan validateReport, 1)
@@ -33,7 +31,7 @@ func validateAll(ctx context.Context, files []string, strict, forCmdline bool, o
 				}
 				// Each worker checks one file at a time; schema.Check gives up
 				// when ctx ends, so a SIGTERM stops them all promptly.
-				v.results[i] <- validateFile(ctx, files[i], strict, forCmdline, opts...)
+				v.results[i] <- validateFile(ctx, files[i], c)
 			}
 		}()
 	}

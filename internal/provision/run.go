@@ -199,11 +199,12 @@ func hostFacts(o Options, cfg *schema.Config) (*hostfacts.Facts, error) {
 		}
 		return facts, nil
 	}
-	return readFactsFile(o.FactsFile)
+	return ReadFacts(o.FactsFile)
 }
 
-// readFactsFile reads the --facts file; without one there are no facts.
-func readFactsFile(path string) (*hostfacts.Facts, error) {
+// ReadFacts reads a --facts file (the host's network as JSON, for a root
+// other than /); without one there are no facts.
+func ReadFacts(path string) (*hostfacts.Facts, error) {
 	if path == "" {
 		return nil, nil
 	}

@@ -104,11 +104,11 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 
 	// Everything is rendered, and so checked, before the first write: a
 	// node that cannot come up right refuses with nothing touched.
-	d.decision = render.SelectNodeAddress(cfg, d.facts)
+	d.decision, err = decideNodeAddress(cfg, d.facts)
 	t.nodeAddress = d.decision.Status()
 	o.Log.Info("node address", "address", t.nodeAddress.Address, "how", d.decision.Source, "reason", d.decision.Reason)
-	if d.decision.Source == render.SourceNone && render.OverlayOfNodeAddress(cfg) != nil {
-		return nil, fmt.Errorf("deciding the node address: %s", d.decision.Reason)
+	if err != nil {
+		return nil, err
 	}
 	d.host = render.DecideHostname(cfg, render.ReadHostnameFacts(o.Root))
 	t.hostname = &runstatus.Hostname{Name: d.host.Name, Source: d.host.Source}
@@ -116,7 +116,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 	if err != nil {
 		return nil, err
 	}
-	d.plan, err = render.Render(render.Inputs{
+	d.plan, err = renderNode(render.Inputs{
 		Config:        cfg,
 		Secrets:       d.secrets,
 		Decision:      d.decision,
@@ -128,7 +128,46 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 		WgQuickLinks:  links,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("rendering the node: %w", err)
+		return nil, err
 	}
 	return d, nil
+}
+
+// decideNodeAddress picks the node address from the document and the
+// host's facts; a node on an overlay that cannot have one is refused.
+func decideNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) (render.Decision, error) {
+	dec := render.SelectNodeAddress(cfg, facts)
+	if dec.Source == render.SourceNone && render.OverlayOfNodeAddress(cfg) != nil {
+		return dec, fmt.Errorf("deciding the node address: %s", dec.Reason)
+	}
+	return dec, nil
+}
+
+// renderNode renders the whole node, and so checks it.
+func renderNode(in render.Inputs) (*plan.Plan, error) {
+	p, err := render.Render(in)
+	if err != nil {
+		return nil, fmt.Errorf("rendering the node: %w", err)
+	}
+	return p, nil
+}
+
+// CheckWithFacts runs on a valid document what plan and apply refuse of it
+// on a host with these facts, the way they run it on a fresh root: the node
+// address decided, and the node rendered with stand-in secrets (the checks
+// that need a resolved secret are apply's alone). The error is plan's own,
+// word for word, so validate --facts says what plan would.
+func CheckWithFacts(cfg *schema.Config, facts *hostfacts.Facts) error {
+	dec, err := decideNodeAddress(cfg, facts)
+	if err != nil {
+		return err
+	}
+	_, err = renderNode(render.Inputs{
+		Config:   cfg,
+		Secrets:  placeholderSecrets(cfg),
+		Decision: dec,
+		Facts:    facts,
+		Hostname: render.DecideHostname(cfg, render.HostnameFacts{}),
+	})
+	return err
 }

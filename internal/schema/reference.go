@@ -113,8 +113,10 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   in messages, at its line in the mapping merged.
 - **Paths** are spelled as in messages: ` + "`wireguard[0].peers[1].allowedIPs[0]`" + `;
   here ` + "`[]`" + ` stands for any item.
-- **Check a file:** ` + "`corium-agent validate [--strict] [--format text|json] FILE...`" + `
-  (exit 0 valid, 1 invalid, 2 unreadable or a usage error). Text lines are
+- **Check a file:** ` + "`corium-agent validate [--strict] [--facts FILE] [--format text|json] FILE|DIR...`" + `
+  (exit 0 valid, 1 invalid, 2 unreadable or a usage error); a directory is its
+  ` + "`*.yaml`" + `, ` + "`*.yml`" + `, ` + "`*.cmdline`" + `, ` + "`*.cfg`" + ` and ` + "`user-data`" + ` files, sorted, and
+  ` + "`--facts`" + ` adds what ` + "`plan --facts`" + ` checks on that host. Text lines are
   ` + "`FILE:LINE:COL: [warning: ]PATH: message`" + `; ` + "`--format json`" + ` prints
   ` + "`{\"files\": [{\"file\", \"valid\", \"shape\", \"findings\": [{\"path\", \"line\", \"col\", \"severity\", \"message\"}], \"error\"}]}`" + `
   (` + "`error`" + ` only for a file that could not be read). Warnings fail only under ` + "`--strict`" + `.

@@ -16,12 +16,14 @@ import (
 // for a workstation that checks the file before any node boots: the file
 // itself (standalone, or a #cloud-config with corium:), the
 // /etc/corium/config.yaml a cloud-config's write_files writes (which the
-// chain reads first), or the data: document of a kernel command line.
+// chain reads first), or the data: document of a kernel command line, as
+// the kernel shows it or as a grub.cfg's linux line hands it over.
 type Delivery struct {
 	// Data is the document the agent reads.
 	Data []byte
 	// Via is where in the file the document is: "" for the file itself,
-	// "write_files[N].content" or "corium.config".
+	// "write_files[N].content", "corium.config", or "line N (GRUB linux)
+	// corium.config" in a grub.cfg.
 	Via string
 	// How says how it was taken out ("gz+b64", "data: URL, 812 bytes,
 	// sha256 verified"); "" for the file itself.
@@ -29,6 +31,9 @@ type Delivery struct {
 	// OnCmdline says the document is on the kernel command line, where
 	// every user of the node reads it.
 	OnCmdline bool
+	// Pin is the command line's corium.config.sha256=, checked; "" when it
+	// pins nothing.
+	Pin string
 	// Notes are warnings about the delivery itself, each "FIELD: message"
 	// in the file's own terms.
 	Notes []Note
@@ -36,6 +41,15 @@ type Delivery struct {
 	// line and indent place Data's first line in the file when its lines
 	// are the file's (a literal block written as is); line 0 otherwise.
 	line, indent int
+}
+
+// Described says where in the file the document is and how it was taken
+// out ("write_files[0].content (gz+b64)"); "" for the file itself.
+func (d *Delivery) Described() string {
+	if d.Via == "" || d.How == "" {
+		return d.Via
+	}
+	return d.Via + " (" + d.How + ")"
 }
 
 // Note is a warning about how a file delivers its document.
@@ -68,9 +82,10 @@ func (d *Delivery) Where(file string, line, col int) (string, int, int) {
 }
 
 // Unpack finds the document a file hands a node, offline: nothing is
-// fetched and nothing but data is read. A kernel command line must carry
-// the document inline (data:), and its corium.config.sha256= pin is
-// checked; a cloud-config's write_files entry for /etc/corium/config.yaml
+// fetched and nothing but data is read. A kernel command line (as
+// /proc/cmdline shows it, as cmdline --grub prints it, or on the one linux
+// line of a grub.cfg naming corium.config=) must carry the document inline
+// (data:), and its corium.config.sha256= pin is checked; a cloud-config's write_files entry for /etc/corium/config.yaml
 // is decoded as cloud-init decodes it. The error says why the file cannot
 // deliver a document (a broken encoding, a pin that does not match, a
 // command line naming a URL); it never quotes the document. A YAML syntax
@@ -78,10 +93,22 @@ func (d *Delivery) Where(file string, line, col int) (string, int, int) {
 // the schema to report with its line.
 func Unpack(ctx context.Context, data []byte) (*Delivery, error) {
 	if line, ok := commandLine(data); ok {
-		return unpackCmdline(ctx, line)
+		return unpackCmdline(ctx, line, paramConfig, "")
 	}
 	var root yaml.Node
-	if !schema.IsCloudConfig(data) || yaml.Unmarshal(data, &root) != nil {
+	yamlErr := yaml.Unmarshal(data, &root)
+	if yamlErr != nil || topMapping(&root) == nil {
+		// Not a YAML mapping: perhaps GRUB's script, which quotes the line.
+		switch line, at, ok, err := grubEntry(data); {
+		case err != nil:
+			return nil, err
+		case ok && at == 0:
+			return unpackCmdline(ctx, line, paramConfig, "GRUB's quotes undone, ")
+		case ok:
+			return unpackCmdline(ctx, line, fmt.Sprintf("line %d (GRUB linux) %s", at, paramConfig), "GRUB's quotes undone, ")
+		}
+	}
+	if !schema.IsCloudConfig(data) || yamlErr != nil {
 		// Not a cloud-config, or not YAML: the schema reads it as it is,
 		// and reports a syntax error with its line.
 		return &Delivery{Data: data}, nil
@@ -112,7 +139,9 @@ func commandLine(data []byte) (string, bool) {
 	return line, ok
 }
 
-func unpackCmdline(ctx context.Context, line string) (*Delivery, error) {
+// unpackCmdline reads the document line carries; via says where it is in
+// the file, quoted how the line was taken out of it.
+func unpackCmdline(ctx context.Context, line, via, quoted string) (*Delivery, error) {
 	val, _ := parseCmdline(line).get(paramConfig)
 	if !hasScheme(val, "data") {
 		return nil, fmt.Errorf("%s= does not carry the document inline (data:), so it is read only at boot; check the document it names instead", paramConfig)
@@ -124,8 +153,17 @@ func unpackCmdline(ctx context.Context, line string) (*Delivery, error) {
 	case a.absent != "":
 		return nil, errors.New(a.absent + "; it must hold a corium block")
 	}
+	p, _ := readParams(line) // fromCmdline checked it
 	_, how, _ := strings.Cut(a.detail, "(")
-	return &Delivery{Data: a.data, Via: paramConfig, How: "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true}, nil
+	return &Delivery{Data: a.data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.pin}, nil
+}
+
+// topMapping is the document's top-level mapping, nil when it has none.
+func topMapping(root *yaml.Node) *yaml.Node {
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return nil
+	}
+	return root.Content[0]
 }
 
 // writtenAt keeps the entries that write p.

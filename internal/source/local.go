@@ -2,12 +2,14 @@ package source
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
 )
 
 // readLocal reads a source file under the root: missing or blank is absent,
@@ -35,29 +37,46 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 
 // fromFlag reads --config FILE, which replaces the chain: with nothing to
 // fall through to, every problem (missing and blank included) is a failure.
-func fromFlag(o Options) (*Result, error) {
+// The file is read as validate reads it (Unpack): a cloud-config's
+// write_files, a kernel command line or a GRUB entry hands over the document
+// in it, and the provenance says where in the file it was.
+func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	p := o.ConfigFile
 	res := &Result{Tried: []Attempt{}}
 	fail := func(err error) (*Result, error) {
 		res.record(o.Logger, Attempt{Source: p, Outcome: Failed, Reason: err.Error()})
 		return res, err
 	}
+	if info, err := os.Stat(p); err == nil && info.IsDir() {
+		return fail(fmt.Errorf("reading %s: is a directory; name the one file that holds the node's document", p))
+	}
 	data, err := os.ReadFile(p)
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	if blank(data) {
-		return fail(fmt.Errorf("reading %s: the file is empty; it must hold a corium block", p))
-	}
-	tree, absent, err := inspect(data, false)
-	if err == nil && absent != "" {
-		err = errors.New(absent + "; it must hold a corium block")
-	}
+	d, err := Unpack(ctx, data)
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	res.record(o.Logger, Attempt{Source: p, Outcome: Used})
-	res.Source, res.Data, res.Tree = p, data, tree
+	// A document without a block (blank, a list, a cloud-config without
+	// corium:) is not absent here, with no source after it: validation
+	// refuses it in validate's words.
+	tree, err := schema.ReadTree(d.Data, false)
+	var syn *schema.SyntaxError
+	if errors.As(err, &syn) {
+		err = fmt.Errorf("YAML syntax error: %w", syn)
+	}
+	if err != nil {
+		if d.Via != "" {
+			p += " (" + d.Via + ")"
+		}
+		return fail(fmt.Errorf("reading %s: %w", p, err))
+	}
+	for _, n := range d.Notes {
+		o.Logger.Warn("the file's delivery of the document", "file", p, "field", n.Path, "warning", n.Message)
+	}
+	res.record(o.Logger, Attempt{Source: p, Outcome: Used, Reason: d.Described()})
+	res.Source, res.Data, res.Tree, res.OnCmdline, res.Pin = p, d.Data, tree, d.OnCmdline, d.Pin
 	return res, nil
 }
 

@@ -115,7 +115,7 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 		opts.Logger = slog.Default()
 	}
 	if opts.ConfigFile != "" {
-		return fromFlag(opts)
+		return fromFlag(ctx, opts)
 	}
 	res := &Result{Tried: []Attempt{}}
 	// The command line is read first, because a pin on it decides how every

@@ -16,5 +16,6 @@
 // "# holds: NAME..." line must provision with them: each has to rest in the
 // file it is for.
 //
-// It holds tests only.
+// It holds tests, and the corpus's placeholders (Corpus) for test/agree,
+// which runs the same documents.
 package hostile
