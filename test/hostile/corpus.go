@@ -70,7 +70,7 @@ func newSecrets(t testing.TB) map[string]secret {
 		// kine's datasource URL, the database's password in it. Past its
 		// scheme every part is drawn, so no 12 characters of it are text
 		// the agent prints of its own.
-		"URL_DSN": {"postgres://" + rand.Text()[:6] + ":" + rand.Text()[:12] + "@" + strings.ToLower(rand.Text()[:8]) + ".db:5432/" + strings.ToLower(rand.Text()[:6]) + "?sslmode=require", k0sHolder},
+		"URL_DSN":  {"postgres://" + rand.Text()[:6] + ":" + rand.Text()[:12] + "@" + strings.ToLower(rand.Text()[:8]) + ".db:5432/" + strings.ToLower(rand.Text()[:6]) + "?sslmode=require", k0sHolder},
 		"CTL_PASS": {"C" + strings.ToLower(rand.Text()[:2]) + "%\n" + rand.Text()[:1] + "\t\x1b", ""},
 	}
 	return s
