@@ -107,7 +107,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 	d.decision = render.SelectNodeAddress(cfg, d.facts)
 	t.nodeAddress = d.decision.Status()
 	o.Log.Info("node address", "address", t.nodeAddress.Address, "how", d.decision.Source, "reason", d.decision.Reason)
-	if d.decision.Source == render.SourceNone && render.OverlayOfNodeAddress(cfg) != nil {
+	if d.decision.Refused {
 		return nil, fmt.Errorf("deciding the node address: %s", d.decision.Reason)
 	}
 	d.host = render.DecideHostname(cfg, render.ReadHostnameFacts(o.Root))
