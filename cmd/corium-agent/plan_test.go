@@ -19,7 +19,7 @@ func TestPlanDecidedAtBootOnce(t *testing.T) {
 		}
 	}
 	want := map[string]string{
-		"node address": "node address: decided at boot: no interface is marked nodeAddress; the default route's source address is read on the node at boot",
+		"node address": "node address: decided at boot: no interface is marked nodeAddress; the source address of the IPv4 default route is read on the node at boot",
 		"hostname":     "hostname: decided at boot",
 	}
 	for k, w := range want {

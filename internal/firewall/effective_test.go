@@ -42,6 +42,7 @@ var changeOf = map[string]string{
 	"spec.network.dualStack.IPv6podCIDR":     `{spec: {network: {dualStack: {enabled: true, IPv6podCIDR: "fd02::/48", IPv6serviceCIDR: "fd01::/108"}}}}`,
 	"spec.network.dualStack.IPv6serviceCIDR": `{spec: {network: {dualStack: {enabled: true, IPv6podCIDR: "fd00::/48", IPv6serviceCIDR: "fd03::/108"}}}}`,
 	"spec.storage.type":                      `{spec: {storage: {type: kine}}}`,
+	"spec.network.primaryAddressFamily":      `{spec: {network: {primaryAddressFamily: IPv6}}}`,
 	"spec.api.port":                          `{spec: {api: {port: 7443}}}`,
 	"spec.api.k0sApiPort":                    `{spec: {api: {k0sApiPort: 7444}}}`,
 	"spec.konnectivity.agentPort":            `{spec: {konnectivity: {agentPort: 7132}}}`,

@@ -20,12 +20,16 @@ import (
 //	    {"name": "wg0", "addresses": ["10.10.0.1/24"]}
 //	  ],
 //	  "defaultRoute": {"interface": "eth0", "source": "192.0.2.10", "mtu": 1450},
+//	  "defaultRoute6": {"interface": "eth0", "source": "2001:db8::10", "mtu": 1450},
 //	  "peerRoutes": [
 //	    {"to": "192.0.2.2", "interface": "eth0", "mtu": 1450}
 //	  ]
 //	}
 //
-// defaultRoute is omitted (or null) when the host has no default route.
+// defaultRoute is omitted (or null) when the host has no default route; it
+// is the IPv4 one when the host has one, else the IPv6 one. defaultRoute6 is
+// the IPv6 default route of a host that has both: a cluster whose addresses
+// are IPv6, or dual stack, takes the node's IPv6 address from it.
 // peerRoutes holds the route to each peer endpoint that is an IP address
 // (`ip route get`); an endpoint with no route has no entry. A route's mtu is
 // the route's own mtu metric when it has one, else its link's. Facts written
@@ -34,7 +38,9 @@ import (
 type Facts struct {
 	Interfaces   []InterfaceFacts `json:"interfaces"`
 	DefaultRoute *RouteFacts      `json:"defaultRoute,omitempty"`
-	PeerRoutes   []PeerRoute      `json:"peerRoutes,omitempty"`
+	// DefaultRoute6 is set only beside an IPv4 DefaultRoute.
+	DefaultRoute6 *RouteFacts `json:"defaultRoute6,omitempty"`
+	PeerRoutes    []PeerRoute `json:"peerRoutes,omitempty"`
 }
 
 // InterfaceFacts is one link that is up, with its addresses in kernel order.
@@ -86,6 +92,16 @@ func Parse(data []byte) (*Facts, error) {
 	if d := f.DefaultRoute; d != nil && d.MTU < 0 {
 		return nil, fmt.Errorf("parsing facts: defaultRoute.mtu: %d is negative", d.MTU)
 	}
+	if d := f.DefaultRoute6; d != nil {
+		switch {
+		case !isIPv6(d.Source):
+			return nil, fmt.Errorf("parsing facts: defaultRoute6.source: required, an IPv6 address")
+		case f.DefaultRoute == nil || isIPv6(f.DefaultRoute.Source):
+			return nil, fmt.Errorf("parsing facts: defaultRoute6: only beside an IPv4 defaultRoute; a host with one IPv6 default route lists it as defaultRoute")
+		case d.MTU < 0:
+			return nil, fmt.Errorf("parsing facts: defaultRoute6.mtu: %d is negative", d.MTU)
+		}
+	}
 	return &f, nil
 }
 
@@ -108,3 +124,16 @@ func (f *Facts) PeerRoute(addr netip.Addr) *PeerRoute {
 	}
 	return nil
 }
+
+// DefaultRouteOf is the host's default route of one family (IPv6 when
+// ipv6), or nil when it has none.
+func (f *Facts) DefaultRouteOf(ipv6 bool) *RouteFacts {
+	for _, r := range []*RouteFacts{f.DefaultRoute, f.DefaultRoute6} {
+		if r != nil && isIPv6(r.Source) == ipv6 {
+			return r
+		}
+	}
+	return nil
+}
+
+func isIPv6(a netip.Addr) bool { return a.Is6() && !a.Is4In6() }

@@ -80,3 +80,23 @@ func TestDocumentedFactsParse(t *testing.T) {
 		t.Errorf("the documented facts show no route MTUs: %+v", f)
 	}
 }
+
+// TestParseDefaultRoute6: defaultRoute6 is an IPv6 route beside an IPv4
+// defaultRoute, nothing else.
+func TestParseDefaultRoute6(t *testing.T) {
+	const v4 = `"defaultRoute":{"interface":"eth0","source":"192.0.2.10"}`
+	const v6 = `"defaultRoute6":{"interface":"eth0","source":"2001:db8::10"}`
+	f, err := Parse([]byte(`{"interfaces":[],` + v4 + `,` + v6 + `}`))
+	if err != nil || f.DefaultRouteOf(true) == nil || f.DefaultRouteOf(true).Source.String() != "2001:db8::10" || f.DefaultRouteOf(false).Source.String() != "192.0.2.10" {
+		t.Fatalf("got %+v, %v", f, err)
+	}
+	for _, bad := range []string{
+		`{"interfaces":[],` + v6 + `}`,
+		`{"interfaces":[],"defaultRoute":{"interface":"eth0","source":"2001:db8::9"},` + v6 + `}`,
+		`{"interfaces":[],` + v4 + `,"defaultRoute6":{"interface":"eth0","source":"192.0.2.11"}}`,
+	} {
+		if _, err := Parse([]byte(bad)); err == nil || !strings.Contains(err.Error(), "defaultRoute6") {
+			t.Errorf("%s: got %v, want a refusal naming defaultRoute6", bad, err)
+		}
+	}
+}

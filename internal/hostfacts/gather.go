@@ -20,8 +20,8 @@ type Netlink interface {
 	RouteGet(destination net.IP) ([]netlink.Route, error)
 }
 
-// Well-known public resolvers stand in for "the internet": RouteGet only
-// looks the route up, no packet is sent.
+// Well-known public resolvers stand in for "the internet", IPv4 then IPv6:
+// RouteGet only looks the route up, no packet is sent.
 var internetProbes = []net.IP{net.ParseIP("1.1.1.1"), net.ParseIP("2606:4700:4700::1111")}
 
 // Gather reads the live host's links that are up, their addresses, the
@@ -54,9 +54,17 @@ func Gather(nl Netlink, endpoints ...netip.Addr) (*Facts, error) {
 		}
 		f.Interfaces = append(f.Interfaces, iface)
 	}
-	f.DefaultRoute, err = defaultRoute(nl)
-	if err != nil {
+	if f.DefaultRoute, err = defaultRoute(nl, internetProbes[0]); err != nil {
 		return nil, err
+	}
+	v6, err := defaultRoute(nl, internetProbes[1])
+	switch {
+	case err != nil:
+		return nil, err
+	case f.DefaultRoute == nil:
+		f.DefaultRoute = v6
+	default:
+		f.DefaultRoute6 = v6
 	}
 	if f.PeerRoutes, err = peerRoutes(nl, endpoints); err != nil {
 		return nil, err
@@ -64,24 +72,24 @@ func Gather(nl Netlink, endpoints ...netip.Addr) (*Facts, error) {
 	return f, nil
 }
 
-func defaultRoute(nl Netlink) (*RouteFacts, error) {
-	for _, dst := range internetProbes {
-		routes, err := nl.RouteGet(dst)
-		if err != nil {
-			// ENETUNREACH: no route in this family; try the next one.
+// defaultRoute is the route to probe, the default route of its family; nil
+// when that family has none.
+func defaultRoute(nl Netlink, probe net.IP) (*RouteFacts, error) {
+	routes, err := nl.RouteGet(probe)
+	if err != nil {
+		// ENETUNREACH: no route in this family.
+		return nil, nil
+	}
+	for _, r := range routes {
+		src, ok := netip.AddrFromSlice(r.Src)
+		if !ok {
 			continue
 		}
-		for _, r := range routes {
-			src, ok := netip.AddrFromSlice(r.Src)
-			if !ok {
-				continue
-			}
-			name, mtu, err := routeLink(nl, r)
-			if err != nil {
-				return nil, fmt.Errorf("finding the default route's link %d: %w", r.LinkIndex, err)
-			}
-			return &RouteFacts{Interface: name, Source: src.Unmap(), MTU: mtu}, nil
+		name, mtu, err := routeLink(nl, r)
+		if err != nil {
+			return nil, fmt.Errorf("finding the default route's link %d: %w", r.LinkIndex, err)
 		}
+		return &RouteFacts{Interface: name, Source: src.Unmap(), MTU: mtu}, nil
 	}
 	return nil, nil
 }

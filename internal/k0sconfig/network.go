@@ -12,6 +12,9 @@ type Network struct {
 	DualStack       bool
 	IPv6PodCIDR     string
 	IPv6ServiceCIDR string
+	// PrimaryAddressFamily is spec.network.primaryAddressFamily, IPv4 or
+	// IPv6; "" leaves it to k0s (see NodeFamilies).
+	PrimaryAddressFamily string
 	// Storage is spec.storage.type.
 	Storage string
 

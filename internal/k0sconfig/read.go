@@ -24,6 +24,8 @@ func ReadNetwork(doc map[string]any) (Network, []Problem) {
 		DualStack:       r.boolean("spec.network.dualStack.enabled", false),
 		IPv6PodCIDR:     r.str("spec.network.dualStack.IPv6podCIDR", ""),
 		IPv6ServiceCIDR: r.str("spec.network.dualStack.IPv6serviceCIDR", ""),
+		// network.go:55-59: unset, k0s derives it from the API addresses.
+		PrimaryAddressFamily: r.str("spec.network.primaryAddressFamily", ""),
 		// pkg/apis/k0s/v1beta1/storage.go DefaultStorageSpec: etcd.
 		Storage: r.str("spec.storage.type", "etcd"),
 		// pkg/apis/k0s/v1beta1/api.go setDefaults: 6443 and 9443;

@@ -41,6 +41,9 @@ var argRules = []struct {
 	{"feature gate value", "install controller --feature-gates=IPv6SingleStack=on", "--feature-gates", "expected true or false"},
 	{"feature gates twice", "install controller --feature-gates=IPv6SingleStack=true --feature-gates=IPv6SingleStack=true", "--feature-gates", "feature gates already initialized"},
 	{"help", "install worker --help", "--help", "prints its help"},
+	{"node-ip of one family twice", "install worker --kubelet-extra-args=--node-ip=10.0.0.1,10.0.0.2", "--kubelet-extra-args", "a dual-stack pair of IPs"},
+	{"node-ip of three", "install controller --kubelet-extra-args=--node-ip=10.0.0.1,fd10::1,10.0.0.2", "--kubelet-extra-args", "a dual-stack pair of IPs"},
+	{"node-ip pair unspecified", "install worker --kubelet-extra-args=--node-ip=0.0.0.0,fd10::1", "--kubelet-extra-args", "cannot include '0.0.0.0' or '::'"},
 }
 
 func TestArgRules(t *testing.T) {
@@ -75,6 +78,9 @@ func TestArgsAccepted(t *testing.T) {
 		"install controller --single=false --init-only=false --enable-dynamic-config --enable-metrics-scraper --enable-k0s-cloud-provider --k0s-cloud-provider-port=0x2000 --k0s-cloud-provider-update-frequency=1m",
 		"install controller --feature-gates=IPv6SingleStack=true --api-server-stop-timeout=30s --kube-controller-manager-extra-args=--v=2",
 		"install controller --token-file /etc/k0s/join-token --kubelet-extra-args=--node-ip=10.0.0.1 --labels=a=1,b=2 --labels c=3 --taints=a=b:NoSchedule,c:NoExecute",
+		"install worker --kubelet-extra-args=--node-ip=10.0.0.1,fd10::1",
+		"install worker --kubelet-extra-args=--node-ip=fd10::1,10.0.0.1",
+		"install worker --kubelet-extra-args=--node-ip=::",
 		"install controller -dv --debugListenOn=:6061 --data-dir=/var/lib/k0s --status-socket=/run/k0s/status.sock -e HTTP_PROXY=http://p:3128 --env=NO_PROXY --start",
 		"install worker --token-file=/etc/k0s/join-token --profile=big --iptables-mode=nft --cri-socket=remote:/run/containerd.sock --kubelet-root-dir=/var/lib/kubelet --enable-cloud-provider --ignore-pre-flight-checks",
 		"install worker -l kubelet=2,etcd=debug --logging=[containerd=warn] --cidr-range=10.0.0.0/8 --labels=",

@@ -20,7 +20,9 @@
 //   - the Validate methods of the v1beta1 types that a rendered config or a
 //     k0s.patch can break;
 //   - the flags of the install, controller and worker commands, with the
-//     value checks their flag types do while parsing.
+//     value checks their flag types do while parsing, and the kubelet's rule
+//     for the --node-ip that --kubelet-extra-args hands it (one IP or a
+//     dual-stack pair; k8s.io/component-helpers node/util/ips.go).
 //
 // What it does not: rules that depend on the host (the API address and the
 // VRRP interface k0s picks from the host's routes and links, a MAC address

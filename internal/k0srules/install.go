@@ -145,6 +145,11 @@ func run(c *command, args []string) (*Invocation, Problems) {
 	if st, ok := p.state["help"]; ok && st.b {
 		return nil, Problems{{Path: "--help", Message: "k0s prints its help and does nothing else", Source: "github.com/spf13/cobra v1.10.2 command.go (help flag)"}}
 	}
+	if st, ok := p.state["kubelet-extra-args"]; ok {
+		if ps := kubeletNodeIP(st.str); len(ps) > 0 {
+			return nil, ps
+		}
+	}
 	switch {
 	case c.maxArgs == 0 && len(p.args) > 0:
 		return nil, Problems{{Message: unknownCommand(c) + ": " + c.path + " takes no arguments besides its flags", Source: c.argsSrc}}

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/render"
 )
 
@@ -41,20 +42,23 @@ func (in *inspection) route() {
 		r.DefaultRoute = fmt.Sprintf("%s via source %s", d.Interface, d.Source)
 	}
 	addr := in.r.NodeAddress.Address
+	// The node address came from the default route of its own family.
+	a, _ := netip.ParseAddr(addr)
+	d := in.facts.DefaultRouteOf(a.Is6() && !a.Is4In6())
 	overlay := render.OverlayOfNodeAddress(in.cfg)
 	switch {
 	case overlay != nil:
 		r.OK, r.Reason = true, fmt.Sprintf("the node address is on %s; the tunnel layer checks it", overlay.Name)
 	case addr == "":
 		r.OK, r.Reason = true, "no node address was recorded (k0s chose it); nothing to hold the route to"
-	case in.facts.DefaultRoute == nil:
-		r.Reason = fmt.Sprintf("the host has no default route; the node address %s was its source", addr)
-	case in.facts.DefaultRoute.Source.String() != addr:
-		r.Reason = fmt.Sprintf("the default route's source is now %s, the node registered with %s", in.facts.DefaultRoute.Source, addr)
+	case d == nil:
+		r.Reason = fmt.Sprintf("the host has no %s default route; the node address %s was its source", k0sconfig.FamilyOf(a), addr)
+	case d.Source.String() != addr:
+		r.Reason = fmt.Sprintf("the default route's source is now %s, the node registered with %s", d.Source, addr)
 	case !onSomeLink(in.facts, addr):
 		r.Reason = fmt.Sprintf("no link that is up carries the node address %s", addr)
 	default:
-		r.OK, r.Reason = true, fmt.Sprintf("the node address %s is the default route's source on %s", addr, in.facts.DefaultRoute.Interface)
+		r.OK, r.Reason = true, fmt.Sprintf("the node address %s is the default route's source on %s", addr, d.Interface)
 	}
 	in.r.Route = r
 	in.endpoints(r)

@@ -137,7 +137,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 // host's facts; a node on an overlay that cannot have one is refused.
 func decideNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) (render.Decision, error) {
 	dec := render.SelectNodeAddress(cfg, facts)
-	if dec.Source == render.SourceNone && render.OverlayOfNodeAddress(cfg) != nil {
+	if dec.Refused || (dec.Source == render.SourceNone && render.OverlayOfNodeAddress(cfg) != nil) {
 		return dec, fmt.Errorf("deciding the node address: %s", dec.Reason)
 	}
 	return dec, nil

@@ -149,7 +149,7 @@ func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
 		// The file's own MTU, derived or configured, never a guess at
 		// what wg-quick would pick.
 		mtu := in.OverlayMTU
-		v6 := isIPv6(in.NodeAddress)
+		v6 := isIPv6(in.NodeAddress) || hasIPv6Pods(cfg)
 		switch cfg.Network.CNI {
 		case schema.CNIKubeRouter, "":
 			overhead := ipipOverhead4
@@ -169,6 +169,15 @@ func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
 		net["controlPlaneLoadBalancing"] = k0sCPLB(cfg, in)
 	}
 	return net
+}
+
+// hasIPv6Pods says the cluster gives pods IPv6 addresses (IPv6 ranges, or
+// dual stack through k0s.patch). Their packets to other nodes travel in the
+// CNI's IPv6 tunnels whatever the node address's family, and the CNI takes
+// one MTU for both families, so it must fit the larger IPv6 overhead.
+func hasIPv6Pods(cfg *schema.Config) bool {
+	net, _ := schema.EffectiveNetwork(cfg)
+	return net.DualStack || isIPv6Prefix(net.PodCIDR)
 }
 
 // OverlayOfNodeAddress is the wireguard interface whose first address is the

@@ -16,6 +16,9 @@ type K0sInstall struct {
 	// NodeAddress is the bare address the node registers; "" when it is
 	// decided at boot (then the kubelet picks one itself).
 	NodeAddress string
+	// SecondAddress is the node's address of the other family in a
+	// dual-stack cluster (Decision.Second); "" otherwise.
+	SecondAddress string
 	// HasToken says a join token was written to JoinTokenPath.
 	HasToken bool
 	// UnitExists says a k0s unit from an earlier, unfinished run is on
@@ -42,7 +45,16 @@ func K0sInstallArgs(cfg *schema.Config, in K0sInstall) []string {
 		args = append(args, "--token-file", JoinTokenPath)
 	}
 	if cfg.Role.HasKubelet() && in.NodeAddress != "" {
-		args = append(args, "--kubelet-extra-args=--node-ip="+in.NodeAddress)
+		// Both addresses in dual stack, the primary family's first: k0s
+		// detects both only when --node-ip is unset, and orders them so
+		// itself (k0s v1.36.3+k0s.0 pkg/component/worker/kubelet.go:117-137);
+		// the kubelet takes one IP or one of each family
+		// (k8s.io/component-helpers v0.36.3 node/util/ips.go parseNodeIP).
+		ips := in.NodeAddress
+		if in.SecondAddress != "" {
+			ips += "," + in.SecondAddress
+		}
+		args = append(args, "--kubelet-extra-args=--node-ip="+ips)
 	}
 	if l := k0sLabels(cfg.Node.Labels); l != "" {
 		args = append(args, "--labels="+l)

@@ -25,7 +25,7 @@ func TestSelectNodeAddressNoDefaultRoute(t *testing.T) {
 	if d.Address.IsValid() || d.Source != SourceNone || !strings.Contains(d.Reason, "no default route") {
 		t.Errorf("got %+v, want no address and a reason saying there is no default route", d)
 	}
-	if len(d.Candidates) != 1 || d.Candidates[0].Reason != "not the default route's source address" {
+	if len(d.Candidates) != 1 || d.Candidates[0].Reason != "not the source address of the IPv4 default route" {
 		t.Errorf("candidates %+v", d.Candidates)
 	}
 }

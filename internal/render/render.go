@@ -144,7 +144,11 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	// (the drop-in requiring it is RenderUnits').
 	steps = append(steps, guardStep)
 
-	args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken, UnitExists: in.K0sUnitExists})
+	second := ""
+	if in.Decision.Second.IsValid() {
+		second = in.Decision.Second.String()
+	}
+	args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, SecondAddress: second, HasToken: hasToken, UnitExists: in.K0sUnitExists})
 	if err := checkWithK0s(args, k0sConfigOf(k0s)); err != nil {
 		return nil, false, err
 	}

@@ -215,3 +215,44 @@ func TestRenderOneMTUForFileAndCNI(t *testing.T) {
 		})
 	}
 }
+
+// TestCNIMTUFitsIPv6Pods: with dual stack the CNI carries IPv6 pods in its
+// IPv6 tunnels (kube-router's ip6tnl, 48 bytes; calico's vxlan-v6, 70)
+// even where the node address is IPv4, and it takes one MTU for both
+// families, so the MTU fits the larger overhead. Validation refuses dual
+// stack with the node address on the overlay today; the render does not
+// lean on that.
+func TestCNIMTUFitsIPv6Pods(t *testing.T) {
+	for _, c := range []struct {
+		cni  string
+		want int
+	}{
+		{"kuberouter", 1420 - 48},
+		{"calico", 1420 - 70},
+	} {
+		t.Run(c.cni, func(t *testing.T) {
+			cfg, _, err := schema.Load([]byte(mtuDocFor(c.cni, false)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.K0s.Patch = map[string]any{"spec": map[string]any{"network": map[string]any{
+				"dualStack": map[string]any{"enabled": true, "IPv6podCIDR": "fd00:244::/108", "IPv6serviceCIDR": "fd00:96::/108"},
+			}}}
+			out, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.30.0.2", OverlayMTU: 1420})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Spec struct {
+					Network map[string]any `yaml:"network"`
+				} `yaml:"spec"`
+			}
+			if err := yaml.Unmarshal(out, &doc); err != nil {
+				t.Fatal(err)
+			}
+			if got := doc.Spec.Network[c.cni].(map[string]any)["mtu"]; got != c.want {
+				t.Errorf("%s mtu = %d, want %d", c.cni, got, c.want)
+			}
+		})
+	}
+}

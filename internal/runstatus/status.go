@@ -95,6 +95,9 @@ type Finding struct {
 type NodeAddress struct {
 	// Address is the chosen address; "" when decided at boot.
 	Address string `json:"address,omitempty"`
+	// Second is the node's address of the other family in a dual-stack
+	// cluster, registered beside Address; "" otherwise.
+	Second string `json:"second,omitempty"`
 	// How says how it was decided (for example "wireguard wg0 nodeAddress",
 	// "default route source", "decided at boot").
 	How string `json:"how"`

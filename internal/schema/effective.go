@@ -83,3 +83,12 @@ func walkPatch(patch map[string]any, dotted string) (string, any, bool) {
 	}
 	return path, cur, true
 }
+
+// NodeFamilies are the address families the node registers addresses of,
+// the primary first (k0sconfig.Network.NodeFamilies): the one family of a
+// single-stack cluster's ranges, or both, in k0s's order, when k0s.patch
+// turns dual stack on.
+func NodeFamilies(cfg *Config) []string {
+	net, _ := EffectiveNetwork(cfg)
+	return net.NodeFamilies(cfg.Cluster.Endpoint)
+}

@@ -3,8 +3,10 @@ package schema
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/k0srules"
 )
 
@@ -50,10 +52,38 @@ func (v *crossCheck) k0sRefusals() {
 	if !errors.As(k0srules.CheckClusterConfig(data), &refused) {
 		return
 	}
+	var elsewhere []k0srules.Problem
 	for _, p := range refused {
 		dotted, ok := patchOwns(patch, p.Path)
-		if at := PatchPath(patch, dotted); ok && !v.patchRefused[at] {
+		switch at := PatchPath(patch, dotted); {
+		case !ok:
+			elsewhere = append(elsewhere, p)
+		case !v.patchRefused[at]:
 			v.errorf(at, "k0s %s would refuse it: %s", k0srules.Version, p.Message)
+		}
+	}
+	v.k0sRefusalsElsewhere(elsewhere)
+}
+
+// k0sRefusalsElsewhere: what k0s refuses outside what the patch sets, and
+// would not refuse without the patch, the patch brought about together
+// with the agent's part (dual stack with a single-stack IPv6 range, say).
+// Apply refuses it at boot all the same, so validate refuses it here, at
+// the patch, naming the ClusterConfig path k0s names; once k0sEffective
+// has refused part of the patch, that refusal says what to change.
+func (v *crossCheck) k0sRefusalsElsewhere(refused []k0srules.Problem) {
+	if len(refused) == 0 || len(v.patchRefused) > 0 {
+		return
+	}
+	data, err := json.Marshal(k0sconfig.Base(K0sBase(v.cfg)))
+	if err != nil {
+		return
+	}
+	var before k0srules.Problems
+	errors.As(k0srules.CheckClusterConfig(data), &before)
+	for _, p := range refused {
+		if !slices.Contains(before, p) {
+			v.errorf("k0s.patch", "makes a ClusterConfig k0s %s would refuse at %s: %s; change the patch, or the document's field behind that path", k0srules.Version, p.Path, p.Message)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package schema
 
-import "net/netip"
+import (
+	"net/netip"
+
+	"github.com/corium/corium-agent/internal/k0sconfig"
+)
 
 // k0sEffective holds k0s.patch to what the agent owns and derives. The
 // patch stays the escape hatch: what the agent derives from the cluster's
@@ -46,8 +50,23 @@ func (v *crossCheck) k0sEffective() {
 		}
 	}
 	onOverlay := K0sBase(v.cfg).OnOverlay
-	if net.DualStack && (onOverlay || eff.Firewall.ClusterPorts == ClusterPortsOverlay) {
-		v.errorf(PatchPath(patch, "spec.network.dualStack.enabled"), "turns on dual stack, whose second pod range the guard and the pod masquerade do not follow: with the node address on the overlay or firewall.clusterPorts overlay, IPv6 pods would be cut off; use one address family")
+	dualStack := PatchPath(patch, "spec.network.dualStack.enabled")
+	switch {
+	case !net.DualStack:
+	case onOverlay || eff.Firewall.ClusterPorts == ClusterPortsOverlay:
+		v.errorf(dualStack, "turns on dual stack, whose second pod range the guard and the pod masquerade do not follow: with the node address on the overlay or firewall.clusterPorts overlay, IPv6 pods would be cut off; use one address family")
+		v.patchRefused[dualStack] = true
+	case net.Provider == k0sconfig.ProviderCalico && net.Calico.Mode != "bird" && !patchSets(patch, "spec.network.calico.mode"):
+		// k0s refuses it at spec.network.calico.mode, which the patch does
+		// not set (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/network.go:140-142).
+		v.errorf(dualStack, "turns on dual stack, which k0s runs calico with only in mode bird, and calico's mode is vxlan unless the patch sets it; set spec.network.calico.mode to bird in k0s.patch, or use one address family")
+		v.patchRefused[dualStack] = true
+	}
+	if fam := net.NodeFamilies(eff.Cluster.Endpoint)[0]; !net.DualStack && net.PrimaryAddressFamily != "" && net.PrimaryAddressFamily != fam {
+		// k0s hands the primary family to the CNI and the DNS address
+		// whatever the stack; in a single-stack cluster the ranges decide
+		// it (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/network.go:55-59).
+		v.errorf(PatchPath(patch, "spec.network.primaryAddressFamily"), "names a primary family other than that of network.podCIDR and serviceCIDR (%s), the one family of a single-stack cluster; remove it, or turn dual stack on", fam)
 	}
 	if onOverlay && eff.Network.CNI == CNIKubeRouter && !net.KubeRouter.Overlay {
 		v.warnf(PatchPath(patch, "spec.network.kuberouter.extraArgs.enable-overlay"), "turns off kube-router's tunnels: pods' packets to other nodes then leave with pod sources, which the peers' allowedIPs drop; leave the overlay on")

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/record"
+	"github.com/corium/corium-agent/internal/rootfs"
+)
+
+const (
+	dualStackPatch = "k0s:\n  patch:\n    spec:\n      network:\n        dualStack: {enabled: true, IPv6podCIDR: \"fd00::/108\", IPv6serviceCIDR: \"fd01::/108\"}\n"
+	// bothFamiliesFacts is a host with a default route of each family.
+	bothFamiliesFacts = `{"interfaces":[{"name":"eth0","addresses":["192.0.2.11/24","2001:db8::11/64"]}],
+  "defaultRoute":{"interface":"eth0","source":"192.0.2.11"},
+  "defaultRoute6":{"interface":"eth0","source":"2001:db8::11"}}`
+	ipv4RouteFacts = `{"interfaces":[{"name":"eth0","addresses":["192.0.2.11/24","2001:db8::11/64"]}],
+  "defaultRoute":{"interface":"eth0","source":"192.0.2.11"}}`
+)
+
+// Dual-stack calico, which k0s runs only in mode bird, is refused by
+// validate with the message plan and apply refuse it with, before any
+// write: on the overlay, where the agent makes calico vxlan and the guard
+// does not follow a second pod range, and on the host's address, where
+// calico keeps k0s's default vxlan. Each message says what to do.
+func TestDualStackCalicoValidateAndApplyAgree(t *testing.T) {
+	overlay := `wireguard:
+  - name: wg0
+    address: 10.10.0.1/24
+    nodeAddress: true
+    privateKey: AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=
+    peers:
+      - publicKey: TVYmNnJxw6XWMBbDBIk5UY4TYQWR1NSBrRs5mhQ3OQk=
+        endpoint: 192.0.2.12:51820
+        allowedIPs: [10.10.0.2/32]
+`
+	for name, tc := range map[string]struct{ doc, says string }{
+		"on the overlay": {"role: single\nnetwork: {cni: calico}\n" + overlay + dualStackPatch, "use one address family"},
+		"on the host":    {"role: single\nnetwork: {cni: calico}\n" + dualStackPatch, "set spec.network.calico.mode to bird in k0s.patch, or use one address family"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			config := writeConfig(t, "config.yaml", tc.doc)
+			facts := writeConfig(t, "facts.json", bothFamiliesFacts)
+			code, out, _ := runCLI(t, "validate", config)
+			_, msg, ok := strings.Cut(strings.TrimSpace(out), ": k0s.patch")
+			if code != exitFailed || !ok || !strings.Contains(msg, tc.says) {
+				t.Fatalf("validate: exit %d, want a refusal at k0s.patch saying %q:\n%s", code, tc.says, out)
+			}
+			msg = "k0s.patch" + msg
+			for _, cmd := range []string{"plan", "apply"} {
+				root := t.TempDir()
+				code, out, errOut := runCLI(t, cmd, "--root", root, "--config", config, "--facts", facts)
+				if code != exitFailed || !strings.Contains(errOut, "validating the configuration: "+msg) {
+					t.Errorf("%s: exit %d, want validate's refusal %q:\n%s\n%s", cmd, code, msg, out, errOut)
+				}
+				if rootfs.New(root).Exists(record.MarkerPath) || rootfs.New(root).Exists("/etc/k0s/k0s.yaml") {
+					t.Errorf("%s: a refused run wrote files", cmd)
+				}
+			}
+		})
+	}
+}
+
+// An IPv6 single-stack cluster on a host that also has IPv4 registers its
+// IPv6 address; without an IPv6 default route, plan and apply refuse before
+// any write, naming the missing route (a host fact, so validate cannot).
+func TestIPv6ClusterNodeAddressAtPlanAndApply(t *testing.T) {
+	config := writeConfig(t, "config.yaml", "role: single\nnetwork: {podCIDR: \"fd00:244::/108\", serviceCIDR: \"fd00:96::/108\"}\n")
+	code, out, errOut := runCLI(t, "plan", "--root", t.TempDir(), "--config", config, "--facts", writeConfig(t, "facts.json", bothFamiliesFacts))
+	if code != 0 || !strings.Contains(out, "--kubelet-extra-args=--node-ip=2001:db8::11 ") || !strings.Contains(out, "address: 2001:db8::11") {
+		t.Errorf("plan: exit %d, want the IPv6 address as api.address and --node-ip:\n%s\n%s", code, out, errOut)
+	}
+	facts := writeConfig(t, "facts.json", ipv4RouteFacts)
+	for _, cmd := range []string{"plan", "apply"} {
+		root := t.TempDir()
+		code, out, errOut := runCLI(t, cmd, "--root", root, "--config", config, "--facts", facts)
+		if code != exitFailed || !strings.Contains(errOut, "deciding the node address: network.podCIDR and serviceCIDR are IPv6") || !strings.Contains(errOut, "no IPv6 default route") {
+			t.Errorf("%s: exit %d, want a refusal naming the missing IPv6 default route:\n%s\n%s", cmd, code, out, errOut)
+		}
+		if rootfs.New(root).Exists(filepath.Join("/etc/k0s", "k0s.yaml")) {
+			t.Errorf("%s: a refused run wrote k0s.yaml", cmd)
+		}
+	}
+}
