@@ -78,7 +78,11 @@ func TestK0sGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, UnicastSource: VRRPUnicastSource(cfg, facts), OverlayMTU: overlayMTU})
+				vrrp, err := ChooseVRRP(cfg, facts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, VRRP: vrrp, OverlayMTU: overlayMTU})
 				if err != nil {
 					t.Fatal(err)
 				}

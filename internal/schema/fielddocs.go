@@ -15,7 +15,7 @@ var fieldDefaults = map[string]string{
 	"storage.type":           "sqlite for single, etcd for every other role",
 	"node.name":              "the hostname unless generic (localhost, fedora, empty), else corium- and the first 8 characters of the machine-id",
 	"ha.enabled":             "false",
-	"ha.interface":           "k0s chooses",
+	"ha.interface":           "the interface whose route reaches the unicast peers (or the VIP's network)",
 	"ha.virtualRouterID":     "k0s chooses",
 	"firewall.clusterPorts":  string(DefaultClusterPorts),
 	"SecretSource.waitFor":   "0 (one attempt)",
