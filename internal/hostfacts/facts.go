@@ -22,7 +22,7 @@ import (
 //	  "defaultRoute": {"interface": "eth0", "source": "192.0.2.10", "mtu": 1450},
 //	  "defaultRoute6": {"interface": "eth0", "source": "2001:db8::10", "mtu": 1450},
 //	  "peerRoutes": [
-//	    {"to": "192.0.2.2", "interface": "eth0", "mtu": 1450}
+//	    {"to": "192.0.2.2", "interface": "eth0", "source": "192.0.2.10", "mtu": 1450}
 //	  ]
 //	}
 //
@@ -30,11 +30,15 @@ import (
 // is the IPv4 one when the host has one, else the IPv6 one. defaultRoute6 is
 // the IPv6 default route of a host that has both: a cluster whose addresses
 // are IPv6, or dual stack, takes the node's IPv6 address from it.
-// peerRoutes holds the route to each peer endpoint that is an IP address
-// (`ip route get`); an endpoint with no route has no entry. A route's mtu is
-// the route's own mtu metric when it has one, else its link's. Facts written
-// before MTUs were gathered have neither peerRoutes nor an mtu: they still
-// parse, and the overlay's MTU is then unknown (see InterfaceMTU).
+// peerRoutes holds the route to each peer endpoint and each ha.unicastPeers
+// address that is an IP address (`ip route get`: the link, the source
+// address the kernel would pick, the MTU); an address with no route has no
+// entry. A route's mtu is the route's own mtu metric when it has one, else
+// its link's. Facts written before MTUs were gathered have neither
+// peerRoutes nor an mtu, and those written before sources were gathered no
+// source: they still parse, and what they lack is then unknown (see
+// InterfaceMTU, and ChooseVRRP in render, which then models the route from
+// the interfaces' networks).
 type Facts struct {
 	Interfaces   []InterfaceFacts `json:"interfaces"`
 	DefaultRoute *RouteFacts      `json:"defaultRoute,omitempty"`
@@ -57,10 +61,14 @@ type RouteFacts struct {
 	MTU int `json:"mtu,omitempty"`
 }
 
-// PeerRoute is the route to one peer endpoint's address.
+// PeerRoute is the route to one address the node must reach: a peer
+// endpoint, a unicast VRRP peer.
 type PeerRoute struct {
 	To        netip.Addr `json:"to"`
 	Interface string     `json:"interface"`
+	// Source is the address the kernel would send from; invalid when
+	// unknown.
+	Source netip.Addr `json:"source,omitzero"`
 	// MTU is 0 when unknown.
 	MTU int `json:"mtu,omitempty"`
 }
@@ -115,7 +123,7 @@ func (f *Facts) Interface(name string) *InterfaceFacts {
 	return nil
 }
 
-// peerRoute returns the route to addr, or nil.
+// PeerRoute returns the route to addr, or nil.
 func (f *Facts) PeerRoute(addr netip.Addr) *PeerRoute {
 	for i := range f.PeerRoutes {
 		if f.PeerRoutes[i].To == addr.Unmap() {

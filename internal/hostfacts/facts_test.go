@@ -100,3 +100,36 @@ func TestParseDefaultRoute6(t *testing.T) {
 		}
 	}
 }
+
+// The unicast VRRP peers are looked up with the endpoints, each once: their
+// routes decide the VRRP interface when ha.interface is unset.
+func TestRouteTargets(t *testing.T) {
+	on := true
+	cfg := &schema.Config{
+		WireGuard: []schema.WireGuard{{Name: "wg0", Peers: []schema.Peer{{Endpoint: "192.0.2.2:51820"}}}},
+		HA:        schema.HA{Enabled: &on, UnicastPeers: []string{"192.0.2.2", "198.51.100.12", "2001:db8::12"}},
+	}
+	var got []string
+	for _, a := range RouteTargets(cfg) {
+		got = append(got, a.String())
+	}
+	if strings.Join(got, " ") != "192.0.2.2 198.51.100.12 2001:db8::12" {
+		t.Errorf("RouteTargets = %v, want the endpoint, then each other unicast peer once", got)
+	}
+	cfg.HA.Enabled = nil
+	if got := RouteTargets(cfg); len(got) != 1 {
+		t.Errorf("RouteTargets with ha off = %v, want the endpoint alone", got)
+	}
+}
+
+// A peer route's source is optional: facts written before it was gathered
+// still parse, with the source unknown.
+func TestParsePeerRouteSource(t *testing.T) {
+	f, err := Parse([]byte(`{"interfaces":[],"peerRoutes":[{"to":"198.51.100.12","interface":"eth1","source":"192.0.2.21"},{"to":"192.0.2.2","interface":"eth0"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.PeerRoutes[0].Source.String() != "192.0.2.21" || f.PeerRoutes[1].Source.IsValid() {
+		t.Errorf("parsed %+v, want the first route's source and none for the second", f.PeerRoutes)
+	}
+}

@@ -26,7 +26,8 @@ var internetProbes = []net.IP{net.ParseIP("1.1.1.1"), net.ParseIP("2606:4700:470
 
 // Gather reads the live host's links that are up, their addresses, the
 // route to the internet, and the route to each of endpoints (the peers'
-// endpoint addresses, see EndpointAddrs), each with its MTU. Overlay
+// endpoint addresses and the unicast VRRP peers, see RouteTargets), each
+// with its MTU. Overlay
 // interfaces are listed by name like any other link (a userspace WireGuard
 // device is a tuntap link). A host with no route to the internet has a nil
 // DefaultRoute, and an endpoint with no route has no PeerRoute; those are
@@ -116,7 +117,8 @@ func peerRoutes(nl Netlink, endpoints []netip.Addr) ([]PeerRoute, error) {
 		if err != nil {
 			return nil, fmt.Errorf("finding the link of the route to %s: %w", ep, err)
 		}
-		out = append(out, PeerRoute{To: ep, Interface: name, MTU: mtu})
+		src, _ := netip.AddrFromSlice(routes[0].Src)
+		out = append(out, PeerRoute{To: ep, Interface: name, Source: src.Unmap(), MTU: mtu})
 	}
 	return out, nil
 }
@@ -148,8 +150,24 @@ func PeerEndpoints(wg schema.WireGuard) []netip.Addr {
 	return out
 }
 
+// RouteTargets are the addresses Gather looks routes up to: the peer
+// endpoints (EndpointAddrs), and the ha.unicastPeers addresses, whose routes
+// decide the VRRP interface when ha.interface is unset.
+func RouteTargets(cfg *schema.Config) []netip.Addr {
+	out := EndpointAddrs(cfg)
+	if !cfg.HA.On() {
+		return out
+	}
+	for _, p := range cfg.HA.UnicastPeers {
+		if a, err := netip.ParseAddr(p); err == nil && !slices.Contains(out, a.Unmap()) {
+			out = append(out, a.Unmap())
+		}
+	}
+	return out
+}
+
 // EndpointAddrs are the distinct peer endpoint addresses of every interface
-// cfg names: what Gather looks routes up to.
+// cfg names.
 func EndpointAddrs(cfg *schema.Config) []netip.Addr {
 	var out []netip.Addr
 	for _, wg := range cfg.WireGuard {

@@ -321,6 +321,15 @@ func planNotes(cfg *schema.Config, facts *hostfacts.Facts, d render.Decision, ho
 		if a, err := netip.ParseAddr(cfg.Cluster.Endpoint); err == nil && a.String() != vip {
 			notes = append(notes, fmt.Sprintf("ha: cluster.endpoint %s is not the virtual IP %s; clients and joiners reach the API through the endpoint, so it must lead to the VIP", cfg.Cluster.Endpoint, vip))
 		}
+		// The agent chose the VRRP interface: say which, and why, so the
+		// operator can check it against the other controllers' lists.
+		if v, err := render.ChooseVRRP(cfg, facts); err == nil && v.Why != "" {
+			note := "ha: " + v.Why + "; keepalived runs there"
+			if v.Source.IsValid() {
+				note += " and sends from " + v.Source.String()
+			}
+			notes = append(notes, note)
+		}
 	}
 	return notes
 }

@@ -39,7 +39,8 @@ type Options struct {
 	// LiveUnderRoot hands live actions to Live under any root (tests).
 	LiveUnderRoot bool
 	// GatherFacts reads the live host's network, once, before anything is
-	// written, with the routes to the peer endpoints given; nil offline.
+	// written, with the routes to the addresses given (hostfacts.RouteTargets);
+	// nil offline.
 	GatherFacts func(endpoints []netip.Addr) (*hostfacts.Facts, error)
 	// AfterWrite runs after each file write; an error stops the run there.
 	AfterWrite func(path string) error
@@ -189,11 +190,11 @@ func validation(fs schema.Findings, err error) *runstatus.Validation {
 }
 
 // hostFacts reads the live host's network, with the routes to cfg's peer
-// endpoints, or the --facts file under a root that is not the host; without
-// either there are no facts.
+// endpoints and unicast VRRP peers, or the --facts file under a root that
+// is not the host; without either there are no facts.
 func hostFacts(o Options, cfg *schema.Config) (*hostfacts.Facts, error) {
 	if o.GatherFacts != nil {
-		facts, err := o.GatherFacts(hostfacts.EndpointAddrs(cfg))
+		facts, err := o.GatherFacts(hostfacts.RouteTargets(cfg))
 		if err != nil {
 			return nil, fmt.Errorf("reading the host's addresses and routes: %w", err)
 		}

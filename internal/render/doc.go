@@ -7,10 +7,13 @@
 // from), the record of what each device must be, and on day two, from what
 // was applied before (Previous), whether each interface is reloaded,
 // restarted or removed, and the checks of the resolved keys
-// (wireguard_keys.go: CheckResolvedKeys holds them to a stated publicKey,
-// and no peer key may be the interface's own or a secret); k0s_ renders the k0s configuration, its control
-// plane load balancing, its drop-in and its install command, checked with
-// k0s's own rules (package k0srules). units.go gathers every unit file, so
+// (wireguard_keys.go: CheckResolvedKeys holds them to a stated publicKey
+// and to the rule on keys across the node's interfaces, and no peer key may
+// be the interface's own or a secret); k0s_ renders the k0s configuration,
+// its control plane load balancing, its drop-in and its install command,
+// checked with k0s's own rules (package k0srules); vrrp.go decides where
+// keepalived runs (ChooseVRRP: the VRRP interface, the unicast source, the
+// peers less this node's addresses). units.go gathers every unit file, so
 // systemd is reloaded at most once; nodeaddr.go decides the node address
 // (SelectNodeAddress, one Decision handed to every k0s file); hostname.go
 // the hostname; the guard's file is package firewall's. ReadPrevious,

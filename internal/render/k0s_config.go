@@ -54,9 +54,10 @@ type K0sInputs struct {
 	// DataSource is storage.dataSourceFrom, resolved (kineDataSource):
 	// kine's datasource URL, zero unless storage.type is kine.
 	DataSource secret.Value
-	// UnicastSource is this node's address on the VRRP interface (see
-	// VRRPUnicastSource); "" lets keepalived take the interface's primary.
-	UnicastSource string
+	// VRRP is where keepalived runs (ChooseVRRP); the zero value renders
+	// ha.interface and ha.unicastPeers as the document gives them, with no
+	// unicast source.
+	VRRP VRRP
 	// OverlayMTU is the MTU the wg-quick file of the node address's
 	// interface states (InterfaceMTU); the CNI's MTU is derived from it.
 	// Required when the node address is on the overlay.

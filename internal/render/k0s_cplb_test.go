@@ -81,11 +81,28 @@ func TestCheckCPLBRefusesWhatK0sRefuses(t *testing.T) {
 // controller shares loses this node's own address (cplb.go:201-203).
 func TestCPLBUnicastSourceAndPeers(t *testing.T) {
 	cfg := haConfig("192.0.2.11", "192.0.2.12", "192.0.2.13")
-	src, err := checkCPLB(cfg, secret.NewValue("vrrp"), eth0("192.0.2.100/24", "192.0.2.11/24"))
-	if err != nil || src != "192.0.2.11" {
-		t.Fatalf("source %q, %v; want 192.0.2.11 (the virtual IP is not this node's)", src, err)
+	vrrp, err := checkCPLB(cfg, secret.NewValue("vrrp"), eth0("192.0.2.100/24", "192.0.2.11/24"))
+	if err != nil || vrrp.Source.String() != "192.0.2.11" {
+		t.Fatalf("source %v, %v; want 192.0.2.11 (the virtual IP is not this node's)", vrrp.Source, err)
 	}
-	conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "192.0.2.11", AuthPass: secret.NewValue("vrrp"), UnicastSource: src})
+	got := renderedVRRP(t, cfg, vrrp)
+	if got.UnicastSourceIP != "192.0.2.11" || strings.Join(got.UnicastPeers, " ") != "192.0.2.12 192.0.2.13" || got.Interface != "eth0" {
+		t.Errorf("vrrp instance %+v, want eth0, source 192.0.2.11 and the other two peers", got)
+	}
+}
+
+// renderedInstance is the VRRP instance of a rendered k0s.yaml.
+type renderedInstance struct {
+	Interface       string   `yaml:"interface"`
+	UnicastSourceIP string   `yaml:"unicastSourceIP"`
+	UnicastPeers    []string `yaml:"unicastPeers"`
+}
+
+// renderedVRRP renders cfg's k0s.yaml with vrrp and reads its one VRRP
+// instance back.
+func renderedVRRP(t *testing.T, cfg *schema.Config, vrrp VRRP) renderedInstance {
+	t.Helper()
+	conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "192.0.2.11", AuthPass: secret.NewValue("vrrp"), VRRP: vrrp})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,10 +111,7 @@ func TestCPLBUnicastSourceAndPeers(t *testing.T) {
 			Network struct {
 				CPLB struct {
 					Keepalived struct {
-						VRRP []struct {
-							UnicastSourceIP string   `yaml:"unicastSourceIP"`
-							UnicastPeers    []string `yaml:"unicastPeers"`
-						} `yaml:"vrrpInstances"`
+						VRRP []renderedInstance `yaml:"vrrpInstances"`
 					} `yaml:"keepalived"`
 				} `yaml:"controlPlaneLoadBalancing"`
 			} `yaml:"network"`
@@ -106,8 +120,8 @@ func TestCPLBUnicastSourceAndPeers(t *testing.T) {
 	if err := yaml.Unmarshal(conf, &doc); err != nil {
 		t.Fatal(err)
 	}
-	vrrp := doc.Spec.Network.CPLB.Keepalived.VRRP
-	if len(vrrp) != 1 || vrrp[0].UnicastSourceIP != "192.0.2.11" || strings.Join(vrrp[0].UnicastPeers, " ") != "192.0.2.12 192.0.2.13" {
-		t.Errorf("vrrp instances %+v, want source 192.0.2.11 and the other two peers", vrrp)
+	if n := len(doc.Spec.Network.CPLB.Keepalived.VRRP); n != 1 {
+		t.Fatalf("%d vrrp instances, want 1:\n%s", n, conf)
 	}
+	return doc.Spec.Network.CPLB.Keepalived.VRRP[0]
 }

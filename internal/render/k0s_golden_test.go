@@ -83,7 +83,11 @@ func TestK0sGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, UnicastSource: VRRPUnicastSource(cfg, facts), OverlayMTU: overlayMTU})
+				vrrp, err := ChooseVRRP(cfg, facts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -97,7 +97,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if cfg.HA.On() && authPass.IsZero() {
 			return nil, false, errors.New("ha.authPassFrom: no resolved password; resolve secrets before rendering")
 		}
-		source, err := checkCPLB(cfg, authPass, in.Facts)
+		vrrp, err := checkCPLB(cfg, authPass, in.Facts)
 		if err != nil {
 			return nil, false, err
 		}
@@ -109,7 +109,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, UnicastSource: source, OverlayMTU: overlayMTU})
+		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
 		if err != nil {
 			return nil, false, err
 		}

@@ -15,6 +15,8 @@ const (
 	testPSK   = "WDaRGUVNK3MMmQ4IG54fCaLAAoaF7Ma5wZzjQK6wnmI="
 	testPrivD = "oKacMcVc/uHpOpXEhQe1rc5l4t8m8odR2CTVnRY7CF4="
 	testPubD  = "h/CTHx1kWGKvidmtFsb6O7kfvnV/DnE6eEmIahkIukQ="
+	// testPubE is another node's key, whose private half no test holds.
+	testPubE = "1+B04lWRwvQsTj+aXYSfobwX9X60Bko2Iq7Tx/3X0Tw="
 )
 
 // twoInterfaceConfig has wg0 (inline key, marked nodeAddress) and wg1 (key
@@ -27,7 +29,7 @@ func twoInterfaceConfig(role schema.Role) *schema.Config {
 		WireGuard: []schema.WireGuard{
 			{
 				Name: "wg0", Address: schema.AddressList{"10.10.0.1/24"}, ListenPort: &port, NodeAddress: true, PrivateKey: &key,
-				Peers: []schema.Peer{{PublicKey: testPubB, Endpoint: "192.0.2.2:51820", AllowedIPs: []string{"10.10.0.2/32"}, PersistentKeepalive: &keepalive}},
+				Peers: []schema.Peer{{PublicKey: testPubE, Endpoint: "192.0.2.2:51820", AllowedIPs: []string{"10.10.0.2/32"}, PersistentKeepalive: &keepalive}},
 			},
 			{
 				Name: "wg1", Address: schema.AddressList{"10.20.0.1/24", "fd20::1/64"},

@@ -16,11 +16,45 @@ import (
 // is refused before anything is written, and no message shows a key.
 
 // CheckResolvedKeys holds each interface's resolved private key to the
-// publicKey its document states: a wrong key file or credential on the node
-// is caught at boot, before anything is written, not at the first
-// handshake. apply calls it with the resolved secrets; a plan's stand-ins
-// derive nothing a document states, so plan does not.
+// publicKey its document states, and the keys they derive to the rule on
+// keys across the node's interfaces (schema.NodeKeyClashes: no peer is
+// another interface of this node, no two interfaces share a key): a wrong
+// key file or credential on the node is caught at boot, before anything is
+// written, not at the first handshake. apply calls it with the resolved
+// secrets; a plan's stand-ins derive nothing a document states, so plan
+// does not.
 func CheckResolvedKeys(cfg *schema.Config, secrets Secrets) error {
+	errs := []error{checkStatedKeys(cfg, secrets)}
+	// Validation holds the keys the document gives across the interfaces;
+	// a key read from a source is known only now.
+	for _, f := range schema.NodeKeyClashes(cfg, resolvedOwnKeys(cfg, secrets)) {
+		errs = append(errs, fmt.Errorf("%s (the keys as the resolved private keys derive them)", f))
+	}
+	return errors.Join(errs...)
+}
+
+// resolvedOwnKeys is each interface's own public key, derived from its
+// resolved private key; nil where the key cannot be read, which rendering
+// refuses.
+func resolvedOwnKeys(cfg *schema.Config, secrets Secrets) []*schema.OwnKey {
+	own := make([]*schema.OwnKey, len(cfg.WireGuard))
+	for i, wg := range cfg.WireGuard {
+		priv, err := wireGuardKey(secrets, schema.PrivateKeyPath(i), wg.PrivateKey, true)
+		if err != nil {
+			continue
+		}
+		key, _ := wgtypes.ParseKey(priv.Reveal()) // checked by wireGuardKey
+		field := schema.PrivateKeyPath(i)
+		if wg.PrivateKeyFrom != nil {
+			field += "From"
+		}
+		own[i] = &schema.OwnKey{Key: key.PublicKey(), Field: field}
+	}
+	return own
+}
+
+// checkStatedKeys holds each stated publicKey to the resolved private key.
+func checkStatedKeys(cfg *schema.Config, secrets Secrets) error {
 	var errs []error
 	for i, wg := range cfg.WireGuard {
 		stated, err := wgtypes.ParseKey(wg.PublicKey)

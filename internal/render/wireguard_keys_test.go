@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 // A stated publicKey is held to the resolved private key at apply, naming
@@ -55,5 +56,35 @@ func TestCheckResolvedKeysEveryInterface(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "wireguard[0].publicKey: is not the public key of the private key read from wireguard[0].privateKey:") ||
 		!strings.Contains(err.Error(), "wireguard[1].publicKey:") {
 		t.Errorf("got %v, want both interfaces named", err)
+	}
+}
+
+// A key read from a source is held at apply to the rule validation holds
+// the document's keys to (schema.NodeKeyClashes): a peer is never another
+// interface of this node, and no two interfaces share a key. The messages
+// name both fields and no private key.
+func TestCheckResolvedKeysAcrossInterfaces(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		edit    func(*schema.Config, Secrets)
+		want    string
+		private string
+	}{
+		{"a peer is another interface's resolved key", func(c *schema.Config, _ Secrets) { c.WireGuard[0].Peers[0].PublicKey = testPubB },
+			"wireguard[0].peers[0].publicKey: is the public key of wireguard[1] on this node; a peer is another node's interface", testPrivB},
+		{"two interfaces resolve one key", func(_ *schema.Config, s Secrets) { s["wireguard[1].privateKeyFrom"] = secret.NewValue(testPrivA) },
+			"wireguard[1].privateKeyFrom: gives this interface the same key pair as wireguard[0]", testPrivA},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, secrets := twoInterfaceConfig(schema.RoleWorker), twoInterfaceSecrets()
+			tc.edit(cfg, secrets)
+			err := CheckResolvedKeys(cfg, secrets)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), tc.private) || strings.Contains(err.Error(), testPSK) {
+				t.Errorf("the error shows a secret: %v", err)
+			}
+		})
 	}
 }

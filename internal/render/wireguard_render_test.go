@@ -63,7 +63,7 @@ func TestRenderWireGuardKeyErrors(t *testing.T) {
 			"wireguard[1].peers[0].presharedKeyFrom": secret.NewValue(testPSK)},
 			"wireguard[1].peers[0].publicKey: is the secret read for wireguard[1].privateKeyFrom, not a public key"},
 		{"resolved preshared key is another interface's peer key", Secrets{"wireguard[1].privateKeyFrom": secret.NewValue(testPrivB),
-			"wireguard[1].peers[0].presharedKeyFrom": secret.NewValue(testPubB)},
+			"wireguard[1].peers[0].presharedKeyFrom": secret.NewValue(testPubE)},
 			"wireguard[0].peers[0].publicKey: is the secret read for wireguard[1].peers[0].presharedKeyFrom, not a public key"},
 	}
 	for _, c := range cases {

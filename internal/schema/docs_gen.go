@@ -31,7 +31,7 @@ var typeDocs = map[string]string{
 	"HA.AuthPass":              "AuthPass is the VRRP password inline (at most 8 characters, on one line).",
 	"HA.AuthPassFrom":          "AuthPassFrom fetches the VRRP password at boot; exactly one of authPass and authPassFrom when enabled.",
 	"HA.Enabled":               "Enabled turns the virtual IP on; only for controller roles.",
-	"HA.Interface":             "Interface is the VRRP interface; unset lets k0s choose.",
+	"HA.Interface":             "Interface is the VRRP interface; unset, the agent takes the one whose route reaches the unicast peers, or whose network holds the VIP.",
 	"HA.UnicastPeers":          "UnicastPeers are the other controllers' IPs; required when interface is a wireguard interface (multicast does not cross a tunnel).",
 	"HA.VirtualIP":             "VirtualIP is the address with prefix the controllers share; required when enabled.",
 	"HA.VirtualRouterID":       "VirtualRouterID is the VRRP router ID; unset lets k0s choose.",

@@ -87,11 +87,10 @@ func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
 	}
 }
 
-// nodeKeys: each interface needs a key pair of its own (a peer tells two
-// interfaces with one key apart by nothing), and a peer is another node, so
-// it is never one of this node's interfaces.
+// nodeKeys: the keys across the node's interfaces, as the document gives
+// them (an inline private key's, or a stated publicKey).
 func (v *crossCheck) nodeKeys() {
-	owner := make(map[wgtypes.Key]int, len(v.cfg.WireGuard))
+	own := make([]*OwnKey, len(v.cfg.WireGuard))
 	for i, wg := range v.cfg.WireGuard {
 		k, ok := OwnPublicKey(wg)
 		if !ok {
@@ -100,27 +99,59 @@ func (v *crossCheck) nodeKeys() {
 		if _, secret := v.inlineSecretKey(k); secret {
 			continue // interfaceKeys reports it
 		}
-		if first, dup := owner[k]; dup {
-			field := ".publicKey"
-			if wg.PrivateKey != nil {
-				field = ".privateKey"
-			}
-			v.errorf(fmt.Sprintf("wireguard[%d]%s", i, field), "gives this interface the same key pair as wireguard[%d]; each interface needs a key of its own (wg genkey)", first)
+		field := ".publicKey"
+		if wg.PrivateKey != nil {
+			field = ".privateKey"
+		}
+		own[i] = &OwnKey{Key: k, Field: fmt.Sprintf("wireguard[%d]%s", i, field)}
+	}
+	for _, f := range NodeKeyClashes(v.cfg, own) {
+		v.errorf(f.Path, "%s", f.Message)
+	}
+}
+
+// OwnKey is one interface's own public key and the field that gives it:
+// privateKey or publicKey in the document, privateKeyFrom once resolved.
+type OwnKey struct {
+	Key   wgtypes.Key
+	Field string
+}
+
+// NodeKeyClashes is the one rule on keys across a node's interfaces, for
+// both places that know them: validation with the keys the document gives,
+// apply with the keys the resolved private keys derive. own[i] is interface
+// i's key, nil when unknown. Each interface needs a key pair of its own (a
+// peer tells two interfaces with one key apart by nothing), and a peer is
+// another node, so it is never one of this node's interfaces. A finding
+// names fields, never a key.
+func NodeKeyClashes(cfg *Config, own []*OwnKey) []Finding {
+	var out []Finding
+	refuse := func(path, format string, args ...any) {
+		out = append(out, Finding{Path: path, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+	}
+	owner := make(map[wgtypes.Key]int, len(own))
+	for i, k := range own {
+		if k == nil {
 			continue
 		}
-		owner[k] = i
+		if first, dup := owner[k.Key]; dup {
+			refuse(k.Field, "gives this interface the same key pair as wireguard[%d]; each interface needs a key of its own (wg genkey)", first)
+			continue
+		}
+		owner[k.Key] = i
 	}
-	for i, wg := range v.cfg.WireGuard {
+	for i, wg := range cfg.WireGuard {
 		for j, p := range wg.Peers {
 			k, ok := parseKey(p.PublicKey)
 			if !ok {
 				continue
 			}
 			if o, mine := owner[k]; mine && o != i {
-				v.errorf(fmt.Sprintf("wireguard[%d].peers[%d].publicKey", i, j), "is the public key of wireguard[%d] on this node; a peer is another node's interface", o)
+				refuse(fmt.Sprintf("wireguard[%d].peers[%d].publicKey", i, j), "is the public key of wireguard[%d] on this node; a peer is another node's interface", o)
 			}
 		}
 	}
+	return out
 }
 
 // inlineSecretKey finds k among the document's inline WireGuard secrets

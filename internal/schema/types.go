@@ -140,7 +140,8 @@ type HA struct {
 	// VirtualIP is the address with prefix the controllers share; required
 	// when enabled.
 	VirtualIP string `yaml:"virtualIP,omitempty" json:"virtualIP,omitempty" validate:"omitempty,hostprefix"`
-	// Interface is the VRRP interface; unset lets k0s choose.
+	// Interface is the VRRP interface; unset, the agent takes the one whose
+	// route reaches the unicast peers, or whose network holds the VIP.
 	Interface string `yaml:"interface,omitempty" json:"interface,omitempty" validate:"omitempty,ifname"`
 	// VirtualRouterID is the VRRP router ID; unset lets k0s choose.
 	VirtualRouterID *int `yaml:"virtualRouterID,omitempty" json:"virtualRouterID,omitempty" validate:"omitempty,min=1,max=255"`
