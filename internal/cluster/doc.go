@@ -25,7 +25,12 @@
 //   - dial.go, allowedips.go, psk.go, mtu.go: one side of each pair can
 //     dial the other at its port, allowedIPs hold the peer's addresses and
 //     no two entries of a file claim one node, preshared keys agree, MTUs
-//     of one overlay agree.
+//     of one overlay agree;
+//   - reach.go, podranges.go, keepalive.go, endpoints.go: nodes that carry
+//     pods or etcd between their node addresses reach each other through
+//     the overlay (directly or through one peer that forwards), no
+//     allowedIPs hold the pod or service range, a node nobody can dial keeps
+//     its tunnels open, and the peers dialling one interface agree on where.
 //
 // Findings name every file and field involved, the first place in the
 // finding's position and the others in its message and Related, in a fixed
