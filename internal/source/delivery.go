@@ -32,6 +32,9 @@ type Delivery struct {
 	// Notes are warnings about the delivery itself, each "FIELD: message"
 	// in the file's own terms.
 	Notes []Note
+	// Cmdline measures the kernel command line the file holds, as the
+	// kernel is handed it; nil when the file is no command line.
+	Cmdline *CmdlineSize
 
 	// line and indent place Data's first line in the file when its lines
 	// are the file's (a literal block written as is); line 0 otherwise.
@@ -125,7 +128,8 @@ func unpackCmdline(ctx context.Context, line string) (*Delivery, error) {
 		return nil, errors.New(a.absent + "; it must hold a corium block")
 	}
 	_, how, _ := strings.Cut(a.detail, "(")
-	return &Delivery{Data: a.data, Via: paramConfig, How: "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true}, nil
+	size := MeasureCmdline(line)
+	return &Delivery{Data: a.data, Via: paramConfig, How: "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Cmdline: &size}, nil
 }
 
 // writtenAt keeps the entries that write p.
