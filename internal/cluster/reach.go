@@ -59,8 +59,8 @@ func newMember(n *node) *member {
 // An entry for a peer outside the set is trusted with what it holds. The
 // return way is the other node's own check. Reachability is counted per
 // entry (addrSet), so a set costs its entries, not its pairs of nodes;
-// only a node found short is walked address by address, to name what it
-// misses.
+// only a node found short is walked address by address, along routes of
+// any number of hops (stop), to name what it misses.
 func (c *check) reach() {
 	byAddr := map[netip.Addr]*member{}
 	of := map[*iface]*member{}
@@ -190,8 +190,12 @@ func (c *check) unreached(m *member, members []*member, byAddr map[netip.Addr]*m
 				continue
 			}
 			e := route[a]
-			if e != nil && (e.target == nil || e.target == o.f || forwards(e.target, o.f, a)) {
-				continue
+			var end *iface
+			var loops bool
+			if e != nil {
+				if end, loops = stop(e, a, o.f); end == nil {
+					continue
+				}
 			}
 			missed++
 			if missed > shown {
@@ -203,7 +207,16 @@ func (c *check) unreached(m *member, members []*member, byAddr map[netip.Addr]*m
 				unheld = append(unheld, name)
 				continue
 			}
-			unforwarded = append(unforwarded, fmt.Sprintf("%s, whose address %s holds for %s, which has no peer for it", name, e.path(), e.target))
+			why := fmt.Sprintf("%s, whose address %s holds for %s", name, e.path(), e.target)
+			switch {
+			case loops:
+				why += fmt.Sprintf(", and the peers it goes through send it back to %s", end)
+			case end != e.target:
+				why += fmt.Sprintf(", and the peers it goes through hand it to %s, which has no peer for it", end)
+			default:
+				why += ", which has no peer for it"
+			}
+			unforwarded = append(unforwarded, why)
 		}
 	}
 	if missed == 0 {
@@ -227,15 +240,31 @@ func (c *check) unreached(m *member, members []*member, byAddr map[netip.Addr]*m
 		strings.Join(why, "; "), more, traffic(m))
 }
 
-// forwards says whether t, a peer that holds a, hands it on to o: t lists o
-// with allowedIPs holding a.
-func forwards(t, o *iface, a netip.Addr) bool {
-	for _, e := range t.peers {
-		if e.target == o && !e.mismatched && e.holds(a) {
-			return true
+// stop follows the route to a from entry e, peer to peer, each handing it
+// on by its allowedIPs: nil when it reaches o, or a peer outside the set
+// (trusted with what it holds); else the interface where it stops, one
+// whose entries hold no a, or, with loops, one it came through before.
+// Only a node found short is walked so.
+func stop(e *entry, a netip.Addr, o *iface) (end *iface, loops bool) {
+	seen := map[*iface]bool{e.in: true}
+	for t := e.target; t != nil && t != o; {
+		if seen[t] {
+			return t, true
 		}
+		seen[t] = true
+		var next *entry
+		for _, x := range t.peers {
+			if !x.mismatched && x.holds(a) {
+				next = x
+				break
+			}
+		}
+		if next == nil {
+			return t, false
+		}
+		t = next.target
 	}
-	return false
+	return nil, false
 }
 
 // traffic says what runs between m and the nodes it must reach.
