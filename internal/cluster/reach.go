@@ -3,6 +3,7 @@ package cluster
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/schema"
@@ -144,20 +145,26 @@ func (c *check) reach() {
 }
 
 // distinct drops the prefixes of ps that another of ps holds, so an address
-// is counted once however the entry's allowedIPs repeat it.
+// is counted once however the entry's allowedIPs repeat it. Sorted by start,
+// shorter first, a prefix inside another comes after it, and after every
+// prefix kept since, so it is held by the last one kept.
 func distinct(ps []netip.Prefix) []netip.Prefix {
-	out := ps[:0:0]
-	for i, p := range ps {
-		inside := false
-		for j, q := range ps {
-			if i != j && q.Bits() <= p.Bits() && q.Contains(p.Addr()) && (q.Bits() < p.Bits() || j < i) {
-				inside = true
-				break
-			}
+	if len(ps) < 2 {
+		return ps
+	}
+	sorted := slices.Clone(ps)
+	slices.SortFunc(sorted, func(a, b netip.Prefix) int {
+		if c := a.Addr().Compare(b.Addr()); c != 0 {
+			return c
 		}
-		if !inside {
-			out = append(out, p)
+		return a.Bits() - b.Bits()
+	})
+	out := sorted[:1]
+	for _, p := range sorted[1:] {
+		if last := out[len(out)-1]; last.Bits() <= p.Bits() && last.Contains(p.Addr()) {
+			continue
 		}
+		out = append(out, p)
 	}
 	return out
 }

@@ -30,3 +30,21 @@ func TestStopFollowsTheRoute(t *testing.T) {
 		t.Errorf("a route that comes back: stop = %p, %v; want hub1, looping", end, loops)
 	}
 }
+
+// An address repeated in an entry's allowedIPs counts once.
+func TestDistinctDropsHeldPrefixes(t *testing.T) {
+	var ps []netip.Prefix
+	for _, s := range []string{"10.0.0.4/32", "10.0.0.0/24", "10.0.1.0/24", "10.0.0.0/24", "10.0.1.7/32", "fd00::/64", "10.0.2.1/32"} {
+		ps = append(ps, netip.MustParsePrefix(s))
+	}
+	got := distinct(ps)
+	want := []string{"10.0.0.0/24", "10.0.1.0/24", "10.0.2.1/32", "fd00::/64"}
+	if len(got) != len(want) {
+		t.Fatalf("distinct = %v, want %v", got, want)
+	}
+	for i, p := range got {
+		if p.String() != want[i] {
+			t.Errorf("distinct = %v, want %v", got, want)
+		}
+	}
+}
