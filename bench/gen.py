@@ -8,10 +8,15 @@ units. Keys are random but well formed, so every validator sees the same
 amount of real work. Deterministic for a given N (seeded), so runs compare.
 
 With "fleet", the same three ways for each of NODES nodes of one cluster,
-PEERS peers each: a ring where every node peers with its PEERS nearest
-neighbours, each stating its own publicKey and reading its private key
-from a file, so the corium documents are also one cluster for
-validate --cluster (a worker's key is random: no validator derives it).
+each stating its own publicKey and reading its private key from a file, so
+the corium documents are also one cluster for validate --cluster (a
+worker's key is random: no validator derives it). The nodes' addresses are
+on the overlay, so every two of them must reach each other through it: the
+first PEERS nodes are hubs, each peered with every node, and every other
+node peers with the hubs, each hub's entry holding a share of the others'
+addresses, which the hub hands on (one hop). A ring of nearest neighbours
+would not do: validate --cluster finds the nodes past the neighbours
+unreached.
 
 With "again", a corium config of N peers (corium-N.yaml) and the same node
 on day two (corium-N-again.yaml): every 50th peer's endpoint on another
@@ -22,6 +27,7 @@ usage: gen.py OUTDIR N [N...]
        gen.py again OUTDIR N
 """
 import base64
+import ipaddress
 import json
 import os
 import random
@@ -124,12 +130,33 @@ def fleet(outdir, nodes, npeers):
     rng = random.Random(nodes * 1000 + npeers)
     privates = [key(rng) for _ in range(nodes)]
     publics = [key(rng) for _ in range(nodes)]
-    addr = lambda i: "10.20.%d.%d" % (i // 250, i % 250 + 1)
+    hubs = min(npeers, nodes)
+    if nodes - hubs > 254 * hubs or hubs > 254:
+        sys.exit("fleet: %d nodes do not fit %d hubs' blocks of 254" % (nodes, hubs))
+    # Hubs at 10.20.255.x; the other nodes in one /24 block per hub, whose
+    # hub they reach them through.
+    block = lambda i: (i - hubs) % hubs
+    addr = lambda i: ("10.20.255.%d" % (i + 1) if i < hubs
+                      else "10.20.%d.%d" % (block(i), (i - hubs) // hubs + 1))
     underlay = lambda i: "198.18.%d.%d" % (i // 250, i % 250 + 1)
+
+    def held(i, h):
+        """What node i's entry for hub h holds: the hub, and h's block
+        (without i itself when it is i's own block)."""
+        own = [addr(h) + "/32"]
+        if i < hubs:
+            return own
+        net = ipaddress.ip_network("10.20.%d.0/24" % h)
+        if block(i) != h:
+            return own + [str(net)]
+        rest = net.address_exclude(ipaddress.ip_network(addr(i) + "/32"))
+        return own + [str(n) for n in sorted(rest)]
+
     for i in range(nodes):
-        near = [(i + d) % nodes for k in range(1, npeers // 2 + 1) for d in (k, -k)]
+        peers_of = [j for j in range(nodes) if j != i] if i < hubs else range(hubs)
         ps = [{"publicKey": publics[j], "endpoint": underlay(j) + ":51820",
-               "allowedIPs": [addr(j) + "/32"], "persistentKeepalive": 25} for j in near]
+               "allowedIPs": [addr(j) + "/32"] if i < hubs else held(i, j),
+               "persistentKeepalive": 25} for j in peers_of]
         role = "controller+worker" if i == 0 else "controller" if i < 3 else "worker"
         unit = "k0sworker.service" if role == "worker" else UNIT
         host = "node-%03d" % i

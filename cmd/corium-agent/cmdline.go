@@ -15,11 +15,6 @@ func init() {
 	register("cmdline", command{summary: "print the kernel command line that carries a configuration inline (PXE)", run: runCmdline})
 }
 
-// cmdlineRoom is what the rest of a typical line needs beside the agent's
-// parameters: the boot loader's BOOT_IMAGE=, root=, a bootc entry's
-// ostree= and boot=, console=, ip= take a few hundred bytes.
-const cmdlineRoom = 512
-
 func runCmdline(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("cmdline", " FILE", `Prints the kernel command line parameters that carry the configuration in
 FILE (- for standard input) inline, for a PXE boot with no server for it:
@@ -111,20 +106,11 @@ func lineDocument(n cluster.Node) (doc []byte, dropped int, err error) {
 }
 
 // cmdlineFit says whether the parameters that carry a document inline fit
-// on a kernel command line, beside the rest of a typical one: an error when
-// they cannot fit at all, a warning when they leave less than cmdlineRoom,
-// nil when they fit with room. validate --for cmdline reports the same.
+// on a kernel command line, beside the rest of a typical one
+// (source.CmdlineFit, of a line holding them alone): an error when they
+// cannot fit at all, a warning when they leave less than
+// source.CmdlineRoom, nil when they fit with room. validate --for cmdline
+// reports the same.
 func cmdlineFit(params []string) *schema.Finding {
-	size := len(strings.Join(params, " ")) // as the kernel sees them, unquoted
-	switch left := source.MaxCmdline - size - 1; {
-	case left < 0:
-		return &schema.Finding{Severity: schema.SeverityError, Message: fmt.Sprintf(
-			"the kernel command line parameters that carry this document take %d bytes, and the kernel keeps %d of the whole line; a longer line is cut, and the node refuses a cut one: put the document in a file or at a URL (corium.config=https://... with corium.config.sha256=), or shorten it (comments count)",
-			size, source.MaxCmdline)}
-	case left < cmdlineRoom:
-		return &schema.Finding{Severity: schema.SeverityWarning, Message: fmt.Sprintf(
-			"the kernel command line parameters that carry this document take %d of the %d bytes the kernel keeps of the whole line, leaving %d for the rest of it (BOOT_IMAGE=, root=, console= and the like take a few hundred); a longer line is cut, and the node refuses a cut one: shorten the document (comments count) or put it in a file or at a URL",
-			size, source.MaxCmdline, left)}
-	}
-	return nil
+	return source.CmdlineFit(source.MeasureCmdline(strings.Join(params, " "))) // as the kernel sees them, unquoted
 }

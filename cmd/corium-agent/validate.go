@@ -164,7 +164,9 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 			r.PositionsIn = "document"
 		}
 	}
-	if c.forCmdline && n.Doc != nil {
+	if c.forCmdline && n.Doc != nil && n.Delivery.Cmdline == nil {
+		// A command line is measured whole as it is read (cluster.Read); a
+		// document is measured as the parameters cmdline makes of it.
 		doc, _, err := lineDocument(n)
 		switch {
 		case err == nil:

@@ -32,6 +32,11 @@
 //   - ha.go, ha_unicast.go, etcd.go: the controllers' keepalived make one
 //     VRRP group on the virtual IP's network, judged from the underlay
 //     addresses the documents state, and etcd has an odd number of members.
+//   - reach.go, podranges.go, keepalive.go, endpoints.go: nodes that carry
+//     pods or etcd between their node addresses reach each other through
+//     the overlay (directly or through one peer that forwards), no
+//     allowedIPs hold the pod or service range, a node nobody can dial keeps
+//     its tunnels open, and the peers dialling one interface agree on where.
 //
 // Findings name every file and field involved, the first place in the
 // finding's position and the others in its message and Related, in a fixed

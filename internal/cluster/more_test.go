@@ -67,6 +67,13 @@ func TestClusterChecks(t *testing.T) {
 			{"a2.yaml", "role: controller\n", "role: worker\n"},
 			{"a2.yaml", "ha:\n  enabled: true\n  virtualIP: 192.0.2.100/24\n  interface: eth0\n  virtualRouterID: 51\n  authPassFrom: {credential: corium.vrrp}\n", ""},
 		}, want{"a1.yaml", "role", warnSev, "no file of the set is a controller"}, true},
+		{"a node that listens, undialled, keeping no tunnel open", []edit{
+			{"w1.yaml", "    mtu: 1420\n", "    mtu: 1420\n    listenPort: 51820\n"},
+			{"w1.yaml", "        allowedIPs: [10.30.0.1/32]\n        persistentKeepalive: 25\n", "        allowedIPs: [10.30.0.1/32]\n"},
+		}, want{w1File, "wireguard[0].peers[0].persistentKeepalive", warnSev, "is not set, and a1.yaml wireguard[0] has no endpoint for w1-cmdline.txt wireguard[0]"}, false},
+		{"allowedIPs wider than the pod range", []edit{
+			{"w1.yaml", "allowedIPs: [10.30.0.1/32]", "allowedIPs: [10.30.0.1/32, 10.128.0.0/9]"},
+		}, want{w1File, "wireguard[0].peers[0].allowedIPs[1]", warnSev, "holds 10.128.0.0/9, which holds the pod range 10.244.0.0/16"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expect(t, checkSet(t, tc.invalidAlone, tc.edits...), tc.want)
@@ -128,5 +135,19 @@ func TestControllersSharingKineAreOneCluster(t *testing.T) {
 	)
 	if len(fs) > 0 {
 		t.Errorf("two controllers on one kine database, but:\n%s", lines(fs))
+	}
+}
+
+// A worker that reaches the first controller through the second (a hub
+// that lists both) is one cluster: the route through a peer counts.
+func TestClusterRoutesThroughAHub(t *testing.T) {
+	fs := checkSet(t, false,
+		edit{"a1.yaml", "      - publicKey: " + w1Public + " # w1, behind NAT: it dials\n        allowedIPs: [10.30.0.11/32]\n", ""},
+		edit{"a1.yaml", "allowedIPs: [10.30.0.2/32]", "allowedIPs: [10.30.0.2/32, 10.30.0.11/32]"},
+		edit{"w1.yaml", "      - publicKey: Mkpl/vcJ4FmX/PyiqaK99Ch21Mo6YxfWheNYUPF1wlc= # a1\n        endpoint: 192.0.2.11:51820\n        allowedIPs: [10.30.0.1/32]\n        persistentKeepalive: 25\n", ""},
+		edit{"w1.yaml", "allowedIPs: [10.30.0.2/32]", "allowedIPs: [10.30.0.2/32, 10.30.0.1/32]"},
+	)
+	if len(fs) > 0 {
+		t.Errorf("w1 and a1 reach each other through a2, but:\n%s", lines(fs))
 	}
 }

@@ -59,11 +59,17 @@ func (n Node) Where() string {
 }
 
 // delivered places a document's findings in the file it came in, after
-// what Unpack noticed about the delivery itself.
+// what Unpack noticed about the delivery itself, and whether a command line
+// fits what the kernel keeps of it.
 func delivered(d *source.Delivery, fs schema.Findings) schema.Findings {
-	out := make(schema.Findings, 0, len(fs)+len(d.Notes))
+	out := make(schema.Findings, 0, len(fs)+len(d.Notes)+1)
 	for _, n := range d.Notes {
 		out = append(out, schema.Finding{Path: n.Path, Severity: schema.SeverityWarning, Message: n.Message})
+	}
+	if d.Cmdline != nil {
+		if f := source.CmdlineFit(*d.Cmdline); f != nil {
+			out = append(out, *f)
+		}
 	}
 	for _, f := range fs {
 		if l, c, ok := d.Position(f.Line, f.Col); ok {

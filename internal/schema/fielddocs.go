@@ -43,7 +43,7 @@ const durationPattern = `^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$`
 
 var extraRules = map[string]extra{
 	"SecretSource.file":       {map[string]any{"pattern": "^/"}, []string{"exactly one of file, url and credential", "an absolute path"}},
-	"SecretSource.url":        {map[string]any{"pattern": "^https://[^/]"}, []string{"exactly one of file, url and credential", "https:// only, also after redirects"}},
+	"SecretSource.url":        {map[string]any{"pattern": "^https://[^/]"}, []string{"exactly one of file, url and credential", "https:// only, also after redirects", "not at an IP address on the node's own overlay (in the network of a wireguard address): secrets are fetched before the overlay is up"}},
 	"SecretSource.authFile":   {map[string]any{"pattern": "^/"}, []string{"only with url", "an absolute path"}},
 	"SecretSource.credential": {map[string]any{"pattern": credentialRe.String()}, []string{"exactly one of file, url and credential", "a systemd credential name: letters, digits, '_', '.' or '-'"}},
 	"SecretSource.waitFor":    {map[string]any{"pattern": durationPattern}, []string{"a Go duration from 0 to 1h"}},

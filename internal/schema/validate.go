@@ -51,6 +51,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	v.addressFamilies()
 	v.firewall()
 	v.secretSources()
+	v.secretsBehindOverlay()
 	v.k0sPatch()
 	v.k0sEffective()
 	v.k0sRefusals()

@@ -37,6 +37,9 @@ type Delivery struct {
 	// Notes are warnings about the delivery itself, each "FIELD: message"
 	// in the file's own terms.
 	Notes []Note
+	// Cmdline measures the kernel command line the file holds, as the
+	// kernel is handed it; nil when the file is no command line.
+	Cmdline *CmdlineSize
 
 	// line and indent place Data's first line in the file when its lines
 	// are the file's (a literal block written as is); line 0 otherwise.
@@ -155,7 +158,8 @@ func unpackCmdline(ctx context.Context, line, via, quoted string) (*Delivery, er
 	}
 	p, _ := readParams(line) // fromCmdline checked it
 	_, how, _ := strings.Cut(a.detail, "(")
-	return &Delivery{Data: a.data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.pin}, nil
+	size := MeasureCmdline(line)
+	return &Delivery{Data: a.data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.pin, Cmdline: &size}, nil
 }
 
 // topMapping is the document's top-level mapping, nil when it has none.
