@@ -74,6 +74,11 @@ func checkCPLB(cfg *schema.Config, authPass secret.Value, facts *hostfacts.Facts
 		// install without one (cplb.go:146-150).
 		return "", errors.New("ha.interface: unset, and the host has no default route for k0s to put the virtual IP on; name the VRRP interface")
 	}
+	if schema.IsHostLinkMAC(cfg.HA.Interface) && facts != nil {
+		if _, why := vrrpInterfaceByMAC(cfg.HA.Interface, facts); why != "" {
+			return "", fmt.Errorf("ha.interface: is a MAC address, which k0s looks up among the host's interfaces at install, and %s", why)
+		}
+	}
 	if len(cfg.HA.UnicastPeers) == 0 {
 		return "", nil
 	}
@@ -131,6 +136,13 @@ func unicastSource(cfg *schema.Config, facts *hostfacts.Facts) (addr netip.Addr,
 			return netip.Addr{}, "ha.interface is unset and the host has no default route to take it from"
 		}
 		iface = facts.DefaultRoute.Interface
+	}
+	if schema.IsHostLinkMAC(iface) {
+		name, why := vrrpInterfaceByMAC(iface, facts)
+		if why != "" {
+			return netip.Addr{}, why
+		}
+		iface = name
 	}
 	f := facts.Interface(iface)
 	if f == nil {
