@@ -41,8 +41,18 @@ func K0sInstallArgs(cfg *schema.Config, in K0sInstall) []string {
 	if in.HasToken {
 		args = append(args, "--token-file", JoinTokenPath)
 	}
-	if cfg.Role.HasKubelet() && in.NodeAddress != "" {
-		args = append(args, "--kubelet-extra-args=--node-ip="+in.NodeAddress)
+	if cfg.Role.HasKubelet() {
+		// One flag: k0s keeps the last --kubelet-extra-args only.
+		var extra []string
+		if in.NodeAddress != "" {
+			extra = append(extra, "--node-ip="+in.NodeAddress)
+		}
+		if o := KubeletHostnameOverride(cfg); o != "" {
+			extra = append(extra, o)
+		}
+		if len(extra) > 0 {
+			args = append(args, "--kubelet-extra-args="+strings.Join(extra, " "))
+		}
 	}
 	if l := k0sLabels(cfg.Node.Labels); l != "" {
 		args = append(args, "--labels="+l)
