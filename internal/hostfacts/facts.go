@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/netip"
 )
 
@@ -16,7 +17,7 @@ import (
 //
 //	{
 //	  "interfaces": [
-//	    {"name": "eth0", "addresses": ["192.0.2.10/24", "2001:db8::10/64"]},
+//	    {"name": "eth0", "mac": "52:54:00:12:34:56", "addresses": ["192.0.2.10/24", "2001:db8::10/64"]},
 //	    {"name": "wg0", "addresses": ["10.10.0.1/24"]}
 //	  ],
 //	  "defaultRoute": {"interface": "eth0", "source": "192.0.2.10", "mtu": 1450},
@@ -39,6 +40,9 @@ import (
 // source: they still parse, and what they lack is then unknown (see
 // InterfaceMTU, and ChooseVRRP in render, which then models the route from
 // the interfaces' networks).
+// An interface's mac is its hardware address as ip link prints it, omitted
+// for a link without one (a WireGuard interface); it finds the VRRP
+// interface ha.interface names by its MAC.
 type Facts struct {
 	Interfaces   []InterfaceFacts `json:"interfaces"`
 	DefaultRoute *RouteFacts      `json:"defaultRoute,omitempty"`
@@ -49,7 +53,9 @@ type Facts struct {
 
 // InterfaceFacts is one link that is up, with its addresses in kernel order.
 type InterfaceFacts struct {
-	Name      string         `json:"name"`
+	Name string `json:"name"`
+	// MAC is "" when the link has none, or facts were written without.
+	MAC       string         `json:"mac,omitempty"`
 	Addresses []netip.Prefix `json:"addresses"`
 }
 
@@ -85,6 +91,9 @@ func Parse(data []byte) (*Facts, error) {
 	for i, iface := range f.Interfaces {
 		if iface.Name == "" {
 			return nil, fmt.Errorf("parsing facts: interfaces[%d].name: required", i)
+		}
+		if mac, err := net.ParseMAC(iface.MAC); iface.MAC != "" && (err != nil || mac.String() != iface.MAC) {
+			return nil, fmt.Errorf("parsing facts: interfaces[%d].mac: not a MAC address as ip link prints it (lowercase hex pairs joined by ':')", i)
 		}
 	}
 	for i, r := range f.PeerRoutes {
@@ -122,6 +131,31 @@ func (f *Facts) Interface(name string) *InterfaceFacts {
 	}
 	return nil
 }
+
+// InterfacesWithMAC are the links that are up holding the MAC address mac,
+// in the kernel's order.
+func (f *Facts) InterfacesWithMAC(mac string) []*InterfaceFacts {
+	var out []*InterfaceFacts
+	for i := range f.Interfaces {
+		if mac != "" && f.Interfaces[i].MAC == mac {
+			out = append(out, &f.Interfaces[i])
+		}
+	}
+	return out
+}
+
+// HasMACs says the facts hold hardware addresses at all: facts files
+// written before they were gathered have none.
+func (f *Facts) HasMACs() bool {
+	for _, i := range f.Interfaces {
+		if i.MAC != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// peerRoute returns the route to addr, or nil.
 
 // PeerRoute returns the route to addr, or nil.
 func (f *Facts) PeerRoute(addr netip.Addr) *PeerRoute {

@@ -48,6 +48,9 @@ func Gather(nl Netlink, endpoints ...netip.Addr) (*Facts, error) {
 			return nil, fmt.Errorf("listing addresses of %s: %w", attrs.Name, err)
 		}
 		iface := InterfaceFacts{Name: attrs.Name, Addresses: []netip.Prefix{}}
+		if len(attrs.HardwareAddr) > 0 {
+			iface.MAC = attrs.HardwareAddr.String()
+		}
 		for _, a := range addrs {
 			if p, ok := LinkPrefix(a); ok {
 				iface.Addresses = append(iface.Addresses, p)

@@ -44,17 +44,27 @@ func K0sInstallArgs(cfg *schema.Config, in K0sInstall) []string {
 	if in.HasToken {
 		args = append(args, "--token-file", JoinTokenPath)
 	}
-	if cfg.Role.HasKubelet() && in.NodeAddress != "" {
-		// Both addresses in dual stack, the primary family's first: k0s
-		// detects both only when --node-ip is unset, and orders them so
-		// itself (k0s v1.36.3+k0s.0 pkg/component/worker/kubelet.go:117-137);
-		// the kubelet takes one IP or one of each family
-		// (k8s.io/component-helpers v0.36.3 node/util/ips.go parseNodeIP).
-		ips := in.NodeAddress
-		if in.SecondAddress != "" {
-			ips += "," + in.SecondAddress
+	if cfg.Role.HasKubelet() {
+		// One flag: k0s keeps the last --kubelet-extra-args only.
+		var extra []string
+		if in.NodeAddress != "" {
+			// Both addresses in dual stack, the primary family's first: k0s
+			// detects both only when --node-ip is unset, and orders them so
+			// itself (k0s v1.36.3+k0s.0 pkg/component/worker/kubelet.go:117-137);
+			// the kubelet takes one IP or one of each family
+			// (k8s.io/component-helpers v0.36.3 node/util/ips.go parseNodeIP).
+			ips := in.NodeAddress
+			if in.SecondAddress != "" {
+				ips += "," + in.SecondAddress
+			}
+			extra = append(extra, "--node-ip="+ips)
 		}
-		args = append(args, "--kubelet-extra-args=--node-ip="+ips)
+		if o := KubeletHostnameOverride(cfg); o != "" {
+			extra = append(extra, o)
+		}
+		if len(extra) > 0 {
+			args = append(args, "--kubelet-extra-args="+strings.Join(extra, " "))
+		}
 	}
 	if l := k0sLabels(cfg.Node.Labels); l != "" {
 		args = append(args, "--labels="+l)

@@ -77,6 +77,16 @@ func ChooseVRRP(cfg *schema.Config, facts *hostfacts.Facts) (VRRP, error) {
 			return VRRP{}, err
 		}
 	}
+	// A MAC stays in k0s.yaml, for k0s to resolve (see vrrpInterfaceByMAC);
+	// the source is looked up on the link that holds it.
+	link := v.Interface
+	if schema.IsHostLinkMAC(link) && facts != nil {
+		name, why := vrrpInterfaceByMAC(link, facts)
+		if why != "" {
+			return VRRP{}, fmt.Errorf("ha.interface: is a MAC address, which k0s looks up among the host's interfaces at install, and %s", why)
+		}
+		link = name
+	}
 	if len(cfg.HA.UnicastPeers) == 0 {
 		return v, nil
 	}
@@ -84,7 +94,7 @@ func ChooseVRRP(cfg *schema.Config, facts *hostfacts.Facts) (VRRP, error) {
 	if len(others) > 0 {
 		peer = others[0]
 	}
-	src, why := sourceOn(cfg, facts, v.Interface, peer, hint)
+	src, why := sourceOn(cfg, facts, link, peer, hint)
 	if !src.IsValid() {
 		return VRRP{}, fmt.Errorf("ha.interface: keepalived sends unicast adverts to ha.unicastPeers from this node's own address on the VRRP interface, and %s", why)
 	}

@@ -59,6 +59,13 @@ func (d *describer) object(t reflect.Type, path string) map[string]any {
 		f.Rules = append(f.Rules, crossRules[p]...)
 		if extra, ok := extraRules[p]; ok {
 			for k, v := range extra.schema {
+				if have, ok := s[k].(map[string]any); ok {
+					// A rule on the keys (propertyNames) adds to the tags'.
+					for kk, vv := range v.(map[string]any) {
+						have[kk] = vv
+					}
+					continue
+				}
 				s[k] = v
 			}
 			f.Rules = append(f.Rules, extra.rules...)
@@ -157,6 +164,8 @@ var tagPatterns = map[string]struct {
 	maxLen  int
 }{
 	"dnslabel":      {`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`, 63},
+	"dnssubdomain":  {`^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\.[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?)*$`, 253},
+	"hostlink":      {`^([^/:\s\x00-\x1F\x7F]{1,15}|[0-9a-f]{2}(:[0-9a-f]{2}){5}|[0-9a-f]{2}(:[0-9a-f]{2}){7}|[0-9a-f]{2}(:[0-9a-f]{2}){19})$`, 0},
 	"ifname":        {`^[a-z0-9][-a-z0-9]*$`, 15},
 	"hostorip":      {`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\.?|[0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*)$`, 253},
 	"netprefix":     {`^([0-9]{1,3}(\.[0-9]{1,3}){3}/[0-9]{1,2}|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*/[0-9]{1,3})$`, 0},

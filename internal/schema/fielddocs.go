@@ -42,6 +42,7 @@ type extra struct {
 const durationPattern = `^(0|([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+)$`
 
 var extraRules = map[string]extra{
+	"node.labels":             {map[string]any{"propertyNames": map[string]any{"not": kubeletRefusedKeys()}}, []string{"each key in the kubernetes.io or k8s.io namespace must be one the kubelet sets itself: " + kubeletAllows + " (the kubelet refuses to start with any other in --node-labels)"}},
 	"SecretSource.file":       {map[string]any{"pattern": "^/"}, []string{"exactly one of file, url and credential", "an absolute path"}},
 	"SecretSource.url":        {map[string]any{"pattern": "^https://[^/]"}, []string{"exactly one of file, url and credential", "https:// only, also after redirects", "not at an IP address on the node's own overlay (in the network of a wireguard address): secrets are fetched before the overlay is up"}},
 	"SecretSource.authFile":   {map[string]any{"pattern": "^/"}, []string{"only with url", "an absolute path"}},
@@ -77,7 +78,7 @@ var fieldExamples = map[string]string{
 	"ha":                             "{enabled: true, virtualIP: 192.0.2.100/24, authPassFrom: {credential: corium.vrrp}}",
 	"ha.enabled":                     "true",
 	"ha.virtualIP":                   "192.0.2.100/24",
-	"ha.interface":                   "eth0",
+	"ha.interface":                   "bond0.100",
 	"ha.virtualRouterID":             "51",
 	"ha.authPass":                    "vrrpPw1",
 	"ha.authPassFrom":                "{credential: corium.vrrp-pass}",

@@ -31,6 +31,8 @@ type fieldError struct {
 // wants.
 var stringRules = map[string]func(string) bool{
 	"dnslabel":      isDNSLabel,
+	"dnssubdomain":  isDNSSubdomain,
+	"hostlink":      isHostLink,
 	"hostorip":      isHostOrIP,
 	"ifname":        isIfname,
 	"netprefix":     isNetPrefix,

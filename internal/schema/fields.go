@@ -119,6 +119,8 @@ const (
 var fieldMessages = map[string]string{
 	"required":      "is required",
 	"dnslabel":      "must be a DNS label: at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit",
+	"dnssubdomain":  "must be a DNS subdomain (RFC 1123), as a Kubernetes node name is: at most 253 characters, labels of at most 63 lowercase letters, digits or '-' separated by dots, each starting and ending with a letter or digit",
+	"hostlink":      "must be a host interface's name as the kernel allows it (1 to 15 bytes, no '/', ':', whitespace or control character, not '.' or '..'; VLANs and bonds such as bond0.100 are fine) or its MAC address as ip link prints it (lowercase hex pairs joined by ':'), which k0s looks up among the host's interfaces",
 	"hostorip":      "must be a host name or an IP address",
 	"ifname":        "must be an interface name: at most 15 characters matching ^[a-z0-9][-a-z0-9]*$",
 	"netprefix":     "must be a network prefix such as 10.244.0.0/16 (no host bits set)",
@@ -171,4 +173,21 @@ func checkFields(c *collector, cfg *Config) {
 		}
 		c.errorAt(at, fe.path, "%s", fieldMessage(fe))
 	}
+}
+
+// isDNSSubdomain is an RFC 1123 subdomain as a Kubernetes node name must be
+// (IsDNS1123Subdomain: at most 253 characters), each label at most 63
+// characters as RFC 1123 keeps from RFC 1035, which Kubernetes does not
+// check: the hostname is the name's first label when the name is longer
+// than the kernel's 64, and must then fit.
+func isDNSSubdomain(s string) bool {
+	if len(s) > 253 || s == "" {
+		return false
+	}
+	for label := range strings.SplitSeq(s, ".") {
+		if !isDNSLabel(label) {
+			return false
+		}
+	}
+	return true
 }

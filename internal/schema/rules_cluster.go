@@ -33,9 +33,10 @@ func (v *crossCheck) joining() bool {
 		(v.cfg.Role.IsController() && v.cfg.Role != RoleSingle && (v.cfg.Join.Token != nil || v.cfg.Join.TokenFrom != nil))
 }
 
-// node: Kubernetes refuses two taints with the same key and effect; and a
-// controller alone runs no kubelet, so no Node object carries its labels or
-// taints (k0s passes --labels and --taints to the kubelet only).
+// node: Kubernetes refuses two taints with the same key and effect, and
+// the kubelet labels of the Kubernetes namespaces that are not its own; and
+// a controller alone runs no kubelet, so no Node object carries its labels
+// or taints (k0s passes --labels and --taints to the kubelet only).
 func (v *crossCheck) node() {
 	if v.cfg.Role == RoleController {
 		for path, set := range map[string]bool{"node.labels": len(v.cfg.Node.Labels) > 0, "node.taints": len(v.cfg.Node.Taints) > 0} {
@@ -44,6 +45,7 @@ func (v *crossCheck) node() {
 			}
 		}
 	}
+	v.nodeLabels()
 	seen := map[[2]string]int{}
 	for i, t := range v.cfg.Node.Taints {
 		if t.Key == "" || t.Effect == "" {

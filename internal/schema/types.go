@@ -114,9 +114,10 @@ type Join struct {
 
 // Node is this machine's name, labels and taints.
 type Node struct {
-	// Name is the hostname and Kubernetes node name (an RFC 1123 label);
-	// unset keeps the hostname unless it is generic.
-	Name string `yaml:"name,omitempty" json:"name,omitempty" validate:"omitempty,dnslabel"`
+	// Name is the Kubernetes node name and the hostname (an RFC 1123
+	// subdomain; the hostname is its first label when it is longer than the
+	// kernel's 64); unset keeps the hostname unless it is generic.
+	Name string `yaml:"name,omitempty" json:"name,omitempty" validate:"omitempty,dnssubdomain"`
 	// Labels are Kubernetes node labels.
 	Labels map[string]string `yaml:"labels,omitempty" json:"labels,omitempty" validate:"dive,keys,qualifiedname,endkeys,labelvalue"`
 	// Taints are Kubernetes node taints.
@@ -140,9 +141,10 @@ type HA struct {
 	// VirtualIP is the address with prefix the controllers share; required
 	// when enabled.
 	VirtualIP string `yaml:"virtualIP,omitempty" json:"virtualIP,omitempty" validate:"omitempty,hostprefix"`
-	// Interface is the VRRP interface; unset, the agent takes the one whose
-	// route reaches the unicast peers, or whose network holds the VIP.
-	Interface string `yaml:"interface,omitempty" json:"interface,omitempty" validate:"omitempty,ifname"`
+	// Interface is the VRRP interface: a host interface's name, or its MAC
+	// address; unset, the agent takes the one whose route reaches the
+	// unicast peers, or whose network holds the VIP.
+	Interface string `yaml:"interface,omitempty" json:"interface,omitempty" validate:"omitempty,hostlink"`
 	// VirtualRouterID is the VRRP router ID; unset lets k0s choose.
 	VirtualRouterID *int `yaml:"virtualRouterID,omitempty" json:"virtualRouterID,omitempty" validate:"omitempty,min=1,max=255"`
 	// AuthPass is the VRRP password inline (at most 8 characters, on one
