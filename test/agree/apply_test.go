@@ -28,6 +28,9 @@ var applyOnly = []string{
 	"is this interface's own public key, derived from the private key read from",
 	"not a base64 32-byte wireguard key; check the value's source",
 	"the password read from",
+	"the datasource read from",
+	"(the keys as the resolved private keys derive them)",
+	"gives this interface the same key pair as",
 }
 
 // applies runs apply on a document plan accepted, with a well-formed fake
@@ -86,6 +89,8 @@ func fake(t *testing.T, kind schema.SecretKind) string {
 		return testutil.GenKey(t).String() + "\n"
 	case schema.SecretPassword:
 		return "Fake%pw8\n" // keepalived's 8 characters
+	case schema.SecretDataSource:
+		return "postgres://k0s:Fake-pw@db.example:5432/k0s\n" // kine's shared database
 	}
 	b := make([]byte, 150) // a k0s token: base64 of a gzipped kubeconfig
 	_, _ = rand.Read(b)
