@@ -87,7 +87,9 @@ func printPlan(w io.Writer, rep *provision.PlanReport) {
 	for _, r := range rep.Refusals {
 		fmt.Fprintf(w, "refused: %s\n", r)
 	}
-	if rep.Error != "" {
+	// An invalid document's errors are listed above; the run's error repeats
+	// them, so it is printed only when it says something else.
+	if rep.Error != "" && (rep.Validation == nil || len(rep.Validation.Errors) == 0) {
 		fmt.Fprintf(w, "error: %s\n", rep.Error)
 	}
 }

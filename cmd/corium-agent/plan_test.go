@@ -31,3 +31,12 @@ func TestPlanDecidedAtBootOnce(t *testing.T) {
 		t.Errorf("the node address's reason is printed %d times, want once:\n%s", n, out)
 	}
 }
+
+// An invalid document's error is printed once, not again as the run's.
+func TestPlanPrintsAnErrorOnce(t *testing.T) {
+	file := writeConfig(t, "node.yaml", "role: worker\nversion: 2\n")
+	code, out, _ := runCLI(t, "plan", "--root", t.TempDir(), "--config", file)
+	if n := strings.Count(out, "version: must be 1"); code != exitFailed || n != 1 {
+		t.Errorf("exit %d, the error printed %d times, want once:\n%s", code, n, out)
+	}
+}

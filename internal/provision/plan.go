@@ -119,6 +119,9 @@ func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
 	for _, s := range p.Steps {
 		ps := PlanStep{Name: s.Name}
 		for _, f := range s.Files {
+			if f.Path == record.DevicesPath {
+				f.Content = planDevices(cfg, f.Content)
+			}
 			pf, err := planFile(root, f, known)
 			if err != nil {
 				return err
