@@ -70,7 +70,7 @@ func TestApplyAndPlanCLI(t *testing.T) {
 
 	// plan first: it changes nothing.
 	before := mtimes(t, root)
-	code, out, errOut := runCLI(t, demoArgs("plan", root)...)
+	code, out, errOut := runCLI(t, demoArgs("plan", root, "--full")...)
 	if code != exitOK || !strings.Contains(out, "created   /etc/k0s/k0s.yaml") || !strings.Contains(out, "PrivateKey = [redacted]") {
 		t.Fatalf("plan: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -121,7 +121,7 @@ func TestApplyAndPlanCLI(t *testing.T) {
 	edited := filepath.Join(t.TempDir(), "c.yaml")
 	data, _ := os.ReadFile(filepath.Join(demo, "config.yaml"))
 	_ = os.WriteFile(edited, []byte(strings.Replace(string(data), "51821\n    mtu: 1380", "51822\n    mtu: 1380", 1)), 0o600)
-	code, out, errOut = runCLI(t, "plan", "--root", root, "--config", edited, "--facts", filepath.Join(demo, "facts.json"))
+	code, out, errOut = runCLI(t, "plan", "--full", "--root", root, "--config", edited, "--facts", filepath.Join(demo, "facts.json"))
 	if code != exitOK || !strings.Contains(out, "- ListenPort = 51821") || !strings.Contains(out, "+ ListenPort = 51822") {
 		t.Errorf("plan diff of a changed interface:\n%s", out)
 	}

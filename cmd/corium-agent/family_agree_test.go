@@ -43,6 +43,7 @@ func TestDualStackCalicoValidateAndApplyAgree(t *testing.T) {
 			config := writeConfig(t, "config.yaml", tc.doc)
 			facts := writeConfig(t, "facts.json", bothFamiliesFacts)
 			code, out, _ := runCLI(t, "validate", config)
+			out, _, _ = strings.Cut(out, "\n") // the finding, not the verdict
 			_, msg, ok := strings.Cut(strings.TrimSpace(out), ": k0s.patch")
 			if code != exitFailed || !ok || !strings.Contains(msg, tc.says) {
 				t.Fatalf("validate: exit %d, want a refusal at k0s.patch saying %q:\n%s", code, tc.says, out)

@@ -32,8 +32,9 @@ func TestValidateCutsFindingsPastTheCap(t *testing.T) {
 	file := manyFindings(t)
 	code, out, _ := runCLI(t, "validate", file)
 	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if code != exitFailed || len(lines) != schema.MaxShown+1 || lines[len(lines)-1] != file+": "+andMore {
-		t.Errorf("exit %d, %d lines ending %q; want %d findings and %q", code, len(lines), lines[len(lines)-1], schema.MaxShown, file+": "+andMore)
+	if code != exitFailed || len(lines) != schema.MaxShown+2 || lines[len(lines)-2] != file+": "+andMore ||
+		!strings.HasPrefix(lines[len(lines)-1], file+": invalid: ") {
+		t.Errorf("exit %d, %d lines ending %q; want %d findings, %q and the verdict", code, len(lines), lines[len(lines)-2:], schema.MaxShown, file+": "+andMore)
 	}
 	for _, l := range lines[:schema.MaxShown] {
 		if !strings.HasPrefix(l, file+":") || !strings.Contains(l, "must be a Kubernetes") {

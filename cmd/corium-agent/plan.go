@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/plan"
 	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -21,6 +22,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	nf := addNodeFlags(fs)
 	format := formatFlag(fs)
 	again := fs.Bool("again", false, "show what apply --again would do on a provisioned node")
+	full := fs.Bool("full", false, "list every file's content (as a diff) and every action's arguments; the default is a summary")
 	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
@@ -42,7 +44,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return exitFailed
 		}
 	} else {
-		printPlan(stdout, rep)
+		printPlan(stdout, rep, *full)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "corium-agent plan: %v\n", err)
@@ -51,7 +53,11 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-func printPlan(w io.Writer, rep *provision.PlanReport) {
+// printPlan writes the plan as text: by default a summary an operator reads
+// in one screen (each file with its mode, size and change, each action and
+// when it runs); full adds each file's diff and each action's arguments,
+// as the JSON output always has them.
+func printPlan(w io.Writer, rep *provision.PlanReport, full bool) {
 	printSource(w, rep.Provenance)
 	if v := rep.Validation; v != nil {
 		for _, f := range v.Errors {
@@ -73,6 +79,10 @@ func printPlan(w io.Writer, rep *provision.PlanReport) {
 			if f.Secret && mode != "" {
 				mode += ", holds secrets: their lines are masked"
 			}
+			if !full {
+				printFileSummary(w, f)
+				continue
+			}
 			printFile(w, f.Change, f.Path, f.Target, mode)
 			for _, l := range strings.SplitAfter(strings.TrimSuffix(f.Diff, "\n"), "\n") {
 				if l != "" {
@@ -81,13 +91,21 @@ func printPlan(w io.Writer, rep *provision.PlanReport) {
 			}
 		}
 		for _, a := range s.Actions {
-			fmt.Fprintf(w, "  action    %s (%s)\n", actionLine(a.Kind, a.Unit, a.Args), a.When)
+			args := a.Args
+			if !full && a.Kind == string(plan.ActionVerifyDevice) && len(args) > 1 {
+				// The device's every key and peer run to a thousand
+				// characters: the summary names the device, --full lists it.
+				args = append(args[:1:1], "(plan --full lists what is checked)")
+			}
+			fmt.Fprintf(w, "  action    %s (%s)\n", actionLine(a.Kind, a.Unit, args), a.When)
 		}
 	}
 	for _, r := range rep.Refusals {
 		fmt.Fprintf(w, "refused: %s\n", r)
 	}
-	if rep.Error != "" {
+	// An invalid document's errors are listed above; the run's error repeats
+	// them, so it is printed only when it says something else.
+	if rep.Error != "" && (rep.Validation == nil || len(rep.Validation.Errors) == 0) {
 		fmt.Fprintf(w, "error: %s\n", rep.Error)
 	}
 }

@@ -46,6 +46,10 @@ type validateReport struct {
 
 	node  cluster.Node // the file as the cluster check takes it
 	where string       // where in the file the findings' lines count ("" the file itself)
+	// errors and warnings are counted before the findings are capped, for
+	// the verdict line; strict is --strict.
+	errors, warnings int
+	strict           bool
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -184,7 +188,8 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 			r.Findings = append(r.Findings, schema.Finding{Severity: schema.SeverityError, Message: err.Error()})
 		}
 	}
-	r.Valid = len(r.Findings.Errors()) == 0 && (!c.strict || len(r.Findings.Warnings()) == 0)
+	r.errors, r.warnings, r.strict = len(r.Findings.Errors()), len(r.Findings.Warnings()), c.strict
+	r.Valid = r.errors == 0 && (!c.strict || r.warnings == 0)
 	r.Findings = r.Findings.Shown() // the cluster check reads r.node's, all of them
 	return r
 }
@@ -203,9 +208,7 @@ func printText(stdout, stderr io.Writer, r validateReport) {
 		}
 		fmt.Fprintln(stdout, formatFinding(file, f))
 	}
-	if r.Valid {
-		fmt.Fprintf(stdout, "%s: valid\n", r.File)
-	}
+	fmt.Fprintln(stdout, verdict(r.File, r.Valid, r.errors, r.warnings, r.strict))
 }
 
 func formatFinding(file string, f schema.Finding) string {

@@ -12,13 +12,15 @@ type clusterReport struct {
 	Valid    bool             `json:"valid"`
 	Findings cluster.Findings `json:"findings"`
 	Error    string           `json:"error,omitempty"`
+
+	strict bool // --strict, for the verdict line
 }
 
 // checkCluster checks the files as the nodes of one cluster, unless one of
 // them could not be read: the set is then not the one meant, and every
 // finding about the missing node would mislead.
 func checkCluster(reports []validateReport, strict bool) *clusterReport {
-	set := &clusterReport{Findings: cluster.Findings{}}
+	set := &clusterReport{Findings: cluster.Findings{}, strict: strict}
 	nodes := make([]cluster.Node, 0, len(reports))
 	for _, r := range reports {
 		if r.Error != "" {
@@ -41,7 +43,6 @@ func printCluster(stdout, stderr io.Writer, set *clusterReport, files int) {
 	for _, f := range set.Findings {
 		fmt.Fprintln(stdout, formatFinding(f.File, f.Finding))
 	}
-	if set.Valid {
-		fmt.Fprintf(stdout, "cluster of %d files: valid\n", files)
-	}
+	name := fmt.Sprintf("cluster of %d files", files)
+	fmt.Fprintln(stdout, verdict(name, set.Valid, len(set.Findings.Errors()), len(set.Findings.Warnings()), set.strict))
 }

@@ -171,7 +171,7 @@ func TestValidateManyFilesInOrder(t *testing.T) {
 		f := writeConfig(t, name, body)
 		files = append(files, f)
 		if i%5 == 4 {
-			want = append(want, f+":2:10: version: must be 1")
+			want = append(want, f+":2:10: version: must be 1", f+": invalid: 1 error")
 		} else {
 			want = append(want, f+": valid")
 		}

@@ -48,8 +48,11 @@ type PlanStep struct {
 
 // PlanFile is one file or link and what apply would do to it.
 type PlanFile struct {
-	Path   string `json:"path"`
-	Mode   string `json:"mode,omitempty"`
+	Path string `json:"path"`
+	Mode string `json:"mode,omitempty"`
+	// Size is the content's length in bytes (a file, not a link or a
+	// removal).
+	Size   int    `json:"size,omitempty"`
 	Target string `json:"target,omitempty"`
 	Change string `json:"change"` // created, changed, unchanged
 	// Secret files hold resolved secrets at apply; their secret lines are
@@ -119,6 +122,9 @@ func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
 	for _, s := range p.Steps {
 		ps := PlanStep{Name: s.Name}
 		for _, f := range s.Files {
+			if f.Path == record.DevicesPath {
+				f.Content = planDevices(cfg, f.Content)
+			}
 			pf, err := planFile(root, f, known)
 			if err != nil {
 				return err
@@ -205,7 +211,7 @@ func knownSecretsOf(root rootfs.Root, cfg *schema.Config, p *plan.Plan, placehol
 // secret as a whole, or whose secrets on disk cannot be read, is compared
 // but never shown.
 func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, error) {
-	pf := PlanFile{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Secret: f.Secret}
+	pf := PlanFile{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Size: len(f.Content), Secret: f.Secret}
 	old, err := root.ReadFile(f.Path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

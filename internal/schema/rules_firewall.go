@@ -2,6 +2,7 @@ package schema
 
 import (
 	"fmt"
+	"net/netip"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/k0sconfig"
@@ -175,12 +176,27 @@ func (v *crossCheck) endpointGuard(public map[int]int) {
 		return // all public: reachable at any address already
 	}
 	if kind == EndpointUnderlay {
+		if v.endpointIsOwnVIP(addr) {
+			return // the documented HA design: the VIP the controllers hold on their LAN
+		}
 		v.warnf("cluster.endpoint", "%s is not on the overlay: the guard admits %s addressed to it from any link (%s reach the cluster there); the node's other addresses stay overlay-only",
 			addr, andList(ports), andList(clients))
 		return
 	}
 	v.errorf("cluster.endpoint", "%s is a name, whose address the guard cannot know: with firewall.clusterPorts overlay, %s that reach the cluster there are dropped unless they come over the overlay; add %s to firewall.publicPorts, or give the endpoint as an IP",
 		v.cfg.Cluster.Endpoint, andList(clients), andList(ports))
+}
+
+// endpointIsOwnVIP reports whether addr is the address of this controller's
+// own enabled ha.virtualIP: docs/cluster.md's HA design puts the endpoint
+// there, on the controllers' LAN, and the guard admitting the endpoint's
+// ports to it is what that design needs, so it is not worth a warning.
+func (v *crossCheck) endpointIsOwnVIP(addr netip.Addr) bool {
+	if !v.cfg.HA.On() {
+		return false
+	}
+	vip, err := netip.ParsePrefix(v.cfg.HA.VirtualIP)
+	return err == nil && vip.Addr().Unmap() == addr
 }
 
 // andList joins "a", "a and b", "a, b and c".

@@ -147,7 +147,7 @@ func TestMisplacedHeaderAsCloudInitSeesIt(t *testing.T) {
 			t.Errorf("%s: cloud-init schema exit %d: %s", name, code, out)
 		}
 		out, code = runAgent(t, "validate", file)
-		if code != 1 || strings.Count(out, "\n") != 1 || !strings.Contains(out, file+":"+tc.says) {
+		if code != 1 || !strings.HasSuffix(out, file+": invalid: 1 error\n") || strings.Count(out, "\n") != 2 || !strings.Contains(out, file+":"+tc.says) {
 			t.Errorf("%s: the agent says (exit %d):\n%s", name, code, out)
 		}
 	}

@@ -1,0 +1,27 @@
+package main
+
+import "fmt"
+
+// verdict is the last line validate prints for a file or the set: "valid",
+// or "invalid" with what made it so. A run that fails only under --strict
+// says that its warnings failed it, so the line never reads "valid" on a
+// failed run, nor blames errors that are not there.
+func verdict(name string, valid bool, errors, warnings int, strict bool) string {
+	if valid {
+		return name + ": valid"
+	}
+	switch {
+	case errors == 0 && strict:
+		return fmt.Sprintf("%s: invalid with --strict: %s", name, count(warnings, "warning"))
+	case warnings == 0:
+		return fmt.Sprintf("%s: invalid: %s", name, count(errors, "error"))
+	}
+	return fmt.Sprintf("%s: invalid: %s and %s", name, count(errors, "error"), count(warnings, "warning"))
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
