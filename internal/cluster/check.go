@@ -26,8 +26,9 @@ func Check(in []Node) Findings {
 	c.allowedIPs()
 	c.presharedKeys()
 	c.mtus()
+	c.followFrom()
 	r.findings.sort()
-	return r.findings
+	return r.findings.arrange()
 }
 
 // check is one run over a set.
@@ -41,6 +42,9 @@ type check struct {
 	// netReported are the nodes networkFacts found running another
 	// network, whose patches of spec.network are not compared again.
 	netReported map[*node]bool
+	// explained are the interfaces found not to be the ones their peers
+	// mean, by file and path, with the place of the finding that says so.
+	explained map[string]Place
 }
 
 // ifaces walks every interface of the set, in order.

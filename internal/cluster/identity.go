@@ -51,6 +51,7 @@ func (c *check) addresses() {
 				path := fmt.Sprintf("%s.address[%d]", f.path(), k)
 				c.errorf(f.n, path, []Place{o.f.n.at(fmt.Sprintf("%s.address[%d]", o.f.path(), o.k))},
 					"%s is also the address of %s: each node needs an address of its own", p.Addr(), o.f)
+				c.explain(f, path)
 			}
 		}
 	})
