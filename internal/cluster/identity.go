@@ -81,7 +81,7 @@ func (c *check) roles() {
 		c.errorf(n, "join", []Place{founder.at("role")},
 			"this controller has no join token, nor has %s: each would start a cluster of its own; give every controller but the first a controller token (k0s token create --role=controller)", founder.File)
 	}
-	if controllers == 0 && len(c.set) > 0 {
+	if controllers == 0 && len(c.set) > 0 && !c.partial {
 		c.warnf(c.set[0], "role", nil, "no file of the set is a controller: the nodes join a cluster the set does not describe, so their settings are checked only against each other")
 	}
 }
