@@ -136,6 +136,7 @@ func (c *check) pairs() {
 		if r == nil {
 			c.errorf(e.in.n, e.path()+".publicKey", []Place{t.n.at(t.path() + ".peers")},
 				"stands for %s, but %s has no peer for %s: it refuses this node's handshakes; add one there", t, t.n.File, e.in)
+			c.fix(c.peerFix(t, e.in, e))
 			return
 		}
 		if e.in.n.order < t.n.order && !shareNetwork(e.in.addrs, t.addrs) {
