@@ -19,9 +19,11 @@ func (c *check) fix(yaml string) {
 }
 
 // peerFix is the entry t lacks for f, which e (f's entry for t) shows is
-// meant; "" when f's public key is not known.
+// meant; "" when f's public key is not known, or its file's own rules
+// refused a key field: what is written there may be a secret pasted into
+// the wrong field (one not inline in the set, so not found as one).
 func (c *check) peerFix(t, f *iface, e *entry) string {
-	if !f.known {
+	if !f.known || f.n.bad[f.path()+".publicKey"] || f.n.bad[f.path()+".privateKey"] {
 		return ""
 	}
 	var b strings.Builder

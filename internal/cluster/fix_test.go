@@ -53,3 +53,24 @@ func TestClusterPrintsTheFix(t *testing.T) {
 		})
 	}
 }
+
+// An interface whose private key its own file refuses has only its stated
+// publicKey, which may be a secret from elsewhere pasted there (the set
+// cannot recognise it): it is never put in a fix: the finding
+// stays, with nothing to copy.
+const outsideSecret = "IV1Zc378+VAaswnGIm41QtVAfWm/VmoV+8pUK123Ynk="
+
+func TestClusterFixNeverCopiesARefusedKey(t *testing.T) {
+	fs := checkSet(t, true,
+		edit{"a1.yaml", "    privateKey: " + a1Private + "\n", "    privateKey: x" + a1Private + "\n    publicKey: " + outsideSecret + "\n"},
+		edit{"a2.yaml", "      - publicKey: Mkpl/vcJ4FmX/PyiqaK99Ch21Mo6YxfWheNYUPF1wlc= # a1\n        endpoint: 192.0.2.11:51820\n        allowedIPs: [10.30.0.1/32]\n        presharedKey: " + psk + "\n", ""},
+	)
+	expect(t, fs, want{"a1.yaml", "wireguard[0].peers[0].publicKey", errorSev, "has no peer for a1 (a1.yaml wireguard[0])"})
+	out, err := json.Marshal(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(out), outsideSecret) {
+		t.Errorf("a fix copies a refused key:\n%s", out)
+	}
+}
