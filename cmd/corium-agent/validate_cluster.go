@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/corium/corium-agent/internal/cluster"
 )
@@ -42,7 +43,19 @@ func printCluster(stdout, stderr io.Writer, set *clusterReport, files int) {
 	}
 	for _, f := range set.Findings {
 		fmt.Fprintln(stdout, formatFinding(f.File, f.Finding))
+		printFix(stdout, f.Fix)
 	}
 	name := fmt.Sprintf("cluster of %d files", files)
 	fmt.Fprintln(stdout, verdict(name, set.Valid, len(set.Findings.Errors()), len(set.Findings.Warnings()), set.strict))
+}
+
+// printFix writes a finding's fix under it, indented: YAML to add by hand,
+// never written by validate.
+func printFix(w io.Writer, fix string) {
+	if fix == "" {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimSuffix(fix, "\n"), "\n") {
+		fmt.Fprintln(w, "    "+l)
+	}
 }

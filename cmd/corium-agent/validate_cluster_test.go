@@ -53,9 +53,13 @@ func TestValidateClusterFindings(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("exit %d, want 1\n%s", code, out)
 	}
-	if !strings.Contains(out, broken+":28:21: wireguard[0].peers[1].allowedIPs: do not hold 10.30.0.11 of "+threeNodes[2]+" wireguard[0]") ||
+	if !strings.Contains(out, broken+":28:21: wireguard[0].peers[1].allowedIPs: do not hold 10.30.0.11 of w1 ("+threeNodes[2]+" wireguard[0])") ||
 		strings.Contains(out, "cluster of 3 files: valid") {
 		t.Errorf("output:\n%s", out)
+	}
+	// The fix is printed under its finding, indented, and written nowhere.
+	if !strings.Contains(out, "add 10.30.0.11/32\n    # wireguard[0].peers[1] of "+broken+", with the addresses of w1 ("+threeNodes[2]+" wireguard[0]):\n    allowedIPs: [10.30.0.12/32, 10.30.0.11/32]\n") {
+		t.Errorf("no fix under the finding:\n%s", out)
 	}
 	w1 := writeConfig(t, "w1.yaml", strings.Replace(string(readTestFile(t, "../../internal/cluster/testdata/three-nodes/w1.yaml")), "mtu: 1420", "mtu: 1380", 1))
 	code, out, _ = runCLI(t, "validate", "--cluster", threeNodes[0], threeNodes[1], w1)

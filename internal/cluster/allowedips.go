@@ -26,6 +26,7 @@ func (c *check) allowedIPs() {
 			c.errorf(e.in.n, e.path()+".allowedIPs", []Place{t.n.at(t.path() + ".address")},
 				"do not hold %s of %s: WireGuard drops what it sends from there, and routes nothing to it; add %s",
 				strings.Join(missing, " and "), t, hostPrefixes(missing))
+			c.fix(allowedFix(e, missing))
 		}
 	})
 	for _, n := range c.set {

@@ -3,17 +3,19 @@ package cluster
 import "golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 // Check checks that the files describe one cluster and returns what it
-// found, in a fixed order. Files that hold no configuration take no part;
-// their own validation says why.
+// found, in a fixed order. Files that hold no configuration, or whose role
+// is refused, take no part: one finding names each, and what depends on a
+// file's refused fields is left out (invalid.go).
 func Check(in []Node) Findings {
 	var set []*node
 	for i, n := range in {
-		if n.Doc != nil && n.Doc.Config != nil && n.Delivery != nil {
+		if takesPart(n) {
 			set = append(set, newNode(i, n))
 		}
 	}
 	r := &report{findings: Findings{}}
-	c := &check{report: r, set: set}
+	out := leftOut(in)
+	c := &check{report: r, set: set, partial: len(out) > 0}
 	c.settings()
 	c.networkFacts()
 	c.identity()
@@ -30,8 +32,11 @@ func Check(in []Node) Findings {
 	c.endpoints()
 	c.presharedKeys()
 	c.mtus()
+	c.followFrom()
+	c.dropDependent()
+	c.stopped(out)
 	r.findings.sort()
-	return r.findings
+	return r.findings.arrange()
 }
 
 // check is one run over a set.
@@ -45,6 +50,14 @@ type check struct {
 	// netReported are the nodes networkFacts found running another
 	// network, whose patches of spec.network are not compared again.
 	netReported map[*node]bool
+	// explained are the interfaces found not to be the ones their peers
+	// mean, by file and path, with the place of the finding that says so.
+	explained map[string]Place
+	// partial: a file of the set is left out (invalid.go), so that a node
+	// or an address the set does not show may be that file's.
+	partial bool
+	// endpoints are where the set dials each interface (fix.go).
+	endpoints map[*iface]string
 }
 
 // ifaces walks every interface of the set, in order.

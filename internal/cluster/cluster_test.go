@@ -136,32 +136,32 @@ func TestClusterMistakes(t *testing.T) {
 		{"keys swapped between two peers", []edit{
 			{"a1.yaml", "publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # a2", "publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # a2"},
 			{"a1.yaml", "publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # w1", "publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # w1"},
-		}, want{"a1.yaml", "wireguard[0].peers[0].publicKey", errorSev, "is the key of w1-cmdline.txt wireguard[0], but allowedIPs hold the address of a2-user-data.yaml wireguard[0]"}, false},
+		}, want{"a1.yaml", "wireguard[0].peers[0].publicKey", errorSev, "is the key of w1 (w1-cmdline.txt wireguard[0]), but allowedIPs hold the address of a2 (a2-user-data.yaml wireguard[0])"}, false},
 		{"neither side has an endpoint", []edit{
 			{"a1.yaml", "        endpoint: 192.0.2.12:51820\n", ""},
 			{"a2.yaml", "        endpoint: 192.0.2.11:51820\n", ""},
-		}, want{"a1.yaml", "wireguard[0].peers[0]", errorSev, "neither end can open the tunnel with a2-user-data.yaml wireguard[0]"}, false},
+		}, want{"a1.yaml", "wireguard[0].peers[0]", errorSev, "neither end can open the tunnel with a2 (a2-user-data.yaml wireguard[0])"}, false},
 		{"allowedIPs miss the peer's address", []edit{
 			{"a1.yaml", "allowedIPs: [10.30.0.11/32]", "allowedIPs: [10.30.0.12/32]"},
-		}, want{"a1.yaml", "wireguard[0].peers[1].allowedIPs", errorSev, "do not hold 10.30.0.11 of w1-cmdline.txt wireguard[0]"}, false},
+		}, want{"a1.yaml", "wireguard[0].peers[1].allowedIPs", errorSev, "do not hold 10.30.0.11 of w1 (w1-cmdline.txt wireguard[0])"}, false},
 		{"a node in another subnet", []edit{
 			{"w1.yaml", "address: 10.30.0.11/24", "address: 10.31.0.11/24"},
-		}, want{w1File, "wireguard[0].address", warnSev, "10.31.0.11/24 is on another network than its peer a1.yaml wireguard[0] (10.30.0.1/24)"}, false},
+		}, want{w1File, "wireguard[0].address", warnSev, "10.31.0.11/24 is on another network than its peer a1 (a1.yaml wireguard[0]) (10.30.0.1/24)"}, false},
 		{"a duplicate node address", []edit{
 			{"w1.yaml", "address: 10.30.0.11/24", "address: 10.30.0.2/24"},
-		}, want{w1File, "wireguard[0].address[0]", errorSev, "10.30.0.2 is also the address of a2-user-data.yaml wireguard[0]"}, true},
+		}, want{w1File, "wireguard[0].address[0]", errorSev, "10.30.0.2 is also the address of a2 (a2-user-data.yaml wireguard[0])"}, true},
 		{"a duplicate node name", []edit{
 			{"w1.yaml", "name: w1", "name: a2"},
 		}, want{w1File, "node.name", errorSev, "is a2, as in a2-user-data.yaml: two nodes of one cluster cannot share a name"}, false},
 		{"mismatched MTUs", []edit{
 			{"w1.yaml", "mtu: 1420", "mtu: 1380"},
-		}, want{w1File, "wireguard[0].mtu", warnSev, "is 1380, but a1.yaml wireguard[0] on the same overlay has 1420"}, false},
+		}, want{w1File, "wireguard[0].mtu", warnSev, "is 1380, but a1 (a1.yaml wireguard[0]) on the same overlay has 1420"}, false},
 		{"a preshared key on one side only", []edit{
 			{"a2.yaml", "        presharedKey: 6Y4LHkKt1JYmHA6cMqPQF0ASB8at8DHhsR+YuOuh7Dw=\n", ""},
-		}, want{"a1.yaml", "wireguard[0].peers[0].presharedKey", errorSev, "a2-user-data.yaml has no preshared key for a1.yaml wireguard[0]"}, false},
+		}, want{"a1.yaml", "wireguard[0].peers[0].presharedKey", errorSev, "a2-user-data.yaml has no preshared key for a1 (a1.yaml wireguard[0])"}, false},
 		{"an endpoint port that is not the peer's listenPort", []edit{
 			{"w1.yaml", "endpoint: 192.0.2.12:51820", "endpoint: 192.0.2.12:51821"},
-		}, want{w1File, "wireguard[0].peers[1].endpoint", warnSev, "dials port 51821, but a2-user-data.yaml wireguard[0] listens on 51820"}, false},
+		}, want{w1File, "wireguard[0].peers[1].endpoint", warnSev, "dials port 51821, but a2 (a2-user-data.yaml wireguard[0]) listens on 51820"}, false},
 		{"a controller's patch of the encapsulation the worker lacks", []edit{
 			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {overlay-encap: fou}}}}}}\n"},
 		}, want{w1File, "k0s.patch", errorSev, "runs pods between nodes with kube-router's ipip, but a1.yaml has kube-router's fou on 5555/udp"}, false},
@@ -173,7 +173,7 @@ func TestClusterMistakes(t *testing.T) {
 		}, want{a2File, "network.podCIDR", errorSev, "is 10.245.0.0/16, but a1.yaml has 10.244.0.0/16 (the default)"}, false},
 		{"A lists B, B does not list A", []edit{
 			{"w1.yaml", "      - publicKey: U4KrOLxW3bQOQz231+8goOlNFyDzPDki7OP3ww/HH0o= # a2\n        endpoint: 192.0.2.12:51820\n        allowedIPs: [10.30.0.2/32]\n        persistentKeepalive: 25\n", ""},
-		}, want{a2File, "wireguard[0].peers[1].publicKey", errorSev, "stands for w1-cmdline.txt wireguard[0], but w1-cmdline.txt has no peer for a2-user-data.yaml wireguard[0]"}, false},
+		}, want{a2File, "wireguard[0].peers[1].publicKey", errorSev, "stands for w1 (w1-cmdline.txt wireguard[0]), but w1-cmdline.txt has no peer for a2 (a2-user-data.yaml wireguard[0])"}, false},
 		{"a controller's patch that differs from the other's", []edit{
 			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kubeProxy: {mode: ipvs}}}}}\n"},
 		}, want{a2File, "k0s.patch", errorSev, "leaves spec.network.kubeProxy.mode to the agent and k0s, but a1.yaml's k0s.patch sets it"}, false},

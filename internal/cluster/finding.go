@@ -24,12 +24,20 @@ type Finding struct {
 	File string `json:"file"`
 	schema.Finding
 	Related []Place `json:"related"`
+	// FollowsFrom is the root cause this finding follows from, when one was
+	// found: fixing that one fixes this one (see cause.go).
+	FollowsFrom *Place `json:"followsFrom,omitempty"`
+	// Fix is the YAML to add where the finding has one obvious fix,
+	// printed and never written; it holds public values only.
+	Fix string `json:"fix,omitempty"`
 
-	order int // the file's place in the set
+	order int  // the file's place in the set
+	cause bool // other findings may follow from it
 }
 
-// Findings are the set's problems, in a fixed order once sorted: by file
-// in the order given, then by position, path and message.
+// Findings are the set's problems, in a fixed order once sorted: the root
+// causes first, each followed by what follows from it (cause.go), then the
+// rest by file in the order given, then by position, path and message.
 type Findings []Finding
 
 // Errors returns the error-severity findings.

@@ -288,7 +288,7 @@ func (v *haView) controllersWithoutHA() {
 			v.c.errorf(n, "ha", []Place{ref.at("ha")},
 				"is missing on this controller, which is on the virtual IP's network %s (%s), while %s and the other controllers there share it: it never holds the virtual IP, and its k0s runs the endpoint reconciler the others turn off; give it the same ha block",
 				net, statings(here), ref.File)
-		case len(ss) == 0:
+		case len(ss) == 0 && !v.c.partial:
 			v.c.warnf(n, "ha", []Place{ref.at("ha")},
 				"is missing on this controller while %s shares the virtual IP %s, and no document dials this controller at an address to show its site: on that network it needs the same ha block; at another site, state its address in a peer's endpoint",
 				ref.File, v.vip)

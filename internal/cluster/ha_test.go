@@ -47,7 +47,7 @@ var haMistakes = []struct {
 	{"the virtual IP is a node's overlay address", []edit{
 		{"c1.yaml", "virtualIP: 192.0.2.100/24", "virtualIP: 10.40.0.12/24"},
 		{"c2.yaml", "virtualIP: 192.0.2.100/24", "virtualIP: 10.40.0.12/24"},
-	}, want{"c1.yaml", "ha.virtualIP", errorSev, "10.40.0.12 is the address of w2-cmdline.txt wireguard[0]"}, false},
+	}, want{"c1.yaml", "ha.virtualIP", errorSev, "10.40.0.12 is the address of w2 (w2-cmdline.txt wireguard[0])"}, false},
 	{"a peer dialled at the virtual IP", []edit{
 		{"w1.yaml", "endpoint: 192.0.2.11:51820", "endpoint: 192.0.2.100:51820"},
 	}, want{"w1.yaml", "wireguard[0].peers[0].endpoint", errorSev, "dials c1.yaml at the virtual IP 192.0.2.100"}, false},

@@ -176,6 +176,8 @@ func (v *haView) unicastSets(lists []*unicastList, members []netip.Addr) {
 					v.lacks(l, a, o)
 				}
 			}
+		case v.c.partial:
+			// the address may be the left-out file's controller
 		case 2*c <= k:
 			for _, l := range lists {
 				if i, has := l.addrs[a]; has {

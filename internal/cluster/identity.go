@@ -51,6 +51,7 @@ func (c *check) addresses() {
 				path := fmt.Sprintf("%s.address[%d]", f.path(), k)
 				c.errorf(f.n, path, []Place{o.f.n.at(fmt.Sprintf("%s.address[%d]", o.f.path(), o.k))},
 					"%s is also the address of %s: each node needs an address of its own", p.Addr(), o.f)
+				c.explain(f, path)
 			}
 		}
 	})
@@ -80,7 +81,7 @@ func (c *check) roles() {
 		c.errorf(n, "join", []Place{founder.at("role")},
 			"this controller has no join token, nor has %s: each would start a cluster of its own; give every controller but the first a controller token (k0s token create --role=controller)", founder.File)
 	}
-	if controllers == 0 && len(c.set) > 0 {
+	if controllers == 0 && len(c.set) > 0 && !c.partial {
 		c.warnf(c.set[0], "role", nil, "no file of the set is a controller: the nodes join a cluster the set does not describe, so their settings are checked only against each other")
 	}
 }

@@ -60,6 +60,7 @@ func (c *check) keys() {
 					field = ".privateKey"
 				}
 				c.errorf(f.n, f.path()+field, []Place{o.n.at(o.path())}, "gives this interface the key pair of %s: its peers cannot tell the two apart; each interface needs a key of its own (wg genkey)", o)
+				c.explain(f, f.path()+field)
 				return
 			}
 		}

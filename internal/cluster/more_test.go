@@ -24,16 +24,16 @@ func TestClusterChecks(t *testing.T) {
 	}{
 		{"preshared keys differ", []edit{
 			{"a2.yaml", "presharedKey: " + psk, "presharedKey: IIW/itV7uFtG8dIpY1eWWAYQTQtxGQIYMyr1QJK72uk="},
-		}, want{a2File, "wireguard[0].peers[0].presharedKey", errorSev, "differs from the one a1.yaml holds for a2-user-data.yaml wireguard[0]"}, false},
+		}, want{a2File, "wireguard[0].peers[0].presharedKey", errorSev, "differs from the one a1.yaml holds for a2 (a2-user-data.yaml wireguard[0])"}, false},
 		{"a key pair on two interfaces of the set", []edit{
 			{"w1.yaml", "publicKey: " + w1Public, "publicKey: " + a2Public},
-		}, want{w1File, "wireguard[0].publicKey", errorSev, "gives this interface the key pair of a2-user-data.yaml wireguard[0]"}, true},
+		}, want{w1File, "wireguard[0].publicKey", errorSev, "gives this interface the key pair of a2 (a2-user-data.yaml wireguard[0])"}, true},
 		{"a peer outside the set", []edit{
 			{"w1.yaml", "publicKey: " + a2Public + " # a2\n        endpoint: 192.0.2.12:51820\n        allowedIPs: [10.30.0.2/32]", "publicKey: " + a2Public + " # a2\n        endpoint: 192.0.2.12:51820\n        allowedIPs: [10.30.0.2/32]\n      - publicKey: IV1Zc378+VAaswnGIm41QtVAfWm/VmoV+8pUK123Ynk=\n        endpoint: 203.0.113.9:51820\n        allowedIPs: [10.40.0.0/24]"},
 		}, want{w1File, "wireguard[0].peers[2].publicKey", warnSev, "no interface of the set has this key, and allowedIPs hold no address of the set"}, false},
 		{"a wrong key for a node's addresses", []edit{
 			{"w1.yaml", "publicKey: " + a2Public + " # a2", "publicKey: IV1Zc378+VAaswnGIm41QtVAfWm/VmoV+8pUK123Ynk= # a2"},
-		}, want{w1File, "wireguard[0].peers[1].publicKey", errorSev, "is not the public key of a2-user-data.yaml wireguard[0], whose address allowedIPs hold"}, false},
+		}, want{w1File, "wireguard[0].peers[1].publicKey", errorSev, "is not the public key of a2 (a2-user-data.yaml wireguard[0]), whose address allowedIPs hold"}, false},
 		{"an interface whose key is unknown", []edit{
 			{"a2.yaml", "    publicKey: " + a2Public + "\n", ""},
 		}, want{a2File, "wireguard[0]", warnSev, "states no publicKey and its private key is not inline"}, false},
@@ -60,7 +60,7 @@ func TestClusterChecks(t *testing.T) {
 		}, want{a2File, "storage.type", errorSev, "is kine, but a1.yaml has etcd (the default); every node of one cluster has the same storage.type"}, false},
 		{"two entries of a file claim one node", []edit{
 			{"a1.yaml", "        allowedIPs: [10.30.0.11/32]\n", "        allowedIPs: [10.30.0.11/32]\n  - name: wg1\n    address: 10.50.0.1/24\n    listenPort: 51821\n    privateKey: EEbXALqY+Pi4VvVhPgp3x8PpBpuMLhRbO2AnOtPcilE=\n    peers:\n      - publicKey: IV1Zc378+VAaswnGIm41QtVAfWm/VmoV+8pUK123Ynk=\n        endpoint: 203.0.113.9:51820\n        allowedIPs: [10.30.0.2/32]\n"},
-		}, want{"a1.yaml", "wireguard[1].peers[0].allowedIPs[0]", errorSev, "holds 10.30.0.2, the address of a2-user-data.yaml wireguard[0], as wireguard[0].peers[0].allowedIPs[0] of this file does"}, false},
+		}, want{"a1.yaml", "wireguard[1].peers[0].allowedIPs[0]", errorSev, "holds 10.30.0.2, the address of a2 (a2-user-data.yaml wireguard[0]), as wireguard[0].peers[0].allowedIPs[0] of this file does"}, false},
 		{"no controller in the set", []edit{
 			{"a1.yaml", "role: controller+worker", "role: worker\njoin: {tokenFrom: {credential: corium.join-token}}"},
 			{"a1.yaml", a1Lines, "  name: a1\nx-ha:"},

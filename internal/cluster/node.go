@@ -112,8 +112,23 @@ func (n *node) at(path string) Place {
 
 func (f *iface) path() string { return fmt.Sprintf("wireguard[%d]", f.i) }
 
-// String names the interface in a message: file and field path.
-func (f *iface) String() string { return f.n.File + " " + f.path() }
+// String names the interface in a message: the node, where its document
+// names it, then file and field path ("a1 (a1.yaml wireguard[0])").
+func (f *iface) String() string {
+	where := f.n.File + " " + f.path()
+	if name := f.n.name(); name != "" {
+		return name + " (" + where + ")"
+	}
+	return where
+}
+
+// name is node.name as written, when its rules took it.
+func (n *node) name() string {
+	if n.bad["node.name"] {
+		return ""
+	}
+	return n.cfg.Node.Name
+}
 
 func (e *entry) path() string { return fmt.Sprintf("%s.peers[%d]", e.in.path(), e.j) }
 

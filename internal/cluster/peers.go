@@ -41,7 +41,7 @@ func (c *check) match() {
 				"is not the public key of %s, whose address allowedIPs hold: that interface answers only its own key; give its public key (wg pubkey)", e.byAddr)
 		case e.byAddr != nil:
 			e.target = e.byAddr
-		default:
+		case !c.partial:
 			c.warnf(e.in.n, e.path()+".publicKey", nil,
 				"no interface of the set has this key, and allowedIPs hold no address of the set: a peer outside the set, or a wrong key")
 		}
@@ -136,6 +136,7 @@ func (c *check) pairs() {
 		if r == nil {
 			c.errorf(e.in.n, e.path()+".publicKey", []Place{t.n.at(t.path() + ".peers")},
 				"stands for %s, but %s has no peer for %s: it refuses this node's handshakes; add one there", t, t.n.File, e.in)
+			c.fix(c.peerFix(t, e.in, e))
 			return
 		}
 		if e.in.n.order < t.n.order && !shareNetwork(e.in.addrs, t.addrs) {

@@ -160,6 +160,9 @@ const HandshakeFresh = 180 * time.Second
 // Peer is one configured peer.
 type Peer struct {
 	PublicKey string `json:"publicKey"`
+	// Address is the overlay address it is named by, from its allowedIPs
+	// (peername.go); absent when they hold none.
+	Address string `json:"address,omitempty"`
 	// Endpoint is the configured endpoint; LiveEndpoint the device's.
 	Endpoint     string   `json:"endpoint,omitempty"`
 	LiveEndpoint string   `json:"liveEndpoint,omitempty"`

@@ -82,7 +82,7 @@ func (in *inspection) endpoints(r *Route) {
 					e.Problem = "no route: " + err.Error()
 					if r.OK {
 						r.OK = false
-						r.Reason = fmt.Sprintf("no route to %s, the endpoint of peer %s of %s (%v)", p.Endpoint, p.PublicKey, wg.Name, err)
+						r.Reason = fmt.Sprintf("no route to %s, the endpoint of peer %s of %s (%v)", p.Endpoint, Peer{PublicKey: p.PublicKey, Address: overlayAddress(wg.Address, p.AllowedIPs)}.Name(), wg.Name, err)
 					}
 				}
 			}

@@ -92,7 +92,7 @@ func Text(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "  drift %s: want %s, have %s\n", d.Field, d.Want, d.Have)
 		}
 		for _, pe := range it.Peers {
-			fmt.Fprintf(w, "  peer %s %s: endpoint %s", pe.PublicKey, pe.Class, orNone(pe.Endpoint))
+			fmt.Fprintf(w, "  peer %s %s: endpoint %s", pe.Name(), pe.Class, orNone(pe.Endpoint))
 			if pe.LiveEndpoint != "" && pe.LiveEndpoint != pe.Endpoint {
 				fmt.Fprintf(w, " (live %s)", pe.LiveEndpoint)
 			}

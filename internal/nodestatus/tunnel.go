@@ -57,7 +57,7 @@ func (in *inspection) tunnel(wg schema.WireGuard) Interface {
 			class = Unknown
 		}
 		for _, p := range wg.Peers {
-			it.Peers = append(it.Peers, Peer{PublicKey: p.PublicKey, Endpoint: p.Endpoint, AllowedIPs: canonical(p.AllowedIPs, true), HandshakeAgeSeconds: -1, Class: class})
+			it.Peers = append(it.Peers, Peer{PublicKey: p.PublicKey, Address: overlayAddress(wg.Address, p.AllowedIPs), Endpoint: p.Endpoint, AllowedIPs: canonical(p.AllowedIPs, true), HandshakeAgeSeconds: -1, Class: class})
 		}
 		return it
 	}
@@ -93,7 +93,9 @@ func (in *inspection) tunnel(wg schema.WireGuard) Interface {
 	configured := make(map[string]bool, len(wg.Peers))
 	for _, p := range wg.Peers {
 		configured[p.PublicKey] = true
-		it.Peers = append(it.Peers, in.peer(p, live[p.PublicKey], &it))
+		pe := in.peer(p, live[p.PublicKey], &it)
+		pe.Address = overlayAddress(wg.Address, p.AllowedIPs)
+		it.Peers = append(it.Peers, pe)
 	}
 	for _, l := range dev.Peers {
 		if k := l.PublicKey.String(); !configured[k] {

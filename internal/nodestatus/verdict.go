@@ -103,11 +103,11 @@ func tunnelProblems(r *Report) []string {
 		for _, p := range it.Peers {
 			switch p.Class {
 			case Stale:
-				out = append(out, fmt.Sprintf("%s: peer %s is stale: last handshake %s ago", it.Name, p.PublicKey, time.Duration(p.HandshakeAgeSeconds)*time.Second))
+				out = append(out, fmt.Sprintf("%s: peer %s is stale: last handshake %s ago", it.Name, p.Name(), time.Duration(p.HandshakeAgeSeconds)*time.Second))
 			case Never:
-				out = append(out, fmt.Sprintf("%s: peer %s never completed a handshake", it.Name, p.PublicKey))
+				out = append(out, fmt.Sprintf("%s: peer %s never completed a handshake", it.Name, p.Name()))
 			case Missing:
-				out = append(out, fmt.Sprintf("%s: peer %s is missing from the device", it.Name, p.PublicKey))
+				out = append(out, fmt.Sprintf("%s: peer %s is missing from the device", it.Name, p.Name()))
 			}
 		}
 		if len(it.Drift) > 0 {
