@@ -56,8 +56,8 @@ type check struct {
 	// partial: a file of the set is left out (invalid.go), so that a node
 	// or an address the set does not show may be that file's.
 	partial bool
-	// endpoints are where the set dials each interface (fix.go).
-	endpoints map[*iface]string
+	// dialledAt is where the set dials each interface (fix.go).
+	dialledAt map[*iface]string
 }
 
 // ifaces walks every interface of the set, in order.

@@ -195,14 +195,14 @@ func TestClusterMistakes(t *testing.T) {
 		{"two kubelets that are no peers and have no route through one", []edit{
 			{"a1.yaml", "      - publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # w1, behind NAT: it dials\n        allowedIPs: [10.30.0.11/32]\n", ""},
 			{"w1.yaml", "      - publicKey: Mkpl/vcJ4FmX/PyiqaK99Ch21Mo6YxfWheNYUPF1wlc= # a1\n        endpoint: 192.0.2.11:51820\n        allowedIPs: [10.30.0.1/32]\n        persistentKeepalive: 25\n", ""},
-		}, want{w1File, "wireguard[0].peers", errorSev, "cannot reach, through the overlay, a1.yaml wireguard[0] (10.30.0.1), whose address no peer entry holds; kube-router's BGP sessions and tunnels run between the node addresses of every two nodes"}, false},
+		}, want{w1File, "wireguard[0].peers", errorSev, "cannot reach, through the overlay, a1 (a1.yaml wireguard[0]) (10.30.0.1), whose address no peer entry holds; kube-router's BGP sessions and tunnels run between the node addresses of every two nodes"}, false},
 		{"a route through a peer that does not list the node", []edit{
 			{"a1.yaml", "      - publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # w1, behind NAT: it dials\n        allowedIPs: [10.30.0.11/32]\n", ""},
 			{"a1.yaml", "allowedIPs: [10.30.0.2/32]", "allowedIPs: [10.30.0.2/32, 10.30.0.11/32]"},
 			{"w1.yaml", "      - publicKey: Mkpl/vcJ4FmX/PyiqaK99Ch21Mo6YxfWheNYUPF1wlc= # a1\n        endpoint: 192.0.2.11:51820\n        allowedIPs: [10.30.0.1/32]\n        persistentKeepalive: 25\n", ""},
 			{"w1.yaml", "allowedIPs: [10.30.0.2/32]", "allowedIPs: [10.30.0.2/32, 10.30.0.1/32]"},
 			{"a2.yaml", "      - publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # w1\n        allowedIPs: [10.30.0.11/32]\n", ""},
-		}, want{"a1.yaml", "wireguard[0].peers", errorSev, "cannot reach, through the overlay, w1-cmdline.txt wireguard[0] (10.30.0.11), whose address wireguard[0].peers[0] holds for a2-user-data.yaml wireguard[0], which has no peer for it"}, false},
+		}, want{"a1.yaml", "wireguard[0].peers", errorSev, "cannot reach, through the overlay, w1 (w1-cmdline.txt wireguard[0]) (10.30.0.11), whose address wireguard[0].peers[0] holds for a2 (a2-user-data.yaml wireguard[0]), which has no peer for it"}, false},
 		{"allowedIPs that hold the pod range", []edit{
 			{"w1.yaml", "allowedIPs: [10.30.0.1/32]", "allowedIPs: [10.30.0.1/32, 10.244.0.0/16]"},
 		}, want{w1File, "wireguard[0].peers[0].allowedIPs[1]", errorSev, "holds 10.244.0.0/16, which is the pod range 10.244.0.0/16: wg-quick routes it to this one peer"}, false},
@@ -211,10 +211,10 @@ func TestClusterMistakes(t *testing.T) {
 		}, want{w1File, "wireguard[0].peers[0].allowedIPs[1]", errorSev, "holds 10.96.0.0/24, inside the service range 10.96.0.0/12"}, false},
 		{"a node nobody dials that keeps no tunnel open", []edit{
 			{"w1.yaml", "        allowedIPs: [10.30.0.2/32]\n        persistentKeepalive: 25\n", "        allowedIPs: [10.30.0.2/32]\n"},
-		}, want{w1File, "wireguard[0].peers[1].persistentKeepalive", errorSev, "is not set, and nothing can dial w1-cmdline.txt wireguard[0], which sets no listenPort: a2-user-data.yaml wireguard[0] reaches it only through the mapping a NAT or firewall in front of it keeps"}, false},
+		}, want{w1File, "wireguard[0].peers[1].persistentKeepalive", errorSev, "is not set, and nothing can dial w1 (w1-cmdline.txt wireguard[0]), which sets no listenPort: a2 (a2-user-data.yaml wireguard[0]) reaches it only through the mapping a NAT or firewall in front of it keeps"}, false},
 		{"one node dialled at two endpoints", []edit{
 			{"w1.yaml", "endpoint: 192.0.2.12:51820", "endpoint: 198.51.100.12:51820"},
-		}, want{a2File, "wireguard[0]", warnSev, "is dialled at 2 endpoints: 192.0.2.12:51820 by a1.yaml wireguard[0]; 198.51.100.12:51820 by w1-cmdline.txt wireguard[0]"}, false},
+		}, want{a2File, "wireguard[0]", warnSev, "is dialled at 2 endpoints: 192.0.2.12:51820 by a1 (a1.yaml wireguard[0]); 198.51.100.12:51820 by w1 (w1-cmdline.txt wireguard[0])"}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			expect(t, checkSet(t, tc.invalidAlone, tc.edits...), tc.want)

@@ -57,15 +57,15 @@ func allowedFix(e *entry, missing []string) string {
 // dialedAt is the endpoint the set's entries dial f at, the first in file
 // order; "" when none does. Indexed once per check.
 func (c *check) dialedAt(f *iface) string {
-	if c.endpoints == nil {
-		c.endpoints = map[*iface]string{}
+	if c.dialledAt == nil {
+		c.dialledAt = map[*iface]string{}
 		c.entries(func(e *entry) {
 			if t := e.target; t != nil && e.p.Endpoint != "" && !e.in.n.bad[e.path()+".endpoint"] {
-				if _, seen := c.endpoints[t]; !seen {
-					c.endpoints[t] = e.p.Endpoint
+				if _, seen := c.dialledAt[t]; !seen {
+					c.dialledAt[t] = e.p.Endpoint
 				}
 			}
 		})
 	}
-	return c.endpoints[f]
+	return c.dialledAt[f]
 }

@@ -70,7 +70,7 @@ func TestClusterChecks(t *testing.T) {
 		{"a node that listens, undialled, keeping no tunnel open", []edit{
 			{"w1.yaml", "    mtu: 1420\n", "    mtu: 1420\n    listenPort: 51820\n"},
 			{"w1.yaml", "        allowedIPs: [10.30.0.1/32]\n        persistentKeepalive: 25\n", "        allowedIPs: [10.30.0.1/32]\n"},
-		}, want{w1File, "wireguard[0].peers[0].persistentKeepalive", warnSev, "is not set, and a1.yaml wireguard[0] has no endpoint for w1-cmdline.txt wireguard[0]"}, false},
+		}, want{w1File, "wireguard[0].peers[0].persistentKeepalive", warnSev, "is not set, and a1 (a1.yaml wireguard[0]) has no endpoint for w1 (w1-cmdline.txt wireguard[0])"}, false},
 		{"allowedIPs wider than the pod range", []edit{
 			{"w1.yaml", "allowedIPs: [10.30.0.1/32]", "allowedIPs: [10.30.0.1/32, 10.128.0.0/9]"},
 		}, want{w1File, "wireguard[0].peers[0].allowedIPs[1]", warnSev, "holds 10.128.0.0/9, which holds the pod range 10.244.0.0/16"}, false},
