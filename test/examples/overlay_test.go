@@ -44,7 +44,7 @@ func TestOverlayCheckCatchesAWrongKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, code := runAgent(t, append([]string{"validate", "--cluster", file}, overlayNodes[1:]...)...)
-	if code != 1 || !strings.Contains(out, file+":") || !strings.Contains(out, "wireguard[0].peers[0].publicKey: is not the public key of "+overlayNodes[1]) {
+	if code != 1 || !strings.Contains(out, file+":") || !strings.Contains(out, "wireguard[0].peers[0].publicKey: is not the public key of c2 ("+overlayNodes[1]) {
 		t.Errorf("a wrong key for c2 in c1: exit %d, want 1 naming c1's entry and c2\n%s", code, out)
 	}
 }
