@@ -10,7 +10,4 @@ import (
 // Marker is the marker's content.
 func Marker() []byte { return []byte(rootfs.Managed("#") + "provisioned\n") }
 
-// Provisioned says the marker is there.
-func Provisioned(root rootfs.Root) bool { return root.Exists(MarkerPath) }
-
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
