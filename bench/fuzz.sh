@@ -22,8 +22,8 @@ if [ ${#targets[@]} -eq 0 ]; then
 		./internal/source:FuzzCmdlineRoundTrip
 		./internal/source:FuzzDataURL
 		./internal/source:FuzzDataURLRoundTrip
-		./internal/render:FuzzWireGuardKey
-		./internal/render:FuzzRender
+		./internal/bootstrap/render:FuzzWireGuardKey
+		./internal/bootstrap/render:FuzzRender
 	)
 fi
 

@@ -9,8 +9,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/notify"
-	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/secret/resolve"
@@ -45,7 +45,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	root := rootfs.New(*nf.root)
 	log := newLogger(stderr)
-	o := provision.Options{
+	o := bootstrap.Options{
 		Root:       root,
 		ConfigFile: *nf.config,
 		FactsFile:  *nf.facts,
@@ -70,7 +70,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		defer closeLive()
 	}
 
-	st, runErr := provision.Run(ctx, o)
+	st, runErr := bootstrap.Run(ctx, o)
 	if err := runstatus.Write(root, st); err != nil {
 		log.Error("writing the status file", "error", err.Error())
 		if runErr == nil {

@@ -8,10 +8,10 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl"
 
-	"github.com/corium/corium-agent/internal/apply"
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -19,7 +19,7 @@ import (
 // wireLiveHost connects the run to the running host: systemd over D-Bus,
 // wgctrl and netlink for the overlay check and the node address, nftables
 // for the guard. The returned func closes them.
-func wireLiveHost(ctx context.Context, root rootfs.Root, o *provision.Options) (func(), error) {
+func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (func(), error) {
 	sd, err := systemd.Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to systemd: %w", err)

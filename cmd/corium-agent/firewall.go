@@ -8,8 +8,8 @@ import (
 	"io/fs"
 	"log/slog"
 
+	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -150,7 +150,7 @@ func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.G
 		case err != nil:
 			return firewall.Guard{}, exitFailed, err
 		}
-		cfg, _, err := schema.LoadTree(ctx, res.Tree, provision.ChecksFor(res)...)
+		cfg, _, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
 		if err != nil {
 			return firewall.Guard{}, exitFailed, fmt.Errorf("loading %s: %w", config, err)
 		}

@@ -7,8 +7,8 @@ import (
 	"log/slog"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/plan"
-	"github.com/corium/corium-agent/internal/provision"
+	"github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
@@ -31,7 +31,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// Only what needs attention is logged: the plan itself goes to stdout.
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	rep, err := provision.Plan(ctx, provision.Options{
+	rep, err := bootstrap.Plan(ctx, bootstrap.Options{
 		Root:       rootfs.New(*nf.root),
 		ConfigFile: *nf.config,
 		FactsFile:  *nf.facts,
@@ -57,7 +57,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // in one screen (each file with its mode, size and change, each action and
 // when it runs); full adds each file's diff and each action's arguments,
 // as the JSON output always has them.
-func printPlan(w io.Writer, rep *provision.PlanReport, full bool) {
+func printPlan(w io.Writer, rep *bootstrap.PlanReport, full bool) {
 	printSource(w, rep.Provenance)
 	if v := rep.Validation; v != nil {
 		for _, f := range v.Errors {

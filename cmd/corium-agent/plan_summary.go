@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/corium/corium-agent/internal/provision"
+	"github.com/corium/corium-agent/internal/bootstrap"
 )
 
 // printFileSummary is one file of plan's summary: its change, path, mode
 // and size, without the content (plan --full shows it as a diff).
-func printFileSummary(w io.Writer, f provision.PlanFile) {
+func printFileSummary(w io.Writer, f bootstrap.PlanFile) {
 	if f.Target != "" || f.Mode == "" {
 		printFile(w, f.Change, f.Path, f.Target, f.Mode)
 		return

@@ -12,7 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/corium/corium-agent/internal/provision"
+	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
@@ -61,7 +61,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			code = exitUsage
 		}
 	case res.Source != "":
-		cfg, findings, err := schema.LoadTree(ctx, res.Tree, provision.ChecksFor(res)...)
+		cfg, findings, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
 		printFindings(stderr, res.Source, findings.Shown())
 		if err != nil {
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/cluster"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/provision"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -86,7 +86,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageError(fs, "%v", err)
 	}
 	if *factsFile != "" {
-		if c.facts, err = provision.ReadFacts(*factsFile); err != nil {
+		if c.facts, err = bootstrap.ReadFacts(*factsFile); err != nil {
 			return usageError(fs, "--facts: %v", err)
 		}
 	}
@@ -184,7 +184,7 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	}
 	if c.facts != nil && n.Doc != nil && n.Doc.Config != nil && len(r.Findings.Errors()) == 0 {
 		// What plan refuses on that host, in plan's words.
-		if err := provision.CheckWithFacts(n.Doc.Config, c.facts); err != nil {
+		if err := bootstrap.CheckWithFacts(n.Doc.Config, c.facts); err != nil {
 			r.Findings = append(r.Findings, schema.Finding{Severity: schema.SeverityError, Message: err.Error()})
 		}
 	}

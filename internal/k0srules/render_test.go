@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0srules"
-	"github.com/corium/corium-agent/internal/plan"
-	"github.com/corium/corium-agent/internal/render"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/source"

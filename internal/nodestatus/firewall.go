@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/render"
 )
 
 // Guard reads the guard in force and compares it with the rendered one;

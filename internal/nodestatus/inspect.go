@@ -7,7 +7,7 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/corium/corium-agent/internal/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"

@@ -6,8 +6,8 @@ import (
 	"net"
 	"net/netip"
 
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/render"
 )
 
 // k0s reports the k0s unit and the address k0s was installed with.

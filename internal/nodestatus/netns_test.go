@@ -13,8 +13,8 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl"
 
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/render"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/testutil"
 )

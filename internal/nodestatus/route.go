@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"net/netip"
 
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0sconfig"
-	"github.com/corium/corium-agent/internal/render"
 )
 
 // nodeAddress reports the recorded node address and its decision: the one

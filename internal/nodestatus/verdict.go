@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/record"
-	"github.com/corium/corium-agent/internal/render"
 	"github.com/corium/corium-agent/internal/runstatus"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/provision"
+	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -45,7 +45,7 @@ func applies(t *testing.T, a agent, d document) bool {
 	if err != nil {
 		t.Fatalf("plan read it, the test cannot: %v", err)
 	}
-	cfg, _, err := schema.LoadTree(t.Context(), res.Tree, provision.ChecksFor(res)...)
+	cfg, _, err := schema.LoadTree(t.Context(), res.Tree, bootstrap.ChecksFor(res)...)
 	if err != nil {
 		t.Fatalf("plan validated it, the test cannot: %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/render"
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd"

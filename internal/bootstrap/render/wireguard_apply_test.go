@@ -1,0 +1,279 @@
+package render
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/vishvananda/netlink"
+	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/record"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/systemd"
+)
+
+// fakeDevices answers like wgctrl from devices built for the test.
+type fakeDevices map[string]*wgtypes.Device
+
+func (f fakeDevices) Device(name string) (*wgtypes.Device, error) {
+	if d, ok := f[name]; ok {
+		return d, nil
+	}
+	return nil, fmt.Errorf("device %s: %w", name, os.ErrNotExist)
+}
+
+// fakeLinks answers like netlink; an address shows up after `after` reads.
+type fakeLinks struct {
+	addrs map[string][]string
+	mtu   map[string]int
+	after int
+	reads int
+}
+
+func (f *fakeLinks) LinkByName(name string) (netlink.Link, error) {
+	if _, ok := f.addrs[name]; !ok {
+		return nil, netlink.LinkNotFoundError{}
+	}
+	return &netlink.Dummy{LinkAttrs: netlink.LinkAttrs{Name: name, MTU: f.mtu[name]}}, nil
+}
+
+func (f *fakeLinks) AddrList(link netlink.Link, _ int) ([]netlink.Addr, error) {
+	f.reads++
+	if f.reads <= f.after {
+		return nil, nil
+	}
+	var out []netlink.Addr
+	for _, s := range f.addrs[link.Attrs().Name] {
+		ip, n, err := net.ParseCIDR(s)
+		if err != nil {
+			return nil, err
+		}
+		n.IP = ip
+		out = append(out, netlink.Addr{IPNet: n})
+	}
+	return out, nil
+}
+
+// liveDevicesFor builds devices and links exactly as step expects them.
+func liveDevicesFor(t *testing.T, steps ...plan.Step) (fakeDevices, *fakeLinks) {
+	t.Helper()
+	devs, links := fakeDevices{}, &fakeLinks{addrs: map[string][]string{}, mtu: map[string]int{}}
+	for _, s := range steps {
+		for _, a := range s.Actions {
+			if a.Kind != plan.ActionVerifyDevice {
+				continue
+			}
+			e := *a.Device
+			d := &wgtypes.Device{Name: e.Name, PublicKey: wgtypes.Key(e.PublicKey), ListenPort: e.ListenPort}
+			for _, p := range e.Peers {
+				d.Peers = append(d.Peers, livePeer(p))
+			}
+			devs[e.Name] = d
+			links.mtu[e.Name] = e.MTU
+			for _, p := range e.Addresses {
+				links.addrs[e.Name] = append(links.addrs[e.Name], p.String())
+			}
+		}
+	}
+	return devs, links
+}
+
+// livePeer is the peer wgctrl would report for a device that matches p.
+func livePeer(p record.Peer) wgtypes.Peer {
+	lp := wgtypes.Peer{PublicKey: wgtypes.Key(p.PublicKey)}
+	if p.Endpoint.IsValid() {
+		lp.Endpoint = net.UDPAddrFromAddrPort(p.Endpoint)
+	}
+	for _, a := range p.AllowedIPs {
+		lp.AllowedIPs = append(lp.AllowedIPs, net.IPNet{IP: a.Addr().AsSlice(), Mask: net.CIDRMask(a.Bits(), a.Addr().BitLen())})
+	}
+	if p.Keepalive != nil {
+		lp.PersistentKeepaliveInterval = time.Duration(*p.Keepalive) * time.Second
+	}
+	if p.PresharedKey != nil && *p.PresharedKey {
+		lp.PresharedKey = wgtypes.Key{1}
+	}
+	return lp
+}
+
+type fileID struct {
+	ino   uint64
+	mtime time.Time
+}
+
+func identify(t *testing.T, root rootfs.Root, paths ...string) map[string]fileID {
+	t.Helper()
+	out := map[string]fileID{}
+	for _, p := range paths {
+		info, err := root.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[p] = fileID{ino: info.Sys().(*syscall.Stat_t).Ino, mtime: info.ModTime()}
+	}
+	return out
+}
+
+// TestWireGuardApplyTwice applies the overlay's steps (its unit files, their
+// reload, the interfaces) through the executor with a fake systemd: the
+// first run writes, asks whether a reload is needed (systemd has none of
+// the units loaded, so none is), restarts and verifies; the second changes
+// no file (same inode and mtime), asks nothing and restarts nothing; a
+// changed interface restarts alone.
+func TestWireGuardApplyTwice(t *testing.T) {
+	ctx := context.Background()
+	cfg := twoInterfaceConfig(schema.RoleWorker)
+	steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
+	devs, links := liveDevicesFor(t, steps[2])
+	root := rootfs.New(t.TempDir())
+	run := func(steps []plan.Step) string {
+		t.Helper()
+		sd := &systemd.Fake{}
+		ex := &apply.Executor{Root: root, LiveUnderRoot: true, Live: &apply.LiveHost{Systemd: sd, Verifier: apply.Verifier{Devices: devs, Links: links}}}
+		if _, err := ex.Apply(ctx, &plan.Plan{Steps: steps}); err != nil {
+			t.Fatal(err)
+		}
+		return sd.Text()
+	}
+
+	first := run(steps)
+	want := strings.Join([]string{
+		"needs-reload wg-quick@wg0.service wg-quick@wg1.service k0sworker.service",
+		"restart wg-quick@wg0.service", "start wg-quick@wg0.service",
+		"restart wg-quick@wg1.service", "start wg-quick@wg1.service",
+	}, "\n")
+	if first != want {
+		t.Errorf("first run asked systemd:\n%s\nwant:\n%s", first, want)
+	}
+	paths := []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1"), WireGuardDropInPath(cfg.Role), steps[0].Links[0].Path, steps[0].Links[1].Path}
+	before := identify(t, root, paths...)
+	for _, p := range []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1")} {
+		if info, _ := root.Stat(p); info.Mode().Perm() != 0o600 {
+			t.Errorf("%s has mode %v, want 0600", p, info.Mode().Perm())
+		}
+	}
+	if info, _ := root.Stat(wireGuardDir); info.Mode().Perm() != 0o700 {
+		t.Errorf("%s has mode %v, want 0700", wireGuardDir, info.Mode().Perm())
+	}
+
+	time.Sleep(10 * time.Millisecond) // so a rewrite would show in the mtime
+	second := run(steps)
+	if strings.Contains(second, "restart") || strings.Contains(second, "reload") {
+		t.Errorf("second run restarted or reloaded:\n%s", second)
+	}
+	if after := identify(t, root, paths...); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("second run touched files:\nbefore %v\nafter  %v", before, after)
+	}
+
+	keepalive := 10
+	cfg.WireGuard[1].Peers[0].PersistentKeepalive = &keepalive
+	changed := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
+	devs, links = liveDevicesFor(t, changed[2]) // as the restart leaves the device
+	third := run(changed)
+	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") || strings.Contains(third, "reload") {
+		t.Errorf("after changing wg1 only, systemd was asked:\n%s\nwant wg1 restarted, wg0 left alone, and no reload", third)
+	}
+}
+
+// overlaySteps are the unit files, their reload and the interfaces (with
+// those removed on day two), as Render orders them, with the guard off.
+func overlaySteps(t *testing.T, in Inputs) []plan.Step {
+	t.Helper()
+	units, err := RenderUnits(in, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay, err := RenderOverlay(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(units, overlay...)
+}
+
+func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {
+	ctx := context.Background()
+	cfg := twoInterfaceConfig(schema.RoleWorker)
+	step, err := RenderWireGuard(cfg, twoInterfaceSecrets())
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs, links := liveDevicesFor(t, step)
+	devs["wg0"].ListenPort = 4242
+	ex := &apply.Executor{Root: rootfs.New(t.TempDir()), LiveUnderRoot: true,
+		Live: &apply.LiveHost{Systemd: &systemd.Fake{}, Verifier: apply.Verifier{Devices: devs, Links: links}}}
+	st, err := ex.Apply(ctx, &plan.Plan{Steps: []plan.Step{step}})
+	if err == nil || !strings.Contains(err.Error(), "listen port is 4242") {
+		t.Fatalf("got %v, want the listen port mismatch", err)
+	}
+	if data, _ := json.Marshal(st); !strings.Contains(string(data), "failed") {
+		t.Errorf("status does not record the failure: %s", data)
+	}
+}
+
+func TestVerifyWaitsForAddresses(t *testing.T) {
+	step := workerStep(t)
+	devs, links := liveDevicesFor(t, step)
+	e := expectationOf(t, step)
+	links.after = 2 // the addresses appear on the third read
+	if err := (apply.Verifier{Devices: devs, Links: links, AddressWait: 5 * time.Second}).Verify(context.Background(), e); err != nil {
+		t.Fatalf("addresses that appear within the wait: %v", err)
+	}
+	links.addrs[e.Name] = nil
+	err := apply.Verifier{Devices: devs, Links: links, AddressWait: 200 * time.Millisecond}.Verify(context.Background(), e)
+	if err == nil || !strings.Contains(err.Error(), "10.10.0.1/24") {
+		t.Fatalf("got %v, want the missing address named", err)
+	}
+}
+
+func TestVerifyMissingDevice(t *testing.T) {
+	step := workerStep(t)
+	_, links := liveDevicesFor(t, step)
+	err := apply.Verifier{Devices: fakeDevices{}, Links: links}.Verify(context.Background(), expectationOf(t, step))
+	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "journalctl -u wg-quick@wg0.service") {
+		t.Fatalf("got %v, want a not-exist error that says where to look", err)
+	}
+}
+
+// The verify action carries the device it checks as data, and the record
+// of the devices holds the same, so status reads what apply verified.
+func TestVerifyActionCarriesItsDevice(t *testing.T) {
+	step := workerStep(t)
+	var verified []record.Device
+	for _, a := range step.Actions {
+		if a.Kind == plan.ActionVerifyDevice {
+			if a.Device == nil || a.Args != nil {
+				t.Fatalf("verify action %+v: want its device as data and no arguments", a)
+			}
+			verified = append(verified, *a.Device)
+		}
+	}
+	var rec []byte
+	for _, f := range step.Files {
+		if f.Path == record.DevicesPath {
+			rec = f.Content
+		}
+	}
+	if !strings.Contains(string(rec), verified[0].PublicKey.String()) || strings.Contains(string(rec), testPrivA) {
+		t.Errorf("the devices record does not hold the verified device's public key, or holds the private key:\n%s", rec)
+	}
+	root := rootfs.New(t.TempDir())
+	if _, err := root.WriteFile(record.DevicesPath, rec, 0o600, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	got, ok, err := record.ReadDevices(root)
+	if err != nil || !ok || len(got) != len(verified) || got[0].PublicKey != verified[0].PublicKey || got[0].MTU != verified[0].MTU {
+		t.Errorf("read back %+v, %v, %v; want %+v", got, ok, err, verified)
+	}
+}

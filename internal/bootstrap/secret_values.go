@@ -1,0 +1,119 @@
+package bootstrap
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
+)
+
+// secretsIn reads the secret values out of the text of the Secret file f:
+// the whole text of a file secret as a whole, else the values under
+// f.SecretKeys, parsed as f.SecretSyntax spells them, so a value YAML
+// spreads over lines, quotes or escapes is read whole as the string it is.
+// ok is false when the text does not parse: its values cannot be known, and
+// the file is to be hidden as a whole.
+func secretsIn(f plan.File, text string) (values []string, ok bool) {
+	switch {
+	case !f.Secret:
+		return nil, true
+	case len(f.SecretKeys) == 0:
+		return []string{text}, true
+	case f.SecretSyntax == plan.SyntaxYAML:
+		return yamlSecrets(text, f.SecretKeys)
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if k, name, ok := lineKey(l); ok && slices.Contains(f.SecretKeys, name) {
+			values = append(values, l[len(k):])
+		}
+	}
+	return values, true
+}
+
+// yamlSecrets are the scalars under keys, at any depth, in every document
+// of text: a value under a secret key is secret whole, a mapping or a list
+// included. An alias under a secret key is followed (each anchored node
+// once, so aliases cannot multiply the work); an anchored node is read where
+// it stands as well.
+func yamlSecrets(text string, keys []string) ([]string, bool) {
+	var out []string
+	seen := map[*yaml.Node]bool{}
+	var walk func(n *yaml.Node, secret bool)
+	walk = func(n *yaml.Node, secret bool) {
+		switch {
+		case n == nil:
+		case n.Kind == yaml.ScalarNode && secret:
+			out = append(out, n.Value)
+		case n.Kind == yaml.AliasNode && secret && !seen[n.Alias]:
+			seen[n.Alias] = true
+			walk(n.Alias, true)
+		case n.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k, v := n.Content[i], n.Content[i+1]
+				walk(k, secret)
+				walk(v, secret || (k.Kind == yaml.ScalarNode && slices.Contains(keys, k.Value)))
+			}
+		case n.Kind == yaml.DocumentNode, n.Kind == yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c, secret)
+			}
+		}
+	}
+	dec := yaml.NewDecoder(strings.NewReader(text))
+	for {
+		var doc yaml.Node
+		err := dec.Decode(&doc)
+		if errors.Is(err, io.EOF) {
+			return out, true
+		}
+		if err != nil {
+			return nil, false
+		}
+		walk(&doc, false)
+	}
+}
+
+// secretForms are the spellings of the secret v that a line of a printed
+// file can hold: v, each of its lines (a block scalar, or a file written
+// line by line, spells a value that spans lines one line at a time), and v
+// as YAML, JSON and Go escape it inside quotes (a line break or a tab as
+// `\n`, `\t`), so neither a line break nor a control character lets any part
+// of it through the mask. Surrounding blanks are dropped: a line holds the
+// value with its own indentation.
+func secretForms(v string) []string {
+	var out []string
+	add := func(s string) {
+		if s = strings.TrimSpace(s); s != "" && !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	add(v)
+	for _, l := range strings.Split(v, "\n") {
+		add(l)
+	}
+	if b, err := yaml.Marshal(v); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if l = strings.TrimSpace(l); !blockIndicator().MatchString(l) {
+				add(strings.Trim(l, `"'`))
+			}
+		}
+	}
+	if b, err := json.Marshal(v); err == nil {
+		add(strings.Trim(string(b), `"`))
+	}
+	add(strings.Trim(strconv.Quote(v), `"`))
+	return out
+}
+
+// blockIndicator matches the header line of a YAML block scalar (`|-`,
+// `>2`), which says how the lines under it are read and holds nothing of
+// the value.
+var blockIndicator = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[|>][-+0-9]*$`) })

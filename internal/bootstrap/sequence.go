@@ -1,0 +1,173 @@
+package bootstrap
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/bootstrap/render"
+	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
+)
+
+// decided is what a run decides before it touches anything: the document,
+// the host as it is, day two's baseline, the node address, the hostname,
+// and the whole node rendered and checked. apply carries the plan out; plan
+// compares it with the root. Both come through decide, so they cannot drift.
+type decided struct {
+	res      *source.Result
+	cfg      *schema.Config
+	findings schema.Findings
+	facts    *hostfacts.Facts
+	prev     *render.Previous
+	decision render.Decision
+	host     render.Hostname
+	secrets  render.Secrets
+	plan     *plan.Plan
+}
+
+// told is what the sequence reports on the way, kept also when it stops
+// halfway: the status file of apply and the report of plan show it.
+type told struct {
+	provenance  *runstatus.Provenance
+	validation  *runstatus.Validation
+	nodeAddress *runstatus.NodeAddress
+	hostname    *runstatus.Hostname
+	refusals    []string
+	steps       []runstatus.Step
+}
+
+// secretsFor supplies the secrets: resolved at apply, stand-ins in a plan.
+type secretsFor func(ctx context.Context, cfg *schema.Config) (render.Secrets, error)
+
+// refusedError is day two asked to change what a joined node cannot take.
+type refusedError struct{ refusals []string }
+
+func (e *refusedError) Error() string {
+	return "changes a joined node cannot take (" + joinFields(e.refusals) + ")"
+}
+
+// decide runs the sequence up to the first write. A nil result with a nil
+// error is a node no source configures.
+func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decided, error) {
+	o.Notify("finding the configuration")
+	res, err := source.Find(ctx, source.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
+	if res != nil {
+		t.provenance = provenance(res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if res.Source == "" {
+		return nil, nil
+	}
+
+	o.Notify("validating the configuration")
+	cfg, findings, err := schema.LoadTree(ctx, res.Tree, ChecksFor(res)...)
+	t.validation = validation(findings, err)
+	if err != nil {
+		return nil, fmt.Errorf("validating the configuration: %w", err)
+	}
+	d := &decided{res: res, cfg: cfg, findings: findings}
+
+	// The host's network is read once, before anything changes it: the
+	// routes to the peers (the overlay's MTU), the default route (the node
+	// address when none is marked), the VRRP interface's addresses.
+	if d.facts, err = hostFacts(o, cfg); err != nil {
+		return nil, err
+	}
+
+	if o.Again {
+		var refusals []string
+		if applied, err := readApplied(o.Root); err != nil {
+			refusals = []string{err.Error()}
+		} else {
+			refusals = refuseDayTwo(o.Root, applied, cfg, d.facts)
+			d.prev = render.ReadPrevious(o.Root, applied)
+		}
+		if len(refusals) > 0 {
+			t.refusals = refusals
+			return nil, &refusedError{refusals}
+		}
+	}
+
+	o.Notify("resolving secrets")
+	start := time.Now()
+	d.secrets, err = secrets(ctx, cfg)
+	t.steps = append(t.steps, timedStep("secrets", start, err))
+	if err != nil {
+		return nil, err
+	}
+
+	// Everything is rendered, and so checked, before the first write: a
+	// node that cannot come up right refuses with nothing touched.
+	d.decision, err = decideNodeAddress(cfg, d.facts)
+	t.nodeAddress = d.decision.Status()
+	o.Log.Info("node address", "address", t.nodeAddress.Address, "how", d.decision.Source, "reason", d.decision.Reason)
+	if err != nil {
+		return nil, err
+	}
+	d.host = render.DecideHostname(cfg, render.ReadHostnameFacts(o.Root))
+	t.hostname = &runstatus.Hostname{Name: d.host.Name, Source: d.host.Source}
+	links, err := render.ReadWgQuickLinks(o.Root, cfg, d.prev)
+	if err != nil {
+		return nil, err
+	}
+	d.plan, err = renderNode(render.Inputs{
+		Config:        cfg,
+		Secrets:       d.secrets,
+		Decision:      d.decision,
+		Facts:         d.facts,
+		Hostname:      d.host,
+		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + render.K0sUnit(cfg.Role)),
+		DayTwo:        o.Again,
+		Previous:      d.prev,
+		WgQuickLinks:  links,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// decideNodeAddress picks the node address from the document and the
+// host's facts; a node on an overlay that cannot have one is refused.
+func decideNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) (render.Decision, error) {
+	dec := render.SelectNodeAddress(cfg, facts)
+	if dec.Refused || (dec.Source == render.SourceNone && render.OverlayOfNodeAddress(cfg) != nil) {
+		return dec, fmt.Errorf("deciding the node address: %s", dec.Reason)
+	}
+	return dec, nil
+}
+
+// renderNode renders the whole node, and so checks it.
+func renderNode(in render.Inputs) (*plan.Plan, error) {
+	p, err := render.Render(in)
+	if err != nil {
+		return nil, fmt.Errorf("rendering the node: %w", err)
+	}
+	return p, nil
+}
+
+// CheckWithFacts runs on a valid document what plan and apply refuse of it
+// on a host with these facts, the way they run it on a fresh root: the node
+// address decided, and the node rendered with stand-in secrets (the checks
+// that need a resolved secret are apply's alone). The error is plan's own,
+// word for word, so validate --facts says what plan would.
+func CheckWithFacts(cfg *schema.Config, facts *hostfacts.Facts) error {
+	dec, err := decideNodeAddress(cfg, facts)
+	if err != nil {
+		return err
+	}
+	_, err = renderNode(render.Inputs{
+		Config:   cfg,
+		Secrets:  placeholderSecrets(cfg),
+		Decision: dec,
+		Facts:    facts,
+		Hostname: render.DecideHostname(cfg, render.HostnameFacts{}),
+	})
+	return err
+}
