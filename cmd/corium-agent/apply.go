@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
-	"github.com/corium/corium-agent/internal/notify"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/secret/resolve"
+	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/systemd/notify"
 )
 
 func init() {
@@ -59,8 +59,8 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if err != nil {
 			// Still a run: it leaves its status like any other.
 			now := time.Now().UTC()
-			st := &runstatus.Status{Command: "apply", Root: root.Dir(), StartedAt: now, FinishedAt: now, Outcome: runstatus.Failed, Error: err.Error()}
-			if werr := runstatus.Write(root, st); werr != nil {
+			st := &status.Status{Command: "apply", Root: root.Dir(), StartedAt: now, FinishedAt: now, Outcome: status.Failed, Error: err.Error()}
+			if werr := status.Write(root, st); werr != nil {
 				log.Error("writing the status file", "error", werr.Error())
 			}
 			log.Error("connecting to the host", "error", err.Error())
@@ -71,7 +71,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	st, runErr := bootstrap.Run(ctx, o)
-	if err := runstatus.Write(root, st); err != nil {
+	if err := status.Write(root, st); err != nil {
 		log.Error("writing the status file", "error", err.Error())
 		if runErr == nil {
 			runErr = err
@@ -103,11 +103,11 @@ func newLogger(w io.Writer) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, opts))
 }
 
-func summary(st *runstatus.Status) string {
+func summary(st *status.Status) string {
 	switch st.Outcome {
-	case runstatus.NothingToDo:
+	case status.NothingToDo:
 		return "nothing to do: the node is already provisioned (apply --again converges it)"
-	case runstatus.Unconfigured:
+	case status.Unconfigured:
 		return "unconfigured: no source holds a corium block; the node is left as it is"
 	}
 	if st.Error != "" {
@@ -118,7 +118,7 @@ func summary(st *runstatus.Status) string {
 
 // printRun writes the run's outcome for a person: each step with what it
 // did to each file and action.
-func printRun(w io.Writer, st *runstatus.Status) {
+func printRun(w io.Writer, st *status.Status) {
 	printSource(w, st.Provenance)
 	printNodeAddress(w, st.NodeAddress)
 	printHostname(w, st.Hostname)

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -76,11 +75,11 @@ func TestK0sPatchRefusalShowsNoValue(t *testing.T) {
 				outputs[cmd+" stdout"], outputs[cmd+" stderr"] = out, errOut
 				if cmd == "apply" {
 					st, raw := readStatus(t, root)
-					if st.Outcome != runstatus.Failed || !strings.Contains(st.Error, patchPath(tc.paths[0])) {
+					if st.Outcome != status.Failed || !strings.Contains(st.Error, patchPath(tc.paths[0])) {
 						t.Errorf("status: %s", raw)
 					}
 					outputs["status.json"] = raw
-					if rootfs.New(root).Exists(record.MarkerPath) || rootfs.New(root).Exists("/etc/k0s/k0s.yaml") {
+					if rootfs.New(root).Exists(status.MarkerPath) || rootfs.New(root).Exists("/etc/k0s/k0s.yaml") {
 						t.Error("a refused render wrote files")
 					}
 				}

@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -35,13 +34,13 @@ func demoArgs(cmd, root string, extra ...string) []string {
 	return append([]string{cmd, "--root", root, "--config", filepath.Join(demo, "config.yaml"), "--facts", filepath.Join(demo, "facts.json")}, extra...)
 }
 
-func readStatus(t *testing.T, root string) (*runstatus.Status, string) {
+func readStatus(t *testing.T, root string) (*status.Status, string) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(root, runstatus.Path))
+	b, err := os.ReadFile(filepath.Join(root, status.Path))
 	if err != nil {
 		t.Fatalf("status file: %v", err)
 	}
-	var st runstatus.Status
+	var st status.Status
 	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
@@ -101,11 +100,11 @@ func TestApplyAndPlanCLI(t *testing.T) {
 		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
 	}
 	st, raw := readStatus(t, root)
-	if st.Outcome != runstatus.Provisioned || st.Provenance == nil || st.Validation == nil || !st.Validation.Valid || st.NodeAddress.Address != "10.10.0.1" || len(st.Steps) < 9 {
+	if st.Outcome != status.Provisioned || st.Provenance == nil || st.Validation == nil || !st.Validation.Valid || st.NodeAddress.Address != "10.10.0.1" || len(st.Steps) < 9 {
 		t.Errorf("status: %s", raw)
 	}
 	outputs["apply stdout"], outputs["apply stderr"], outputs["status"] = out, errOut, raw
-	for _, p := range []string{record.MarkerPath, record.AppliedPath, "/etc/k0s/k0s.yaml", "/etc/wireguard/wg0.conf"} {
+	for _, p := range []string{status.MarkerPath, status.AppliedPath, "/etc/k0s/k0s.yaml", "/etc/wireguard/wg0.conf"} {
 		if _, err := os.Stat(filepath.Join(root, p)); err != nil {
 			t.Errorf("%s missing after apply", p)
 		}
@@ -134,12 +133,12 @@ func TestApplyAndPlanCLI(t *testing.T) {
 	}
 	after := mtimes(t, root)
 	for p, m := range before {
-		if p != filepath.Join(root, runstatus.Path) && !after[p].Equal(m) {
+		if p != filepath.Join(root, status.Path) && !after[p].Equal(m) {
 			t.Errorf("second apply touched %s", p)
 		}
 	}
 	st, raw = readStatus(t, root)
-	if st.Outcome != runstatus.NothingToDo {
+	if st.Outcome != status.NothingToDo {
 		t.Errorf("second status: %s", raw)
 	}
 	outputs["second apply"] = out + errOut + raw
@@ -161,10 +160,10 @@ func TestApplyCLIFailureLeavesStatusAndNoMarker(t *testing.T) {
 		t.Errorf("error does not name the field:\n%s", errOut)
 	}
 	st, raw := readStatus(t, root)
-	if st.Outcome != runstatus.Failed || !strings.Contains(st.Error, "join.tokenFrom") {
+	if st.Outcome != status.Failed || !strings.Contains(st.Error, "join.tokenFrom") {
 		t.Errorf("status: %s", raw)
 	}
-	if rootfs.New(root).Exists(record.MarkerPath) || rootfs.New(root).Exists("/etc/wireguard/wg0.conf") {
+	if rootfs.New(root).Exists(status.MarkerPath) || rootfs.New(root).Exists("/etc/wireguard/wg0.conf") {
 		t.Error("a run whose secrets failed wrote files")
 	}
 	noDemoSecrets(t, secrets, map[string]string{"stdout": out, "stderr": errOut, "status": raw})
@@ -189,7 +188,7 @@ func TestApplyCLINoConfigIsUnconfigured(t *testing.T) {
 		t.Errorf("no source: exit %d\n%s", code, out)
 	}
 	st, _ := readStatus(t, root)
-	if st.Outcome != runstatus.Unconfigured || st.Provenance == nil || len(st.Provenance.Tried) != 4 {
+	if st.Outcome != status.Unconfigured || st.Provenance == nil || len(st.Provenance.Tried) != 4 {
 		t.Errorf("status: %+v", st)
 	}
 }
@@ -209,12 +208,12 @@ func TestApplyAgainCLIRefusesNamingTheField(t *testing.T) {
 	}
 	after := mtimes(t, root)
 	for p, m := range before {
-		if p != filepath.Join(root, runstatus.Path) && !after[p].Equal(m) {
+		if p != filepath.Join(root, status.Path) && !after[p].Equal(m) {
 			t.Errorf("a refused run touched %s", p)
 		}
 	}
 	st, _ := readStatus(t, root)
-	if st.Outcome != runstatus.Refused || len(st.Refusals) != 1 {
+	if st.Outcome != status.Refused || len(st.Refusals) != 1 {
 		t.Errorf("status: %+v", st)
 	}
 }

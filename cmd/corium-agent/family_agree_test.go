@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 const (
@@ -55,7 +55,7 @@ func TestDualStackCalicoValidateAndApplyAgree(t *testing.T) {
 				if code != exitFailed || !strings.Contains(errOut, "validating the configuration: "+msg) {
 					t.Errorf("%s: exit %d, want validate's refusal %q:\n%s\n%s", cmd, code, msg, out, errOut)
 				}
-				if rootfs.New(root).Exists(record.MarkerPath) || rootfs.New(root).Exists("/etc/k0s/k0s.yaml") {
+				if rootfs.New(root).Exists(status.MarkerPath) || rootfs.New(root).Exists("/etc/k0s/k0s.yaml") {
 					t.Errorf("%s: a refused run wrote files", cmd)
 				}
 			}

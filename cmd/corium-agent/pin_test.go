@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -65,17 +64,17 @@ func TestApplyPinConflictWritesNothing(t *testing.T) {
 		t.Errorf("stdout does not say the pin was in play:\n%s", out)
 	}
 	after := mtimes(t, root)
-	status := filepath.Join(root, runstatus.Path)
+	statusFile := filepath.Join(root, status.Path)
 	for p, m := range after {
-		if was, ok := before[p]; p != status && (!ok || !was.Equal(m)) {
+		if was, ok := before[p]; p != statusFile && (!ok || !was.Equal(m)) {
 			t.Errorf("the conflicting run wrote %s", p)
 		}
 	}
-	if rootfs.New(root).Exists(record.MarkerPath) {
+	if rootfs.New(root).Exists(status.MarkerPath) {
 		t.Error("the conflicting run left the marker")
 	}
 	st, raw := readStatus(t, root)
-	if st.Outcome != runstatus.Failed || st.Provenance == nil || st.Provenance.Pin != pin || st.Provenance.Source != "" {
+	if st.Outcome != status.Failed || st.Provenance == nil || st.Provenance.Pin != pin || st.Provenance.Source != "" {
 		t.Fatalf("status: %s", raw)
 	}
 	if last := st.Provenance.Tried[len(st.Provenance.Tried)-1]; last.Source != "cloud-init" || last.Outcome != "failed" {

@@ -5,20 +5,20 @@ import (
 	"io"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // The lines apply and plan print alike, so a plan reads like the run it
 // foretells.
 
-func printSource(w io.Writer, p *runstatus.Provenance) {
+func printSource(w io.Writer, p *status.Provenance) {
 	if p == nil {
 		return
 	}
 	fmt.Fprintf(w, "source: %s\n", p.SourceLine())
 }
 
-func printNodeAddress(w io.Writer, n *runstatus.NodeAddress) {
+func printNodeAddress(w io.Writer, n *status.NodeAddress) {
 	switch {
 	case n == nil:
 	case n.Address == "":
@@ -29,7 +29,7 @@ func printNodeAddress(w io.Writer, n *runstatus.NodeAddress) {
 	}
 }
 
-func printHostname(w io.Writer, h *runstatus.Hostname) {
+func printHostname(w io.Writer, h *status.Hostname) {
 	switch {
 	case h == nil:
 	case h.Name == "":

@@ -14,9 +14,9 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 func init() {
@@ -89,14 +89,14 @@ func writeResolvedText(w io.Writer, out resolved) error {
 	var b bytes.Buffer
 	switch {
 	case out.Source != "":
-		fmt.Fprintf(&b, "source: %s\n", (&runstatus.Provenance{Source: out.Source, Pin: out.Pin}).SourceLine())
+		fmt.Fprintf(&b, "source: %s\n", (&status.Provenance{Source: out.Source, Pin: out.Pin}).SourceLine())
 	case out.Error != "":
 		fmt.Fprintln(&b, "source: none (a source failed; the chain stopped there)")
 	default:
 		fmt.Fprintln(&b, "source: none (no source holds a corium block; the node stays unconfigured)")
 	}
 	if out.Source == "" && out.Pin != "" {
-		fmt.Fprintf(&b, "pin: %s\n", runstatus.PinNote(out.Pin))
+		fmt.Fprintf(&b, "pin: %s\n", status.PinNote(out.Pin))
 	}
 	fmt.Fprintln(&b, "tried:")
 	for _, a := range out.Tried {

@@ -10,8 +10,8 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl"
 
-	"github.com/corium/corium-agent/internal/nodestatus"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status/report"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -25,8 +25,8 @@ func init() {
 // openLive connects to the running host for the live parts of the
 // inspection; a part it cannot reach stays nil with the reason. Tests
 // replace it to point at namespaces they made.
-var openLive = func(ctx context.Context, root rootfs.Root) (nodestatus.Options, func()) {
-	o := nodestatus.Options{Root: root}
+var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func()) {
+	o := report.Options{Root: root}
 	if !root.IsHost() {
 		why := "root is " + root.Dir() + ", not the host"
 		o.DevicesWhy, o.LinksWhy, o.UnitsWhy, o.GuardWhy = why, why, why, why
@@ -48,13 +48,13 @@ var openLive = func(ctx context.Context, root rootfs.Root) (nodestatus.Options, 
 	if nl, err := netlink.NewHandle(); err != nil {
 		o.LinksWhy = "opening netlink: " + err.Error()
 	} else {
-		o.Links = nodestatus.LinkFacts{Netlink: nl}
+		o.Links = report.LinkFacts{Netlink: nl}
 		closers = append(closers, nl.Close)
 	}
 	if conn, err := nftables.New(); err != nil {
 		o.GuardWhy = "connecting to nftables: " + err.Error()
 	} else {
-		o.Guard = nodestatus.NftGuard{Conn: conn}
+		o.Guard = report.NftGuard{Conn: conn}
 	}
 	return o, func() {
 		for _, c := range closers {
@@ -80,23 +80,23 @@ func runStatus(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	defer cancel()
 	o, closeLive := openLive(ctx, rootfs.New(*root))
 	defer closeLive()
-	r := nodestatus.Inspect(ctx, o)
+	r := report.Inspect(ctx, o)
 	if *format == "json" {
 		if err := writeJSON(stdout, r); err != nil {
 			fmt.Fprintf(stderr, "corium-agent status: encoding the report: %v\n", err)
 			return exitFailed
 		}
 	} else {
-		nodestatus.Text(stdout, r)
+		report.Text(stdout, r)
 	}
 	return statusExit(r.Verdict.State)
 }
 
-func statusExit(s nodestatus.State) int {
+func statusExit(s report.State) int {
 	switch s {
-	case nodestatus.OK:
+	case report.OK:
 		return exitOK
-	case nodestatus.Unprovisioned:
+	case report.Unprovisioned:
 		return exitNothing
 	}
 	return exitFailed

@@ -10,8 +10,8 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/nodestatus"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status/report"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -21,11 +21,11 @@ func statusFirstLine(s string) string {
 }
 
 // withLive points the status command's live parts at o for one test.
-func withLive(t *testing.T, live func(o *nodestatus.Options)) {
+func withLive(t *testing.T, live func(o *report.Options)) {
 	t.Helper()
 	orig := openLive
-	openLive = func(_ context.Context, root rootfs.Root) (nodestatus.Options, func()) {
-		o := nodestatus.Options{Root: root}
+	openLive = func(_ context.Context, root rootfs.Root) (report.Options, func()) {
+		o := report.Options{Root: root}
 		live(&o)
 		return o, func() {}
 	}
@@ -72,11 +72,11 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 	}
 
 	code, js, errJS := runCLI(t, "status", "--root", root, "--format", "json")
-	var r nodestatus.Report
+	var r report.Report
 	if err := json.Unmarshal([]byte(js), &r); err != nil {
 		t.Fatalf("exit %d, not JSON: %v\n%s", code, err, js)
 	}
-	if code != exitOK || r.Verdict.State != nodestatus.OK || !r.Provisioned || len(r.Interfaces) != 2 || r.Interfaces[0].Peers[0].Class != nodestatus.Unknown {
+	if code != exitOK || r.Verdict.State != report.OK || !r.Provisioned || len(r.Interfaces) != 2 || r.Interfaces[0].Peers[0].Class != report.Unknown {
 		t.Errorf("exit %d, report %+v", code, r)
 	}
 	noDemoSecrets(t, secrets, map[string]string{"text": text, "text stderr": errText, "json": js, "json stderr": errJS})
@@ -86,7 +86,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 	if err := os.Remove(filepath.Join(root, "run/corium/status.json")); err != nil {
 		t.Fatal(err)
 	}
-	withLive(t, func(o *nodestatus.Options) { o.Devices = wrongKeyDevices{} })
+	withLive(t, func(o *report.Options) { o.Devices = wrongKeyDevices{} })
 	code, text, errText = runCLI(t, "status", "--root", root)
 	_, js, errJS = runCLI(t, "status", "--root", root, "--format", "json")
 	if code != exitFailed || !strings.Contains(text, "drift publicKey: want ") || !strings.Contains(text, "(from /var/lib/corium/wireguard.json)") {
@@ -95,7 +95,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 	noDemoSecrets(t, secrets, map[string]string{"text after reboot": text, "stderr after reboot": errText, "json after reboot": js, "json stderr after reboot": errJS})
 
 	// The same root with every device gone is degraded at the tunnel.
-	withLive(t, func(o *nodestatus.Options) { o.Devices = noDevices{} })
+	withLive(t, func(o *report.Options) { o.Devices = noDevices{} })
 	code, text, _ = runCLI(t, "status", "--root", root)
 	if want := "degraded: tunnel: wg0: the device is absent; see journalctl -u wg-quick@wg0.service (and 1 more)"; code != exitFailed || statusFirstLine(text) != want {
 		t.Errorf("exit %d, verdict %q, want %q", code, statusFirstLine(text), want)

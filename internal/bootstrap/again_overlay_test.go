@@ -9,8 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
-	"github.com/corium/corium-agent/internal/record"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 func TestAgainRestartsWhatAReloadCannotCarry(t *testing.T) {
@@ -25,7 +24,7 @@ func TestAgainRestartsWhatAReloadCannotCarry(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := provisionedDemo(t)
 			st, live, err := again(t, root, editedDemoConfig(t, tc.edits...))
-			if err != nil || st.Outcome != runstatus.Converged {
+			if err != nil || st.Outcome != status.Converged {
 				t.Fatalf("again: %v (%s)", err, st.Outcome)
 			}
 			text := live.Text()
@@ -55,7 +54,7 @@ func TestAgainRemovesADroppedInterface(t *testing.T) {
 	root := provisionedDemo(t)
 	config := demoWithoutWg1(t)
 	st, live, err := again(t, root, config)
-	if err != nil || st.Outcome != runstatus.Converged {
+	if err != nil || st.Outcome != status.Converged {
 		t.Fatalf("again: %v (%s)", err, st.Outcome)
 	}
 	wants := "/etc/systemd/system/multi-user.target.wants/wg-quick@wg1.service"
@@ -68,7 +67,7 @@ func TestAgainRemovesADroppedInterface(t *testing.T) {
 	if strings.Contains(string(dropIn), "wg1") {
 		t.Errorf("k0s still requires wg1:\n%s", dropIn)
 	}
-	applied, _ := root.ReadFile(record.AppliedPath)
+	applied, _ := root.ReadFile(status.AppliedPath)
 	if strings.Contains(string(applied), "wg1") {
 		t.Error("the record still names wg1")
 	}

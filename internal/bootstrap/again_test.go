@@ -9,9 +9,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // provisionedDemo is a demo root after a first boot.
@@ -45,7 +44,7 @@ func editedDemoConfig(t *testing.T, edits ...string) string {
 	return p
 }
 
-func again(t *testing.T, root rootfs.Root, config string) (*runstatus.Status, *apply.RecordingLive, error) {
+func again(t *testing.T, root rootfs.Root, config string) (*status.Status, *apply.RecordingLive, error) {
 	t.Helper()
 	o := demoOptions(root, nil)
 	o.ConfigFile, o.Again = config, true
@@ -61,7 +60,7 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 	root := provisionedDemo(t)
 	before := snapshot(t, root)
 	st, live, err := again(t, root, editedDemoConfig(t, "endpoint: 203.0.113.7:51821", "endpoint: 203.0.113.8:51821"))
-	if err != nil || st.Outcome != runstatus.Converged {
+	if err != nil || st.Outcome != status.Converged {
 		t.Fatalf("again: %v (%s)", err, st.Outcome)
 	}
 	after := snapshot(t, root)
@@ -75,8 +74,8 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 		t.Errorf("wg1.conf not rewritten with the new endpoint")
 	}
 	delete(changed, "/etc/wireguard/wg1.conf")
-	delete(changed, record.AppliedPath) // records the new document
-	delete(changed, record.DevicesPath) // records what wg1 must now be
+	delete(changed, status.AppliedPath) // records the new document
+	delete(changed, status.DevicesPath) // records what wg1 must now be
 	if len(changed) > 0 {
 		t.Errorf("day two rewrote more than the changed interface: %v", changed)
 	}
@@ -89,7 +88,7 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 			t.Errorf("day two performed %q:\n%s", never, text)
 		}
 	}
-	if root.Exists(record.MarkerPath) != true {
+	if root.Exists(status.MarkerPath) != true {
 		t.Error("marker gone after day two")
 	}
 }
@@ -97,7 +96,7 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 func TestAgainPublicPortsConvergeTheGuard(t *testing.T) {
 	root := provisionedDemo(t)
 	st, live, err := again(t, root, editedDemoConfig(t, "publicPorts: [6443]", "publicPorts: [6443, 10250]"))
-	if err != nil || st.Outcome != runstatus.Converged {
+	if err != nil || st.Outcome != status.Converged {
 		t.Fatalf("again: %v", err)
 	}
 	g, _ := root.ReadFile(firewall.FilePath)
@@ -125,7 +124,7 @@ func TestAgainRefusesAndChangesNothing(t *testing.T) {
 			root := provisionedDemo(t)
 			before := snapshot(t, root)
 			st, live, err := again(t, root, editedDemoConfig(t, tc.edits...))
-			if err == nil || st.Outcome != runstatus.Refused {
+			if err == nil || st.Outcome != status.Refused {
 				t.Fatalf("not refused: %v (%s)", err, st.Outcome)
 			}
 			for _, f := range tc.fields {
@@ -155,7 +154,7 @@ func TestAgainRefusesAndChangesNothing(t *testing.T) {
 func TestAgainNeedsAProvisionedNode(t *testing.T) {
 	root := newDemoRoot(t)
 	st, _, err := again(t, root, filepath.Join(demoDir, "config.yaml"))
-	if err == nil || !strings.Contains(err.Error(), "not provisioned") || st.Outcome != runstatus.Failed {
+	if err == nil || !strings.Contains(err.Error(), "not provisioned") || st.Outcome != status.Failed {
 		t.Fatalf("again on a fresh node: %v", err)
 	}
 }

@@ -14,9 +14,8 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -108,7 +107,7 @@ func TestFirstBootLiveOverlay(t *testing.T) {
 	wg := testutil.WireGuardClient(t)
 	nl := a.Netlink(t)
 
-	run := func(t *testing.T, ifA string, tamper func([]byte) []byte) (rootfs.Root, *runstatus.Status, [][]string, error) {
+	run := func(t *testing.T, ifA string, tamper func([]byte) []byte) (rootfs.Root, *status.Status, [][]string, error) {
 		config := fmt.Sprintf(`role: controller+worker
 node: {name: live-a}
 wireguard:
@@ -178,7 +177,7 @@ wireguard:
 		if !strings.Contains(string(k0s), "address: 10.78.0.1") || !strings.Contains(string(k0s), "overlay-type: full") {
 			t.Errorf("k0s.yaml:\n%s", k0s)
 		}
-		if !root.Exists(record.MarkerPath) {
+		if !root.Exists(status.MarkerPath) {
 			t.Error("no marker after a successful first boot")
 		}
 	})
@@ -194,10 +193,10 @@ wireguard:
 		if strings.Contains(err.Error(), other.String()) || strings.Contains(err.Error(), keyA.String()) {
 			t.Error("the error shows a private key")
 		}
-		if len(installs) != 0 || root.Exists(render.K0sConfigPath) || root.Exists(record.MarkerPath) {
+		if len(installs) != 0 || root.Exists(render.K0sConfigPath) || root.Exists(status.MarkerPath) {
 			t.Errorf("k0s configured or installed (%v) after a failed overlay check", installs)
 		}
-		if st.Outcome != runstatus.Failed {
+		if st.Outcome != status.Failed {
 			t.Errorf("outcome %s", st.Outcome)
 		}
 	})

@@ -13,7 +13,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // demoWg1Public is the public half of the key the demo's wg1 reads.
@@ -61,7 +61,7 @@ func TestApplyRefusesAPeerThatIsAnotherInterface(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
-	if st.Outcome != runstatus.Failed || len(st.Steps) == 0 || st.Steps[len(st.Steps)-1].Name != "secrets" {
+	if st.Outcome != status.Failed || len(st.Steps) == 0 || st.Steps[len(st.Steps)-1].Name != "secrets" {
 		t.Errorf("status %+v, want failed at secrets", st)
 	}
 	sameTree(t, before, snapshot(t, root))

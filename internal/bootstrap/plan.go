@@ -14,10 +14,9 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // PlanReport is what apply would do under the root, found without changing
@@ -25,12 +24,12 @@ import (
 type PlanReport struct {
 	Root string `json:"root"`
 	// Provisioned says the marker is there: apply itself would do nothing.
-	Provisioned bool                   `json:"provisioned"`
-	Provenance  *runstatus.Provenance  `json:"provenance,omitempty"`
-	Validation  *runstatus.Validation  `json:"validation,omitempty"`
-	NodeAddress *runstatus.NodeAddress `json:"nodeAddress,omitempty"`
-	Hostname    *runstatus.Hostname    `json:"hostname,omitempty"`
-	Steps       []PlanStep             `json:"steps"`
+	Provisioned bool                `json:"provisioned"`
+	Provenance  *status.Provenance  `json:"provenance,omitempty"`
+	Validation  *status.Validation  `json:"validation,omitempty"`
+	NodeAddress *status.NodeAddress `json:"nodeAddress,omitempty"`
+	Hostname    *status.Hostname    `json:"hostname,omitempty"`
+	Steps       []PlanStep          `json:"steps"`
 	// Notes are combinations that need attention (HA, a hostname decided at
 	// boot); why a node address is decided at boot is in NodeAddress.
 	Notes []string `json:"notes,omitempty"`
@@ -75,7 +74,7 @@ type PlanAction struct {
 // is invalid; the report says as much as is known.
 func Plan(ctx context.Context, o Options) (*PlanReport, error) {
 	o = o.withDefaults()
-	rep := &PlanReport{Root: o.Root.Dir(), Provisioned: o.Root.Exists(record.MarkerPath), Steps: []PlanStep{}}
+	rep := &PlanReport{Root: o.Root.Dir(), Provisioned: o.Root.Exists(status.MarkerPath), Steps: []PlanStep{}}
 	err := planInto(ctx, o, rep)
 	if err != nil {
 		rep.Error = err.Error()
@@ -85,7 +84,7 @@ func Plan(ctx context.Context, o Options) (*PlanReport, error) {
 
 func planInto(ctx context.Context, o Options, rep *PlanReport) error {
 	if o.Again && !rep.Provisioned {
-		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", record.MarkerPath)
+		return fmt.Errorf("checking %s: node not provisioned yet; plan without --again shows the first boot", status.MarkerPath)
 	}
 	var t told
 	d, err := decide(ctx, o, &t, func(_ context.Context, cfg *schema.Config) (render.Secrets, error) {
@@ -103,7 +102,7 @@ func planInto(ctx context.Context, o Options, rep *PlanReport) error {
 		return nil
 	}
 	if rep.Provisioned && !o.Again {
-		rep.Notes = append(rep.Notes, "the node is provisioned ("+record.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
+		rep.Notes = append(rep.Notes, "the node is provisioned ("+status.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
 	}
 	for _, name := range d.prev.Foreign(d.cfg) {
 		rep.Notes = append(rep.Notes, "wireguard "+name+": dropped from the configuration, but "+render.WireGuardConfPath(name)+" is not managed by corium-agent; it is left alone")
@@ -122,7 +121,7 @@ func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
 	for _, s := range p.Steps {
 		ps := PlanStep{Name: s.Name}
 		for _, f := range s.Files {
-			if f.Path == record.DevicesPath {
+			if f.Path == status.DevicesPath {
 				f.Content = planDevices(cfg, f.Content)
 			}
 			pf, err := planFile(root, f, known)

@@ -8,7 +8,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/record"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -38,13 +38,13 @@ func TestPlanDevicesShowNoPlaceholderKey(t *testing.T) {
 			var diff string
 			for _, s := range rep.Steps {
 				for _, f := range s.Files {
-					if f.Path == record.DevicesPath {
+					if f.Path == status.DevicesPath {
 						diff = f.Diff
 					}
 				}
 			}
 			if diff == "" || strings.Contains(diff, bogus) || !strings.Contains(diff, tc.want) {
-				t.Errorf("%s in the plan, want %s and not the placeholder's key %s:\n%s", record.DevicesPath, tc.want, bogus, diff)
+				t.Errorf("%s in the plan, want %s and not the placeholder's key %s:\n%s", status.DevicesPath, tc.want, bogus, diff)
 			}
 		})
 	}

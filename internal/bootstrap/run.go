@@ -13,11 +13,10 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Options configure one run.
@@ -62,11 +61,11 @@ func (o Options) withDefaults() Options {
 }
 
 // Run is one agent run. It always returns a status (also on failure); the
-// caller writes it with runstatus.Write. The error is non-nil when the run
+// caller writes it with status.Write. The error is non-nil when the run
 // failed or refused.
-func Run(ctx context.Context, o Options) (*runstatus.Status, error) {
+func Run(ctx context.Context, o Options) (*status.Status, error) {
 	o = o.withDefaults()
-	st := &runstatus.Status{Command: "apply", Root: o.Root.Dir(), StartedAt: time.Now().UTC()}
+	st := &status.Status{Command: "apply", Root: o.Root.Dir(), StartedAt: time.Now().UTC()}
 	if o.Again {
 		st.Command = "apply --again"
 	}
@@ -75,7 +74,7 @@ func Run(ctx context.Context, o Options) (*runstatus.Status, error) {
 	if err != nil {
 		st.Error = err.Error()
 		if st.Outcome == "" {
-			st.Outcome = runstatus.Failed
+			st.Outcome = status.Failed
 		}
 		o.Log.Error("run ended", "outcome", string(st.Outcome), "error", err.Error())
 	} else {
@@ -84,15 +83,15 @@ func Run(ctx context.Context, o Options) (*runstatus.Status, error) {
 	return st, err
 }
 
-func run(ctx context.Context, o Options, st *runstatus.Status) error {
-	provisioned := o.Root.Exists(record.MarkerPath)
+func run(ctx context.Context, o Options, st *status.Status) error {
+	provisioned := o.Root.Exists(status.MarkerPath)
 	switch {
 	case provisioned && !o.Again:
-		st.Outcome = runstatus.NothingToDo
-		o.Log.Info("node already provisioned; nothing to do (apply --again converges a provisioned node)", "marker", record.MarkerPath)
+		st.Outcome = status.NothingToDo
+		o.Log.Info("node already provisioned; nothing to do (apply --again converges a provisioned node)", "marker", status.MarkerPath)
 		return nil
 	case !provisioned && o.Again:
-		return fmt.Errorf("checking %s: node not provisioned yet; run apply without --again", record.MarkerPath)
+		return fmt.Errorf("checking %s: node not provisioned yet; run apply without --again", status.MarkerPath)
 	}
 
 	var t told
@@ -113,12 +112,12 @@ func run(ctx context.Context, o Options, st *runstatus.Status) error {
 	var refused *refusedError
 	switch {
 	case errors.As(err, &refused):
-		st.Outcome = runstatus.Refused
+		st.Outcome = status.Refused
 		return fmt.Errorf("refusing day-two %s; nothing was changed", refused)
 	case err != nil:
 		return err
 	case d == nil:
-		st.Outcome = runstatus.Unconfigured
+		st.Outcome = status.Unconfigured
 		o.Log.Info("no configuration found; the node stays unconfigured")
 		return nil
 	}
@@ -139,9 +138,9 @@ func run(ctx context.Context, o Options, st *runstatus.Status) error {
 		}
 		return err
 	}
-	st.Outcome = runstatus.Provisioned
+	st.Outcome = status.Provisioned
 	if o.Again {
-		st.Outcome = runstatus.Converged
+		st.Outcome = status.Converged
 	}
 	o.Notify(string(st.Outcome))
 	return nil
@@ -156,35 +155,35 @@ func ChecksFor(res *source.Result) []schema.Option {
 	return nil
 }
 
-func timedStep(name string, start time.Time, err error) runstatus.Step {
-	s := runstatus.Step{Name: name, Outcome: runstatus.StepDone, DurationMS: time.Since(start).Milliseconds()}
+func timedStep(name string, start time.Time, err error) status.Step {
+	s := status.Step{Name: name, Outcome: status.StepDone, DurationMS: time.Since(start).Milliseconds()}
 	if err != nil {
-		s.Outcome, s.Error = runstatus.StepFailed, err.Error()
+		s.Outcome, s.Error = status.StepFailed, err.Error()
 	}
 	return s
 }
 
-func provenance(res *source.Result) *runstatus.Provenance {
-	p := &runstatus.Provenance{Source: res.Source, Tried: []runstatus.Attempt{}, Pin: res.Pin}
+func provenance(res *source.Result) *status.Provenance {
+	p := &status.Provenance{Source: res.Source, Tried: []status.Attempt{}, Pin: res.Pin}
 	for _, a := range res.Tried {
-		p.Tried = append(p.Tried, runstatus.Attempt{Source: a.Source, Outcome: string(a.Outcome), Reason: a.Reason})
+		p.Tried = append(p.Tried, status.Attempt{Source: a.Source, Outcome: string(a.Outcome), Reason: a.Reason})
 	}
 	return p
 }
 
 // validation is what the status file records of the check: at most
 // schema.MaxShown errors and as many warnings, as Shown cuts them.
-func validation(fs schema.Findings, err error) *runstatus.Validation {
-	v := &runstatus.Validation{Valid: err == nil}
+func validation(fs schema.Findings, err error) *status.Validation {
+	v := &status.Validation{Valid: err == nil}
 	for _, f := range fs.Errors().Shown() {
-		v.Errors = append(v.Errors, runstatus.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
+		v.Errors = append(v.Errors, status.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
 	}
 	for _, f := range fs.Warnings().Shown() {
-		v.Warnings = append(v.Warnings, runstatus.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
+		v.Warnings = append(v.Warnings, status.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
 	}
 	var syn *schema.SyntaxError
 	if errors.As(err, &syn) {
-		v.Errors = append(v.Errors, runstatus.Finding{Line: syn.Line, Col: syn.Col, Message: syn.Error()})
+		v.Errors = append(v.Errors, status.Finding{Line: syn.Line, Col: syn.Col, Message: syn.Error()})
 	}
 	return v
 }
@@ -218,9 +217,9 @@ func ReadFacts(path string) (*hostfacts.Facts, error) {
 
 // startFailed says the run failed at queueing the k0s start, the one step
 // after the marker.
-func startFailed(steps []runstatus.Step) bool {
+func startFailed(steps []status.Step) bool {
 	for _, s := range steps {
-		if s.Name == render.StepStart && s.Outcome == runstatus.StepFailed {
+		if s.Name == render.StepStart && s.Outcome == status.StepFailed {
 			return true
 		}
 	}
@@ -231,8 +230,8 @@ func startFailed(steps []runstatus.Step) bool {
 // could not be queued: the node is not running k0s, so it must not say
 // provisioned, and the next boot runs the agent again.
 func withdrawMarker(root rootfs.Root, cause error) error {
-	if _, err := root.Remove(record.MarkerPath); err != nil {
-		return errors.Join(cause, fmt.Errorf("withdrawing the marker after the failed k0s start: %w; remove %s by hand", err, record.MarkerPath))
+	if _, err := root.Remove(status.MarkerPath); err != nil {
+		return errors.Join(cause, fmt.Errorf("withdrawing the marker after the failed k0s start: %w; remove %s by hand", err, status.MarkerPath))
 	}
 	return cause
 }

@@ -14,9 +14,8 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 func demoOptions(root rootfs.Root, log *bytes.Buffer) Options {
@@ -41,7 +40,7 @@ func TestApplyRootProducesTheTree(t *testing.T) {
 	if err != nil {
 		t.Fatalf("apply: %v", err)
 	}
-	if st.Outcome != runstatus.Provisioned {
+	if st.Outcome != status.Provisioned {
 		t.Fatalf("outcome %s", st.Outcome)
 	}
 	for _, want := range []struct {
@@ -58,8 +57,8 @@ func TestApplyRootProducesTheTree(t *testing.T) {
 		{"/etc/k0s", fs.ModeDir | 0o700},
 		{"/etc/hostname", 0o644},
 		{firewall.FilePath, firewall.FileMode},
-		{record.AppliedPath, 0o600},
-		{record.MarkerPath, 0o644},
+		{status.AppliedPath, 0o600},
+		{status.MarkerPath, 0o644},
 		{"/var/lib/corium", fs.ModeDir | 0o700},
 	} {
 		info, err := root.Lstat(want.path)
@@ -129,7 +128,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 
 	var log bytes.Buffer
 	st, err := Run(context.Background(), demoOptions(root, &log))
-	if err != nil || st.Outcome != runstatus.NothingToDo {
+	if err != nil || st.Outcome != status.NothingToDo {
 		t.Fatalf("second run: %v, outcome %s", err, st.Outcome)
 	}
 	if !strings.Contains(log.String(), "nothing to do") {
@@ -144,7 +143,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 
 	// Without the marker the whole plan runs again and still writes nothing
 	// and restarts nothing.
-	if _, err := root.Remove(record.MarkerPath); err != nil {
+	if _, err := root.Remove(status.MarkerPath); err != nil {
 		t.Fatal(err)
 	}
 	live := &apply.RecordingLive{}
@@ -156,7 +155,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 	}
 	for _, s := range st.Steps {
 		for _, f := range s.Files {
-			if f.Change != string(rootfs.Unchanged) && f.Path != record.MarkerPath {
+			if f.Change != string(rootfs.Unchanged) && f.Path != status.MarkerPath {
 				t.Errorf("re-run %s %s", f.Change, f.Path)
 			}
 		}
@@ -168,7 +167,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 	}
 	after = snapshot(t, root)
 	for p, b := range before {
-		if p == record.MarkerPath {
+		if p == status.MarkerPath {
 			continue
 		}
 		if a := after[p]; a != b {
@@ -205,10 +204,10 @@ func TestInterruptedRunConverges(t *testing.T) {
 			return nil
 		}
 		st, err := Run(context.Background(), o)
-		if !errors.Is(err, errInterrupted) || st.Outcome != runstatus.Failed {
+		if !errors.Is(err, errInterrupted) || st.Outcome != status.Failed {
 			t.Fatalf("write %d: run not interrupted: %v", n, err)
 		}
-		if last != record.MarkerPath && root.Exists(record.MarkerPath) {
+		if last != status.MarkerPath && root.Exists(status.MarkerPath) {
 			t.Fatalf("write %d (%s): marker exists after an interrupted run", n, last)
 		}
 		if _, err := Run(context.Background(), demoOptions(root, nil)); err != nil {
@@ -227,7 +226,7 @@ func TestMarkerIsLastWrite(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatal(err)
 	}
-	if order[len(order)-1] != record.MarkerPath {
+	if order[len(order)-1] != status.MarkerPath {
 		t.Errorf("last write is %s, want the marker; order: %v", order[len(order)-1], order)
 	}
 }
@@ -245,7 +244,7 @@ func TestInvalidConfigTouchesNothing(t *testing.T) {
 	o := demoOptions(root, nil)
 	o.ConfigFile = cfg
 	st, err := Run(context.Background(), o)
-	if err == nil || st.Outcome != runstatus.Failed {
+	if err == nil || st.Outcome != status.Failed {
 		t.Fatalf("invalid config applied: %v", err)
 	}
 	for _, field := range []string{"role", "wireguard[1].listenPort"} {
@@ -270,11 +269,11 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := runstatus.Write(root, st); err != nil {
+	if err := status.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
-	statusFile, _ := root.ReadFile(runstatus.Path)
-	applied, _ := root.ReadFile(record.AppliedPath)
+	statusFile, _ := root.ReadFile(status.Path)
+	applied, _ := root.ReadFile(status.AppliedPath)
 	js, _ := json.Marshal(st)
 
 	// A failing run too: its error and status must not leak either.
@@ -295,12 +294,12 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		"failed error":   err2.Error(),
 		"applied.yaml":   string(applied),
 		"live actions":   live.Text(),
-		"node-address":   string(mustRead(root, record.NodeAddressPath)),
+		"node-address":   string(mustRead(root, status.NodeAddressPath)),
 		"firewall.json":  string(mustRead(root, firewall.FilePath)),
 		"drop-in":        string(mustRead(root, "/etc/systemd/system/k0scontroller.service.d/10-corium-agent.conf")),
 		"wg drop-in":     string(mustRead(root, "/etc/systemd/system/k0scontroller.service.d/10-corium-wireguard.conf")),
 		"hostname":       string(mustRead(root, "/etc/hostname")),
-		"provisioned":    string(mustRead(root, record.MarkerPath)),
+		"provisioned":    string(mustRead(root, status.MarkerPath)),
 		"status (again)": "",
 	}
 	for name, out := range outputs {
@@ -354,7 +353,7 @@ func TestFailedLiveActionStopsBeforeTheMarker(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "public key mismatch") {
 		t.Fatalf("want the verification failure, got %v", err)
 	}
-	if root.Exists("/etc/k0s/k0s.yaml") || root.Exists(record.MarkerPath) {
+	if root.Exists("/etc/k0s/k0s.yaml") || root.Exists(status.MarkerPath) {
 		t.Error("k0s configured or marker written although the overlay check failed")
 	}
 	// The whole node is rendered before the first write; the steps after
@@ -362,12 +361,12 @@ func TestFailedLiveActionStopsBeforeTheMarker(t *testing.T) {
 	failed := -1
 	for i, s := range st.Steps {
 		switch {
-		case s.Outcome == runstatus.StepFailed && failed < 0:
+		case s.Outcome == status.StepFailed && failed < 0:
 			failed = i
 			if s.Name != render.StepWireGuard {
 				t.Errorf("step %s failed, want the wireguard step", s.Name)
 			}
-		case failed >= 0 && s.Outcome != runstatus.StepNotRun:
+		case failed >= 0 && s.Outcome != status.StepNotRun:
 			t.Errorf("step %s after the failure: %s, want not run", s.Name, s.Outcome)
 		}
 	}
@@ -393,7 +392,7 @@ func TestInlineSecretsAreRedactedInTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	applied := string(mustRead(root, record.AppliedPath))
+	applied := string(mustRead(root, status.AppliedPath))
 	if !strings.Contains(applied, "privateKey: '[redacted]'") && !strings.Contains(applied, `privateKey: "[redacted]"`) {
 		t.Errorf("inline key not shown as [redacted]:\n%s", applied)
 	}

@@ -8,9 +8,9 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // decided is what a run decides before it touches anything: the document,
@@ -32,12 +32,12 @@ type decided struct {
 // told is what the sequence reports on the way, kept also when it stops
 // halfway: the status file of apply and the report of plan show it.
 type told struct {
-	provenance  *runstatus.Provenance
-	validation  *runstatus.Validation
-	nodeAddress *runstatus.NodeAddress
-	hostname    *runstatus.Hostname
+	provenance  *status.Provenance
+	validation  *status.Validation
+	nodeAddress *status.NodeAddress
+	hostname    *status.Hostname
 	refusals    []string
-	steps       []runstatus.Step
+	steps       []status.Step
 }
 
 // secretsFor supplies the secrets: resolved at apply, stand-ins in a plan.
@@ -111,7 +111,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 		return nil, err
 	}
 	d.host = render.DecideHostname(cfg, render.ReadHostnameFacts(o.Root))
-	t.hostname = &runstatus.Hostname{Name: d.host.Name, Source: d.host.Source}
+	t.hostname = &status.Hostname{Name: d.host.Name, Source: d.host.Source}
 	links, err := render.ReadWgQuickLinks(o.Root, cfg, d.prev)
 	if err != nil {
 		return nil, err

@@ -8,8 +8,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // apply and plan are one sequence: the same input ends the same way in
@@ -17,14 +16,14 @@ import (
 func TestApplyAndPlanAgree(t *testing.T) {
 	t.Run("an unreadable applied record is a refusal", func(t *testing.T) {
 		root := provisionedDemo(t)
-		if _, err := root.WriteFile(record.AppliedPath, []byte("role: [\n"), 0o600, 0o700); err != nil {
+		if _, err := root.WriteFile(status.AppliedPath, []byte("role: [\n"), 0o600, 0o700); err != nil {
 			t.Fatal(err)
 		}
 		o := demoOptions(root, nil)
 		o.Again = true
 		st, applyErr := Run(context.Background(), o)
 		rep, planErr := Plan(context.Background(), o)
-		if st.Outcome != runstatus.Refused || len(st.Refusals) != 1 || applyErr == nil {
+		if st.Outcome != status.Refused || len(st.Refusals) != 1 || applyErr == nil {
 			t.Errorf("apply: outcome %s, refusals %v, %v", st.Outcome, st.Refusals, applyErr)
 		}
 		if len(rep.Refusals) != 1 || rep.Refusals[0] != st.Refusals[0] || planErr == nil {

@@ -8,9 +8,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // markerWatch records, for each live action, whether the marker was on disk
@@ -22,7 +21,7 @@ type markerWatch struct {
 }
 
 func (m *markerWatch) Do(_ context.Context, a plan.Action) error {
-	m.lines = append(m.lines, a.String()+" marker="+map[bool]string{true: "yes", false: "no"}[m.root.Exists(record.MarkerPath)])
+	m.lines = append(m.lines, a.String()+" marker="+map[bool]string{true: "yes", false: "no"}[m.root.Exists(status.MarkerPath)])
 	if a.Kind == m.fail {
 		return errors.New("the bus went away")
 	}
@@ -53,23 +52,23 @@ func TestFailedK0sStartWithdrawsTheMarker(t *testing.T) {
 	o := demoOptions(root, nil)
 	o.Live, o.LiveUnderRoot = &markerWatch{root: root, fail: plan.ActionQueueStart}, true
 	st, err := Run(context.Background(), o)
-	if err == nil || !strings.Contains(err.Error(), "the bus went away") || st.Outcome != runstatus.Failed {
+	if err == nil || !strings.Contains(err.Error(), "the bus went away") || st.Outcome != status.Failed {
 		t.Fatalf("want the failed start reported, got %v (%s)", err, st.Outcome)
 	}
-	if root.Exists(record.MarkerPath) {
+	if root.Exists(status.MarkerPath) {
 		t.Error("the marker says provisioned although k0s was never started")
 	}
-	if !root.Exists(record.AppliedPath) {
+	if !root.Exists(status.AppliedPath) {
 		t.Error("the record is gone; only the marker is withdrawn")
 	}
 	// The next boot runs the agent again and converges.
 	o = demoOptions(root, nil)
 	w := &markerWatch{root: root}
 	o.Live, o.LiveUnderRoot = w, true
-	if st, err := Run(context.Background(), o); err != nil || st.Outcome != runstatus.Provisioned {
+	if st, err := Run(context.Background(), o); err != nil || st.Outcome != status.Provisioned {
 		t.Fatalf("re-run: %v (%s)", err, st.Outcome)
 	}
-	if !root.Exists(record.MarkerPath) || !strings.HasPrefix(w.lines[len(w.lines)-1], "queue-start") {
+	if !root.Exists(status.MarkerPath) || !strings.HasPrefix(w.lines[len(w.lines)-1], "queue-start") {
 		t.Errorf("re-run did not provision and start k0s:\n%s", strings.Join(w.lines, "\n"))
 	}
 }
@@ -80,7 +79,7 @@ func TestK0sUnitStartsOnlyOnAProvisionedNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"After=corium-agent.service\n", "ConditionPathExists=" + record.MarkerPath + "\n"} {
+	for _, want := range []string{"After=corium-agent.service\n", "ConditionPathExists=" + status.MarkerPath + "\n"} {
 		if !strings.Contains(string(dropIn), want) {
 			t.Errorf("k0s drop-in lacks %q:\n%s", want, dropIn)
 		}

@@ -12,8 +12,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
-	"github.com/corium/corium-agent/internal/record"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -74,14 +73,14 @@ func TestApplyHoldsTheResolvedKeyToThePublicKey(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v, want %q", err, tc.want)
 			}
-			if st.Outcome != runstatus.Failed || len(st.Steps) == 0 || st.Steps[len(st.Steps)-1].Name != "secrets" {
+			if st.Outcome != status.Failed || len(st.Steps) == 0 || st.Steps[len(st.Steps)-1].Name != "secrets" {
 				t.Errorf("status %+v, want failed at secrets", st)
 			}
 			sameTree(t, before, snapshot(t, root))
-			if err := runstatus.Write(root, st); err != nil {
+			if err := status.Write(root, st); err != nil {
 				t.Fatal(err)
 			}
-			statusFile, _ := root.ReadFile(runstatus.Path)
+			statusFile, _ := root.ReadFile(status.Path)
 			js, _ := json.Marshal(st)
 			out := strings.Join([]string{err.Error(), log.String(), string(statusFile), string(js), live.Text()}, "\n")
 			for _, s := range append(demoSecrets(t), priv, pub) {
@@ -110,7 +109,7 @@ func TestStatedPublicKeyProvisionsAndPlans(t *testing.T) {
 	if _, err := Run(context.Background(), o); err != nil {
 		t.Fatalf("apply with the right key stated: %v", err)
 	}
-	applied, _ := root.ReadFile(record.AppliedPath)
+	applied, _ := root.ReadFile(status.AppliedPath)
 	if !strings.Contains(string(applied), "publicKey: "+pub) {
 		t.Errorf("applied.yaml lacks the stated key:\n%s", applied)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -64,8 +64,8 @@ corium:
 	if s := testutil.Monotonic(final, "ExecMainStartTimestampMonotonic"); s == 0 || s < testutil.Monotonic(agent, "ActiveEnterTimestampMonotonic") {
 		t.Errorf("cloud-final.service started at %d, want after corium-agent.service finished (%v)", s, agent)
 	}
-	var st runstatus.Status
-	raw := n.MustExec("cat", runstatus.Path)
+	var st status.Status
+	raw := n.MustExec("cat", status.Path)
 	if err := json.Unmarshal([]byte(raw), &st); err != nil || st.Provenance == nil || st.Provenance.Source != "cloud-init" {
 		t.Errorf("status provenance: %s, want the config from cloud-init", raw)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/nodestatus"
+	"github.com/corium/corium-agent/internal/status/report"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -32,10 +32,10 @@ func newGuardedNode(t *testing.T, name string) *Node {
 
 // guardStatus is the firewall part of `corium-agent status --format json`
 // run inside the node.
-func guardStatus(t *testing.T, n *Node) nodestatus.Firewall {
+func guardStatus(t *testing.T, n *Node) report.Firewall {
 	t.Helper()
 	out, _ := n.Exec("corium-agent", "status", "--format", "json")
-	var r nodestatus.Report
+	var r report.Report
 	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Firewall == nil {
 		t.Fatalf("%s: corium-agent status --format json: %v\n%s", n.Name, err, out)
 	}

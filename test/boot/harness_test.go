@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -97,9 +97,9 @@ func TestBootHarness(t *testing.T) {
 		testutil.Monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
 		t.Errorf("corium-agent.service on an unconfigured node = %v, want enabled, run, success", agent)
 	}
-	var st runstatus.Status
-	if raw := n.MustExec("cat", runstatus.Path); json.Unmarshal([]byte(raw), &st) != nil || st.Outcome != runstatus.Unconfigured {
-		t.Errorf("status on an unconfigured node: %s, want outcome %q", raw, runstatus.Unconfigured)
+	var st status.Status
+	if raw := n.MustExec("cat", status.Path); json.Unmarshal([]byte(raw), &st) != nil || st.Outcome != status.Unconfigured {
+		t.Errorf("status on an unconfigured node: %s, want outcome %q", raw, status.Unconfigured)
 	}
 	if n.Exists("/var/lib/corium/provisioned") {
 		t.Error("an unconfigured node got the provisioned marker")

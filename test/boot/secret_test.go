@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -54,12 +54,12 @@ wireguard:
 		if !named {
 			t.Errorf("the agent's journal never names wireguard[0].privateKeyFrom:\n%s", n.JournalText(n.BootID))
 		}
-		var st runstatus.Status
-		raw := n.MustExec("cat", runstatus.Path)
+		var st status.Status
+		raw := n.MustExec("cat", status.Path)
 		if err := json.Unmarshal([]byte(raw), &st); err != nil {
-			t.Fatalf("%s: %v\n%s", runstatus.Path, err, raw)
+			t.Fatalf("%s: %v\n%s", status.Path, err, raw)
 		}
-		if st.Outcome != runstatus.Failed || !strings.Contains(st.Error, "wireguard[0].privateKeyFrom") {
+		if st.Outcome != status.Failed || !strings.Contains(st.Error, "wireguard[0].privateKeyFrom") {
 			t.Errorf("status: outcome %q, error %q; want failed, naming wireguard[0].privateKeyFrom", st.Outcome, st.Error)
 		}
 		if n.Exists("/var/lib/corium/provisioned") {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -21,12 +21,12 @@ func assertProvisioned(t *testing.T, m *Machine, source string) {
 	if agent["Result"] != "success" || agent["ActiveState"] != "active" || agent["ConditionResult"] != "yes" {
 		t.Errorf("%s: corium-agent.service = %v, want run and active (exited) after success", m.Name, agent)
 	}
-	var st runstatus.Status
-	raw := m.MustExec("cat", runstatus.Path)
+	var st status.Status
+	raw := m.MustExec("cat", status.Path)
 	if err := json.Unmarshal([]byte(raw), &st); err != nil {
-		t.Fatalf("%s: %s: %v", m.Name, runstatus.Path, err)
+		t.Fatalf("%s: %s: %v", m.Name, status.Path, err)
 	}
-	if st.Outcome != runstatus.Provisioned || st.Provenance == nil || st.Provenance.Source != source {
+	if st.Outcome != status.Provisioned || st.Provenance == nil || st.Provenance.Source != source {
 		t.Errorf("%s: status outcome %q, provenance %+v; want provisioned from %s", m.Name, st.Outcome, st.Provenance, source)
 	} else {
 		for _, tr := range st.Provenance.Tried {

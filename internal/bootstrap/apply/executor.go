@@ -9,7 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Live carries out one live action on the running host (systemd over D-Bus,
@@ -43,7 +43,7 @@ type Executor struct {
 
 // Apply runs the plan's steps in order and reports each. It stops at the
 // first failure; the steps after it are reported as not run.
-func (e *Executor) Apply(ctx context.Context, p *plan.Plan) ([]runstatus.Step, error) {
+func (e *Executor) Apply(ctx context.Context, p *plan.Plan) ([]status.Step, error) {
 	if e.changed == nil {
 		e.changed = map[string]bool{}
 	}
@@ -51,23 +51,23 @@ func (e *Executor) Apply(ctx context.Context, p *plan.Plan) ([]runstatus.Step, e
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	var out []runstatus.Step
+	var out []status.Step
 	var failed error
 	for _, step := range p.Steps {
 		if failed != nil {
-			out = append(out, runstatus.Step{Name: step.Name, Outcome: runstatus.StepNotRun})
+			out = append(out, status.Step{Name: step.Name, Outcome: status.StepNotRun})
 			continue
 		}
 		start := time.Now()
 		st, err := e.applyStep(ctx, log, step)
 		st.DurationMS = time.Since(start).Milliseconds()
 		if err != nil {
-			st.Outcome = runstatus.StepFailed
+			st.Outcome = status.StepFailed
 			st.Error = err.Error()
 			failed = fmt.Errorf("%s: %w", step.Name, err)
 			log.Error("step failed", "step", step.Name, "error", err.Error())
 		} else {
-			st.Outcome = runstatus.StepDone
+			st.Outcome = status.StepDone
 			log.Info("step done", "step", step.Name, "ms", st.DurationMS)
 		}
 		out = append(out, st)
@@ -75,8 +75,8 @@ func (e *Executor) Apply(ctx context.Context, p *plan.Plan) ([]runstatus.Step, e
 	return out, failed
 }
 
-func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.Step) (runstatus.Step, error) {
-	st := runstatus.Step{Name: step.Name}
+func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.Step) (status.Step, error) {
+	st := status.Step{Name: step.Name}
 	for _, f := range step.Files {
 		dirMode := f.DirMode
 		if dirMode == 0 {
@@ -86,7 +86,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		if err != nil {
 			return st, err
 		}
-		st.Files = append(st.Files, runstatus.File{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Change: string(change)})
+		st.Files = append(st.Files, status.File{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Change: string(change)})
 		if change != rootfs.Unchanged {
 			e.changed[f.Path] = true
 			log.Info("file written", "path", f.Path, "change", string(change))
@@ -100,7 +100,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		if err != nil {
 			return st, err
 		}
-		st.Files = append(st.Files, runstatus.File{Path: l.Path, Target: l.Target, Change: string(change)})
+		st.Files = append(st.Files, status.File{Path: l.Path, Target: l.Target, Change: string(change)})
 		if change != rootfs.Unchanged {
 			e.changed[l.Path] = true
 			log.Info("link written", "path", l.Path, "target", l.Target, "change", string(change))
@@ -110,7 +110,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		}
 	}
 	for _, a := range step.Actions {
-		res := runstatus.Action{Kind: string(a.Kind), Unit: a.Unit, Args: a.Words()}
+		res := status.Action{Kind: string(a.Kind), Unit: a.Unit, Args: a.Words()}
 		switch {
 		case len(a.OnChange) > 0 && !e.anyChanged(a.OnChange):
 			res.Outcome = "skipped: nothing it depends on changed"
@@ -144,7 +144,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		if !removed {
 			continue
 		}
-		st.Files = append(st.Files, runstatus.File{Path: p, Change: Removed})
+		st.Files = append(st.Files, status.File{Path: p, Change: Removed})
 		e.changed[p] = true
 		log.Info("file removed", "path", p)
 		if err := e.afterWrite(p); err != nil {

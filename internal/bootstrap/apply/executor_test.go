@@ -7,7 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 func testPlan() *plan.Plan {
@@ -50,7 +50,7 @@ func TestExecutorStopsAtFailure(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Fatalf("error %v", err)
 	}
-	if len(steps) != 3 || steps[0].Outcome != runstatus.StepFailed || steps[1].Outcome != runstatus.StepNotRun || steps[2].Outcome != runstatus.StepNotRun {
+	if len(steps) != 3 || steps[0].Outcome != status.StepFailed || steps[1].Outcome != status.StepNotRun || steps[2].Outcome != status.StepNotRun {
 		t.Errorf("steps %+v", steps)
 	}
 	if root.Exists("/etc/systemd/system/multi-user.target.wants/a.service") {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/coreos/go-systemd/v22/unit"
 
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // AgentUnit is the agent's own unit, which the k0s unit is ordered after.
@@ -27,7 +27,7 @@ func K0sAgentDropInPath(unitName string) string {
 func RenderK0sAgentDropIn() []byte {
 	body, _ := io.ReadAll(unit.Serialize([]*unit.UnitOption{
 		unit.NewUnitOption("Unit", "After", AgentUnit),
-		unit.NewUnitOption("Unit", "ConditionPathExists", record.MarkerPath),
+		unit.NewUnitOption("Unit", "ConditionPathExists", status.MarkerPath),
 	}))
 	return append([]byte(rootfs.Managed("#")), body...)
 }

@@ -8,9 +8,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0sconfig"
-	"github.com/corium/corium-agent/internal/record"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Decision is the address the node registers with k0s, with every address
@@ -54,8 +53,8 @@ const (
 )
 
 // Status is the decision as plans, the status file and status report it.
-func (d Decision) Status() *runstatus.NodeAddress {
-	n := &runstatus.NodeAddress{How: d.Source + ": " + d.Reason}
+func (d Decision) Status() *status.NodeAddress {
+	n := &status.NodeAddress{How: d.Source + ": " + d.Reason}
 	if d.Address.IsValid() {
 		n.Address = d.Address.String()
 	}
@@ -63,7 +62,7 @@ func (d Decision) Status() *runstatus.NodeAddress {
 		n.Second = d.Second.String()
 	}
 	for _, c := range d.Candidates {
-		n.Candidates = append(n.Candidates, runstatus.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
+		n.Candidates = append(n.Candidates, status.Candidate{Interface: c.Interface, Address: c.Address.String(), Taken: c.Taken, Reason: c.Reason})
 	}
 	return n
 }
@@ -240,7 +239,7 @@ func selectMarked(wg schema.WireGuard, facts *hostfacts.Facts, overlay map[strin
 		d.Reason = fmt.Sprintf("%s is the first address of %s, the interface marked nodeAddress", want.Addr(), wg.Name)
 	default:
 		d.Source, d.Refused = SourceNone, true
-		d.Reason = fmt.Sprintf("%s is marked nodeAddress but does not carry %s; check that %s is up", wg.Name, want.Addr(), record.WgQuickUnit(wg.Name))
+		d.Reason = fmt.Sprintf("%s is marked nodeAddress but does not carry %s; check that %s is up", wg.Name, want.Addr(), status.WgQuickUnit(wg.Name))
 	}
 	return d
 }

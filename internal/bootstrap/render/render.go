@@ -7,9 +7,9 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Step names after the overlay, in the order they run.
@@ -160,13 +160,13 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		steps = append(steps, plan.Step{Name: StepInstall, Actions: []plan.Action{{Kind: plan.ActionK0sInstall, Unit: unit, Args: args}}})
 	}
 
-	applied, err := record.EncodeApplied(cfg)
+	applied, err := status.EncodeApplied(cfg)
 	if err != nil {
 		return nil, false, err
 	}
-	records := plan.Step{Name: StepRecord, Files: []plan.File{{Path: record.AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
+	records := plan.Step{Name: StepRecord, Files: []plan.File{{Path: status.AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
 	if in.Decision.Address.IsValid() && !in.DayTwo {
-		records.Files = append(records.Files, plan.File{Path: record.NodeAddressPath, Mode: 0o600, DirMode: 0o700, Content: record.EncodeNodeAddress(in.Decision.Address)})
+		records.Files = append(records.Files, plan.File{Path: status.NodeAddressPath, Mode: 0o600, DirMode: 0o700, Content: status.EncodeNodeAddress(in.Decision.Address)})
 	}
 	steps = append(steps, records)
 	if !in.DayTwo {
@@ -181,7 +181,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		// runs the agent again. The k0s unit's drop-in also makes the
 		// marker a condition of starting k0s at all.
 		steps = append(steps,
-			plan.Step{Name: StepMarker, Files: []plan.File{{Path: record.MarkerPath, Mode: 0o644, DirMode: 0o700, Content: record.Marker()}}},
+			plan.Step{Name: StepMarker, Files: []plan.File{{Path: status.MarkerPath, Mode: 0o644, DirMode: 0o700, Content: status.Marker()}}},
 			// Queued, not waited for: the k0s unit is ordered after the
 			// agent, so waiting here would wait for ourselves.
 			plan.Step{Name: StepStart, Actions: []plan.Action{{Kind: plan.ActionQueueStart, Unit: unit}}},

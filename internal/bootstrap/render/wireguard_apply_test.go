@@ -18,9 +18,9 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -91,7 +91,7 @@ func liveDevicesFor(t *testing.T, steps ...plan.Step) (fakeDevices, *fakeLinks) 
 }
 
 // livePeer is the peer wgctrl would report for a device that matches p.
-func livePeer(p record.Peer) wgtypes.Peer {
+func livePeer(p status.Peer) wgtypes.Peer {
 	lp := wgtypes.Peer{PublicKey: wgtypes.Key(p.PublicKey)}
 	if p.Endpoint.IsValid() {
 		lp.Endpoint = net.UDPAddrFromAddrPort(p.Endpoint)
@@ -250,7 +250,7 @@ func TestVerifyMissingDevice(t *testing.T) {
 // of the devices holds the same, so status reads what apply verified.
 func TestVerifyActionCarriesItsDevice(t *testing.T) {
 	step := workerStep(t)
-	var verified []record.Device
+	var verified []status.Device
 	for _, a := range step.Actions {
 		if a.Kind == plan.ActionVerifyDevice {
 			if a.Device == nil || a.Args != nil {
@@ -261,7 +261,7 @@ func TestVerifyActionCarriesItsDevice(t *testing.T) {
 	}
 	var rec []byte
 	for _, f := range step.Files {
-		if f.Path == record.DevicesPath {
+		if f.Path == status.DevicesPath {
 			rec = f.Content
 		}
 	}
@@ -269,10 +269,10 @@ func TestVerifyActionCarriesItsDevice(t *testing.T) {
 		t.Errorf("the devices record does not hold the verified device's public key, or holds the private key:\n%s", rec)
 	}
 	root := rootfs.New(t.TempDir())
-	if _, err := root.WriteFile(record.DevicesPath, rec, 0o600, 0o700); err != nil {
+	if _, err := root.WriteFile(status.DevicesPath, rec, 0o600, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	got, ok, err := record.ReadDevices(root)
+	got, ok, err := status.ReadDevices(root)
 	if err != nil || !ok || len(got) != len(verified) || got[0].PublicKey != verified[0].PublicKey || got[0].MTU != verified[0].MTU {
 		t.Errorf("read back %+v, %v, %v; want %+v", got, ok, err, verified)
 	}

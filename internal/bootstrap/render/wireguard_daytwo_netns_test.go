@@ -13,10 +13,10 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -183,8 +183,8 @@ func TestDayTwoDeviceEqualsFile(t *testing.T) {
 			c.edit(&next.WireGuard[0])
 			calls := len(units.Calls())
 			apply(Inputs{Config: next, Previous: ReadPrevious(root, old)})
-			if got := strings.Join(units.Calls()[calls:], "\n"); !strings.Contains(got, string(c.action)+" "+record.WgQuickUnit(iface)) {
-				t.Errorf("day two asked systemd:\n%s\nwant a %s of %s", got, c.action, record.WgQuickUnit(iface))
+			if got := strings.Join(units.Calls()[calls:], "\n"); !strings.Contains(got, string(c.action)+" "+status.WgQuickUnit(iface)) {
+				t.Errorf("day two asked systemd:\n%s\nwant a %s of %s", got, c.action, status.WgQuickUnit(iface))
 			}
 			dev, err := wg.Device(iface)
 			if err != nil {

@@ -15,9 +15,9 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -109,7 +109,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 		for _, want := range []string{
 			"peer " + wrong.String() + " is configured but not on the device",
 			"peer " + keyB.PublicKey().String() + " is on the device but not configured",
-			"journalctl -u " + record.WgQuickUnit(a.iface),
+			"journalctl -u " + status.WgQuickUnit(a.iface),
 		} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
@@ -122,7 +122,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 
 	t.Run("wrong private key caught", func(t *testing.T) {
 		e := expectationOf(t, a.step)
-		e.PublicKey = record.Key(testutil.GenKey(t).PublicKey())
+		e.PublicKey = status.Key(testutil.GenKey(t).PublicKey())
 		e.Addresses = append(e.Addresses, netip.MustParsePrefix("10.77.9.1/24"))
 		v := apply.Verifier{Devices: wg, Links: a.handle, AddressWait: 300 * time.Millisecond}
 		err := v.Verify(ctx, e)
@@ -192,7 +192,7 @@ func fileAt(t *testing.T, s plan.Step, path string) plan.File {
 	return plan.File{}
 }
 
-func expectationOf(t *testing.T, s plan.Step) record.Device {
+func expectationOf(t *testing.T, s plan.Step) status.Device {
 	t.Helper()
 	for _, a := range s.Actions {
 		if a.Kind == plan.ActionVerifyDevice {
@@ -200,7 +200,7 @@ func expectationOf(t *testing.T, s plan.Step) record.Device {
 		}
 	}
 	t.Fatal("no verify action in the step")
-	return record.Device{}
+	return status.Device{}
 }
 
 func candidate(d Decision, iface, addr string) *Candidate {

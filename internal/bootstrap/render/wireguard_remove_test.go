@@ -8,13 +8,13 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // applyOverlay applies the overlay of cfg under root, as day two after
 // applied when applied is not nil, recording the live actions.
-func applyOverlay(t *testing.T, root rootfs.Root, cfg, applied *schema.Config) (string, []runstatus.Step) {
+func applyOverlay(t *testing.T, root rootfs.Root, cfg, applied *schema.Config) (string, []status.Step) {
 	t.Helper()
 	var prev *Previous
 	if applied != nil {

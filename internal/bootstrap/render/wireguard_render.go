@@ -8,10 +8,10 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // StepWireGuard names the overlay step in plans and status.
@@ -54,11 +54,11 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 	if len(cfg.WireGuard) == 0 {
 		if len(prev.removed(cfg)) > 0 {
 			// The last interface goes: so does the record of what it must be.
-			step.Removes = append(step.Removes, record.DevicesPath)
+			step.Removes = append(step.Removes, status.DevicesPath)
 		}
 		return step, nil
 	}
-	var devices []record.Device
+	var devices []status.Device
 	for i, wg := range cfg.WireGuard {
 		mtu, err := InterfaceMTU(wg, in.Facts, prev)
 		if err != nil {
@@ -69,7 +69,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 			return plan.Step{}, err
 		}
 		confPath := WireGuardConfPath(wg.Name)
-		unitName := record.WgQuickUnit(wg.Name)
+		unitName := status.WgQuickUnit(wg.Name)
 		step.Files = append(step.Files, plan.File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys, SecretSyntax: plan.SyntaxINI})
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
@@ -91,7 +91,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 		devices = append(devices, expect)
 	}
 	// What each device must be, for status to check after any reboot.
-	step.Files = append(step.Files, plan.File{Path: record.DevicesPath, Mode: 0o600, DirMode: 0o700, Content: record.EncodeDevices(devices)})
+	step.Files = append(step.Files, plan.File{Path: status.DevicesPath, Mode: 0o600, DirMode: 0o700, Content: status.EncodeDevices(devices)})
 	return step, nil
 }
 
@@ -120,18 +120,18 @@ var wgQuickSecretKeys = []string{"PrivateKey", "PresharedKey"}
 // device must look like once it is up. Only keys wg-quick handles without
 // outside help are used: DNS= needs resolvconf, and Table=, PostUp= and
 // friends are not part of the contract.
-func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, record.Device, error) {
+func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, status.Device, error) {
 	priv, err := wireGuardKey(secrets, schema.PrivateKeyPath(i), wg.PrivateKey, true)
 	if err != nil {
-		return nil, record.Device{}, err
+		return nil, status.Device{}, err
 	}
 	key, _ := wgtypes.ParseKey(priv.Reveal()) // checked by wireGuardKey
 	if err := checkPeerKeys(i, wg, key, secrets); err != nil {
-		return nil, record.Device{}, err
+		return nil, status.Device{}, err
 	}
 	expect, err := expectDevice(wg, key, mtu.Value)
 	if err != nil {
-		return nil, record.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
+		return nil, status.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
 	}
 	var b strings.Builder
 	b.WriteString(rootfs.Managed("#"))
@@ -153,7 +153,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte
 		kv(&b, "PublicKey", p.PublicKey)
 		psk, err := wireGuardKey(secrets, schema.PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
 		if err != nil {
-			return nil, record.Device{}, err
+			return nil, status.Device{}, err
 		}
 		if !psk.IsZero() {
 			kv(&b, "PresharedKey", psk.Reveal())

@@ -11,9 +11,9 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 
 	"github.com/corium/corium-agent/internal/fetch"
-	"github.com/corium/corium-agent/internal/notify"
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/systemd/notify"
 )
 
 // Resolver turns Sources into Values. It is safe for concurrent use.

@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"fmt"
@@ -7,8 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/record"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // judge reads the layers bottom-up and names the lowest broken one. A failed
@@ -16,11 +15,11 @@ import (
 // What could not be checked never makes a node degraded by itself, but an ok
 // verdict says what it could not check.
 func judge(r *Report, appliedErr error) Verdict {
-	if l := r.LastRun; l != nil && l.Outcome == runstatus.Failed {
+	if l := r.LastRun; l != nil && l.Outcome == status.Failed {
 		return verdict(Failed, l.FailedStep, l.Error)
 	}
 	if !r.Provisioned {
-		why := "no marker at " + record.MarkerPath
+		why := "no marker at " + status.MarkerPath
 		if r.LastRun != nil {
 			why += "; the last run was " + string(r.LastRun.Outcome)
 		}

@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // TestFirewallFile drives the guard's file, not the kernel, from healthy to
@@ -122,11 +122,11 @@ func loadGuard(t *testing.T, root rootfs.Root) firewall.Guard {
 // another document would hold it.
 func editApplied(t *testing.T, root rootfs.Root, old, with string) {
 	t.Helper()
-	data, err := root.ReadFile(record.AppliedPath)
+	data, err := root.ReadFile(status.AppliedPath)
 	if err != nil || !strings.Contains(string(data), old) {
 		t.Fatalf("applied configuration without %q: %v", old, err)
 	}
-	write(t, root, record.AppliedPath, strings.Replace(string(data), old, with, 1))
+	write(t, root, status.AppliedPath, strings.Replace(string(data), old, with, 1))
 }
 
 // With clusterPorts open on kube-router, the table holds the pod

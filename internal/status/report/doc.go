@@ -1,4 +1,4 @@
-// Package nodestatus is what `corium-agent status` reports: whether the node is
+// Package report is what `corium-agent status` reports: whether the node is
 // provisioned, where its configuration came from, how its node address was
 // decided, and whether each layer really works, read bottom-up — route,
 // tunnel, firewall, k0s — ending in one verdict.
@@ -20,4 +20,4 @@
 //
 // It changes nothing, resolves no secret, and its report types have no field
 // that could hold a private or preshared key.
-package nodestatus
+package report

@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"context"
@@ -9,10 +9,9 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -53,9 +52,9 @@ type inspection struct {
 	o       Options
 	now     time.Time
 	r       *Report
-	run     *runstatus.Status // nil when the status file is absent
-	cfg     *schema.Config    // nil when the applied configuration is absent
-	cfgErr  error             // why cfg is nil on a provisioned node
+	run     *status.Status // nil when the status file is absent
+	cfg     *schema.Config // nil when the applied configuration is absent
+	cfgErr  error          // why cfg is nil on a provisioned node
 	facts   *hostfacts.Facts
 	factErr error
 }
@@ -105,8 +104,8 @@ func why(s string) string {
 // applied configuration.
 func (in *inspection) readFiles() {
 	root := in.o.Root
-	in.r.Provisioned = root.Exists(record.MarkerPath)
-	st, err := runstatus.Read(root)
+	in.r.Provisioned = root.Exists(status.MarkerPath)
+	st, err := status.Read(root)
 	switch {
 	case err == nil:
 		in.run = st
@@ -124,14 +123,14 @@ func (in *inspection) readFiles() {
 	if !in.r.Provisioned {
 		return
 	}
-	cfg, err := record.ReadApplied(root)
+	cfg, err := status.ReadApplied(root)
 	if err != nil {
 		in.cfgErr = err
 		in.unknown("applied configuration", err.Error())
 		return
 	}
 	in.cfg = cfg
-	a := &Applied{Path: record.AppliedPath, Role: string(cfg.Role), Cluster: cfg.Cluster.Name, Interfaces: []string{}, Guard: string(cfg.Firewall.ClusterPorts)}
+	a := &Applied{Path: status.AppliedPath, Role: string(cfg.Role), Cluster: cfg.Cluster.Name, Interfaces: []string{}, Guard: string(cfg.Firewall.ClusterPorts)}
 	for _, wg := range cfg.WireGuard {
 		a.Interfaces = append(a.Interfaces, wg.Name)
 	}
@@ -159,18 +158,18 @@ func (in *inspection) unitState(unit string) (systemd.State, string, bool) {
 	return s, s.String(), true
 }
 
-func lastRun(st *runstatus.Status) *LastRun {
+func lastRun(st *status.Status) *LastRun {
 	l := &LastRun{Command: st.Command, Outcome: st.Outcome, StartedAt: st.StartedAt, FinishedAt: st.FinishedAt, Error: st.Error, Refusals: st.Refusals}
-	if st.Outcome == runstatus.Failed {
+	if st.Outcome == status.Failed {
 		l.FailedStep = failedStep(st)
 	}
 	return l
 }
 
 // failedStep names the stage a failed run stopped at.
-func failedStep(st *runstatus.Status) string {
+func failedStep(st *status.Status) string {
 	for _, s := range st.Steps {
-		if s.Outcome == runstatus.StepFailed {
+		if s.Outcome == status.StepFailed {
 			return s.Name
 		}
 	}

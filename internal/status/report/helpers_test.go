@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"context"
@@ -17,10 +17,9 @@ import (
 	provision1 "github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/secret/resolve"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -105,7 +104,7 @@ func provisionWith(t testing.TB, root rootfs.Root, config, facts string) {
 	if err != nil {
 		t.Fatalf("provisioning the test root: %v", err)
 	}
-	if err := runstatus.Write(root, st); err != nil {
+	if err := status.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -167,7 +166,7 @@ func healthy(t testing.TB, n node, age time.Duration) (Options, *wgtypes.Device)
 		}},
 	}
 	units := &systemd.Fake{States: map[string]systemd.State{
-		record.WgQuickUnit(n.iface): {Load: "loaded", Active: "active", Sub: "exited"},
+		status.WgQuickUnit(n.iface): {Load: "loaded", Active: "active", Sub: "exited"},
 		"k0scontroller.service":     {Load: "loaded", Active: "active", Sub: "running"},
 	}}
 	facts := &hostfacts.Facts{Interfaces: []hostfacts.InterfaceFacts{

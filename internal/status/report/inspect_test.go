@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"context"
@@ -13,9 +13,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -134,7 +133,7 @@ func TestVerdicts(t *testing.T) {
 		{name: "k0s joined with an address the host lacks",
 			break_: func(o *Options, dev *wgtypes.Device) {
 				o.Root = provision(t, n) // a root of its own: this one is edited
-				if _, err := o.Root.WriteFile(record.NodeAddressPath, []byte("10.77.0.9\n"), 0o644, 0o700); err != nil {
+				if _, err := o.Root.WriteFile(status.NodeAddressPath, []byte("10.77.0.9\n"), 0o644, 0o700); err != nil {
 					t.Fatal(err)
 				}
 			},
@@ -233,7 +232,7 @@ func TestUnprovisioned(t *testing.T) {
 	if r.Verdict.State != Unprovisioned || !strings.HasPrefix(r.Verdict.Line, "unprovisioned") {
 		t.Fatalf("verdict %+v", r.Verdict)
 	}
-	if err := runstatus.Write(root, &runstatus.Status{Command: "apply", Outcome: runstatus.Unconfigured, Provenance: &runstatus.Provenance{Tried: []runstatus.Attempt{{Source: "/etc/corium/config.yaml", Outcome: "absent"}}}}); err != nil {
+	if err := status.Write(root, &status.Status{Command: "apply", Outcome: status.Unconfigured, Provenance: &status.Provenance{Tried: []status.Attempt{{Source: "/etc/corium/config.yaml", Outcome: "absent"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	r = Inspect(context.Background(), Options{Root: root})
@@ -247,14 +246,14 @@ func TestUnprovisioned(t *testing.T) {
 
 func TestFailedRunNamesTheStep(t *testing.T) {
 	root := rootfs.New(t.TempDir())
-	st := &runstatus.Status{Command: "apply", Outcome: runstatus.Failed,
+	st := &status.Status{Command: "apply", Outcome: status.Failed,
 		Error:      "verifying wireguard wg0: reading the device: file does not exist",
-		Provenance: &runstatus.Provenance{Source: "/etc/corium/config.yaml"},
-		Steps: []runstatus.Step{
-			{Name: "secrets", Outcome: runstatus.StepDone},
-			{Name: "wireguard", Outcome: runstatus.StepFailed, Error: "verifying wireguard wg0"},
+		Provenance: &status.Provenance{Source: "/etc/corium/config.yaml"},
+		Steps: []status.Step{
+			{Name: "secrets", Outcome: status.StepDone},
+			{Name: "wireguard", Outcome: status.StepFailed, Error: "verifying wireguard wg0"},
 		}}
-	if err := runstatus.Write(root, st); err != nil {
+	if err := status.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	r := Inspect(context.Background(), Options{Root: root})
@@ -262,8 +261,8 @@ func TestFailedRunNamesTheStep(t *testing.T) {
 	if r.Verdict.Line != want || firstLine(textOf(r)) != want {
 		t.Errorf("verdict %q, want %q", r.Verdict.Line, want)
 	}
-	st.Steps, st.Validation = nil, &runstatus.Validation{Valid: false}
-	_ = runstatus.Write(root, st)
+	st.Steps, st.Validation = nil, &status.Validation{Valid: false}
+	_ = status.Write(root, st)
 	if r := Inspect(context.Background(), Options{Root: root}); r.Verdict.Layer != "validate" {
 		t.Errorf("a validation failure is reported as step %q", r.Verdict.Layer)
 	}
@@ -273,10 +272,10 @@ func TestFailedRunNamesTheStep(t *testing.T) {
 // one line and the detail keeps them all.
 func TestFailedRunVerdictIsOneLine(t *testing.T) {
 	root := rootfs.New(t.TempDir())
-	st := &runstatus.Status{Command: "apply", Outcome: runstatus.Failed,
+	st := &status.Status{Command: "apply", Outcome: status.Failed,
 		Error:      "role: is required\nwireguard[0].name: is required\nnetwork.podCIDR: is not a CIDR",
-		Validation: &runstatus.Validation{Valid: false}}
-	if err := runstatus.Write(root, st); err != nil {
+		Validation: &status.Validation{Valid: false}}
+	if err := status.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	r := Inspect(context.Background(), Options{Root: root})
@@ -296,7 +295,7 @@ func TestFailedRunVerdictIsOneLine(t *testing.T) {
 func TestAfterReboot(t *testing.T) {
 	n := newNode(t, "wg0")
 	root := provision(t, n)
-	if removed, err := root.Remove(runstatus.Path); err != nil || !removed {
+	if removed, err := root.Remove(status.Path); err != nil || !removed {
 		t.Fatal(removed, err)
 	}
 	o, dev := healthy(t, n, 10*time.Second)
@@ -305,12 +304,12 @@ func TestAfterReboot(t *testing.T) {
 	if r.Verdict.Line != "ok" || r.LastRun != nil || !strings.Contains(textOf(r), "last run:     none recorded (/run/corium/status.json is gone after a reboot)") {
 		t.Errorf("verdict %q", r.Verdict.Line)
 	}
-	if !r.NodeAddress.Recomputed || r.NodeAddress.Decision.Address != "10.77.0.1" || r.K0s.Via != record.NodeAddressPath {
+	if !r.NodeAddress.Recomputed || r.NodeAddress.Decision.Address != "10.77.0.1" || r.K0s.Via != status.NodeAddressPath {
 		t.Errorf("node address %+v, k0s %+v", r.NodeAddress, r.K0s)
 	}
 	dev.PublicKey = testutil.GenKey(t).PublicKey()
 	r = Inspect(context.Background(), o)
-	hasDrift(t, r, Drift{Field: "publicKey", Want: n.priv.PublicKey().String() + " (from " + record.DevicesPath + ")", Have: dev.PublicKey.String()})
+	hasDrift(t, r, Drift{Field: "publicKey", Want: n.priv.PublicKey().String() + " (from " + status.DevicesPath + ")", Have: dev.PublicKey.String()})
 }
 
 // TestRouteLayer: a node whose address is the default route's source is
@@ -345,11 +344,11 @@ func TestProvisionedWithoutAppliedConfig(t *testing.T) {
 	n := newNode(t, "wg0")
 	o, _ := healthy(t, n, time.Second)
 	o.Root = provision(t, n)
-	if removed, err := o.Root.Remove(record.AppliedPath); err != nil || !removed {
+	if removed, err := o.Root.Remove(status.AppliedPath); err != nil || !removed {
 		t.Fatal(removed, err)
 	}
 	r := Inspect(context.Background(), o)
-	if r.Verdict.State != Failed || r.Verdict.Layer != render.StepRecord || !strings.Contains(r.Verdict.Line, "reading "+record.AppliedPath) {
+	if r.Verdict.State != Failed || r.Verdict.Layer != render.StepRecord || !strings.Contains(r.Verdict.Line, "reading "+status.AppliedPath) {
 		t.Errorf("verdict %q", r.Verdict.Line)
 	}
 }
@@ -360,12 +359,12 @@ func TestRefusedRunKeepsTheVerdict(t *testing.T) {
 	n := newNode(t, "wg0")
 	o, _ := healthy(t, n, time.Second)
 	o.Root = provision(t, n)
-	st, err := runstatus.Read(o.Root)
+	st, err := status.Read(o.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	st.Command, st.Outcome, st.Refusals = "apply --again", runstatus.Refused, []string{"role: was controller+worker, now worker"}
-	if err := runstatus.Write(o.Root, st); err != nil {
+	st.Command, st.Outcome, st.Refusals = "apply --again", status.Refused, []string{"role: was controller+worker, now worker"}
+	if err := status.Write(o.Root, st); err != nil {
 		t.Fatal(err)
 	}
 	r := Inspect(context.Background(), o)

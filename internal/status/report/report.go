@@ -1,9 +1,9 @@
-package nodestatus
+package report
 
 import (
 	"time"
 
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Report is everything status prints. Its types carry public keys, addresses,
@@ -21,12 +21,12 @@ type Report struct {
 	// the file is absent (it lives in /run and does not survive a reboot).
 	LastRun *LastRun `json:"lastRun,omitempty"`
 	// Provenance is where the configuration of the last run came from.
-	Provenance  *runstatus.Provenance `json:"provenance,omitempty"`
-	NodeAddress *NodeAddress          `json:"nodeAddress,omitempty"`
-	Route       *Route                `json:"route,omitempty"`
-	Interfaces  []Interface           `json:"interfaces"`
-	Firewall    *Firewall             `json:"firewall,omitempty"`
-	K0s         *K0s                  `json:"k0s,omitempty"`
+	Provenance  *status.Provenance `json:"provenance,omitempty"`
+	NodeAddress *NodeAddress       `json:"nodeAddress,omitempty"`
+	Route       *Route             `json:"route,omitempty"`
+	Interfaces  []Interface        `json:"interfaces"`
+	Firewall    *Firewall          `json:"firewall,omitempty"`
+	K0s         *K0s               `json:"k0s,omitempty"`
 	// Unknown lists what could not be checked, each with why.
 	Unknown []string `json:"unknown,omitempty"`
 }
@@ -71,10 +71,10 @@ type Applied struct {
 
 // LastRun is the last run of the agent.
 type LastRun struct {
-	Command    string            `json:"command"`
-	Outcome    runstatus.Outcome `json:"outcome"`
-	StartedAt  time.Time         `json:"startedAt"`
-	FinishedAt time.Time         `json:"finishedAt"`
+	Command    string         `json:"command"`
+	Outcome    status.Outcome `json:"outcome"`
+	StartedAt  time.Time      `json:"startedAt"`
+	FinishedAt time.Time      `json:"finishedAt"`
 	// FailedStep is the step that failed ("" unless the run failed).
 	FailedStep string   `json:"failedStep,omitempty"`
 	Error      string   `json:"error,omitempty"`
@@ -88,8 +88,8 @@ type NodeAddress struct {
 	Address string `json:"address,omitempty"`
 	// Decision is the decision with its candidates: as recorded by the last
 	// run, or made again now from the live links (Recomputed).
-	Decision   *runstatus.NodeAddress `json:"decision,omitempty"`
-	Recomputed bool                   `json:"recomputed,omitempty"`
+	Decision   *status.NodeAddress `json:"decision,omitempty"`
+	Recomputed bool                `json:"recomputed,omitempty"`
 }
 
 // Route is the underlay: whether the node address is still where it was

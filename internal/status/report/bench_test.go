@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"context"

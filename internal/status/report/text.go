@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"fmt"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Text writes the report for a person: the verdict line first, then the
@@ -25,7 +25,7 @@ func Text(w io.Writer, r *Report) {
 		p("applied", "%s: role %s, cluster %s, interfaces %s, clusterPorts %s", a.Path, a.Role, orNone(a.Cluster), orNone(strings.Join(a.Interfaces, " ")), orNone(a.Guard))
 	}
 	if r.LastRun == nil {
-		p("last run", "none recorded (%s is gone after a reboot)", runstatus.Path)
+		p("last run", "none recorded (%s is gone after a reboot)", status.Path)
 	}
 	if l := r.LastRun; l != nil {
 		line := fmt.Sprintf("%s: %s at %s", l.Command, l.Outcome, l.FinishedAt.Format(time.RFC3339))

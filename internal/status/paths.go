@@ -1,4 +1,4 @@
-package record
+package status
 
 // Where the records live, node paths under the root. The directory is 0700:
 // the applied configuration names secrets' sources.

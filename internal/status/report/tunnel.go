@@ -1,4 +1,4 @@
-package nodestatus
+package report
 
 import (
 	"errors"
@@ -13,8 +13,8 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // Unknown is the class of a peer whose device could not be read.
@@ -30,7 +30,7 @@ const (
 // name (a userspace device is a tuntap link, so never by link type), drift
 // from the applied configuration, and every configured peer.
 func (in *inspection) tunnel(wg schema.WireGuard) Interface {
-	it := Interface{Name: wg.Name, Unit: record.WgQuickUnit(wg.Name), Peers: []Peer{}}
+	it := Interface{Name: wg.Name, Unit: status.WgQuickUnit(wg.Name), Peers: []Peer{}}
 	_, it.UnitState, _ = in.unitState(it.Unit)
 
 	var dev *wgtypes.Device
