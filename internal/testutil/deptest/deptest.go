@@ -1,0 +1,106 @@
+package deptest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// Drivers are the imports that reach outside the process: the network, other
+// programs, the kernel's netlink and nftables, the system bus. A package that
+// promises to be pure links none of them.
+var Drivers = []string{
+	"net/http",
+	"os/exec",
+	"github.com/vishvananda/netlink",
+	"github.com/google/nftables",
+	"github.com/godbus/dbus/v5",
+	"github.com/coreos/go-systemd/v22/dbus",
+}
+
+// Without returns list without the imports named in drop, for a package
+// whose promise allows one driver (a resolver that fetches over https).
+func Without(list []string, drop ...string) []string {
+	return slices.DeleteFunc(slices.Clone(list), func(s string) bool { return slices.Contains(drop, s) })
+}
+
+// Forbid fails t when pkg (an import path or a relative directory such as
+// ".") links any of forbidden, directly or through another package. A
+// forbidden entry matches the package itself and every package beneath it.
+func Forbid(t testing.TB, pkg string, forbidden ...string) {
+	t.Helper()
+	deps, err := list(pkg)
+	if err != nil {
+		t.Fatalf("listing the dependencies of %s: %v", pkg, err)
+	}
+	for _, bad := range Violations(deps, forbidden) {
+		t.Errorf("%s links %s (imported by %s); it promises not to", pkg, bad.Path, strings.Join(bad.ImportedBy, ", "))
+	}
+}
+
+// Package is one package of a dependency listing.
+type Package struct {
+	ImportPath string
+	Imports    []string
+	Standard   bool
+}
+
+// Violation is one forbidden package and the packages of the listing that
+// import it.
+type Violation struct {
+	Path       string
+	ImportedBy []string
+}
+
+// Violations returns the forbidden packages of deps, in the listing's order.
+func Violations(deps []Package, forbidden []string) []Violation {
+	var out []Violation
+	for _, d := range deps {
+		if !matches(d.ImportPath, forbidden) {
+			continue
+		}
+		v := Violation{Path: d.ImportPath}
+		for _, by := range deps {
+			if slices.Contains(by.Imports, d.ImportPath) && !matches(by.ImportPath, forbidden) {
+				v.ImportedBy = append(v.ImportedBy, by.ImportPath)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func matches(path string, forbidden []string) bool {
+	for _, f := range forbidden {
+		if path == f || strings.HasPrefix(path, f+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+func list(pkg string) ([]Package, error) {
+	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Imports,Standard", pkg)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, errors.Join(err, errors.New(strings.TrimSpace(stderr.String())))
+	}
+	var deps []Package
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p Package
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			return deps, nil
+		} else if err != nil {
+			return nil, err
+		}
+		deps = append(deps, p)
+	}
+}
