@@ -12,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -41,7 +42,7 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (
 		Guard:    func(ctx context.Context) error { return firewall.ApplyRendered(ctx, root) },
 	}
 	o.GatherFacts = func(endpoints []netip.Addr) (*hostfacts.Facts, error) {
-		return hostfacts.Gather(nl, endpoints...)
+		return gather.Gather(nl, endpoints...)
 	}
 	return func() {
 		nl.Close()

@@ -14,6 +14,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
@@ -142,7 +143,7 @@ wireguard:
 		st, err := Run(context.Background(), Options{
 			Root: root, ConfigFile: cfgPath, Resolver: fileResolver{root},
 			Live: live, LiveUnderRoot: true,
-			GatherFacts: func(eps []netip.Addr) (*hostfacts.Facts, error) { return hostfacts.Gather(nl, eps...) },
+			GatherFacts: func(eps []netip.Addr) (*hostfacts.Facts, error) { return gather.Gather(nl, eps...) },
 		})
 		if err == nil && (len(hostnames) != 1 || hostnames[0] != "live-a") {
 			t.Errorf("hostname set to %v", hostnames)

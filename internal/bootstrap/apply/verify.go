@@ -13,7 +13,7 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -227,7 +227,7 @@ func missingAddresses(links LinkAddrs, link netlink.Link, e status.Device) ([]st
 	for _, want := range e.Addresses {
 		found := false
 		for _, a := range addrs {
-			if p, ok := hostfacts.LinkPrefix(a); ok && p == want {
+			if p, ok := gather.LinkPrefix(a); ok && p == want {
 				found = true
 				break
 			}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -35,7 +36,7 @@ ha:
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := hostfacts.Gather(node.Netlink(t), hostfacts.RouteTargets(cfg)...)
+	f, err := gather.Gather(node.Netlink(t), hostfacts.RouteTargets(cfg)...)
 	if err != nil {
 		t.Fatal(err)
 	}

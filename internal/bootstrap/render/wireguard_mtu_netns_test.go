@@ -12,6 +12,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -57,7 +58,7 @@ wireguard:
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := hostfacts.Gather(h, hostfacts.EndpointAddrs(cfg)...)
+	f, err := gather.Gather(h, hostfacts.EndpointAddrs(cfg)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ wireguard:
 
 	t.Run("a route's own mtu wins over its link's", func(t *testing.T) {
 		node.Run(t, "ip", "route", "add", "203.0.113.0/24", "via", "198.51.100.2", "dev", "ul1", "mtu", "1400")
-		f, err := hostfacts.Gather(h, netip.MustParseAddr("203.0.113.5"), netip.MustParseAddr("2001:db8::5"))
+		f, err := gather.Gather(h, netip.MustParseAddr("203.0.113.5"), netip.MustParseAddr("2001:db8::5"))
 		if err != nil {
 			t.Fatal(err)
 		}

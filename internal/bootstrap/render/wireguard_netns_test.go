@@ -14,7 +14,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
@@ -133,7 +133,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 	})
 
 	t.Run("node address", func(t *testing.T) {
-		factsA, err := hostfacts.Gather(a.handle)
+		factsA, err := gather.Gather(a.handle)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +148,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 			t.Errorf("a (nodeAddress on %s): got %+v, want 10.77.0.1 taken from the overlay", a.iface, d)
 		}
 
-		factsB, err := hostfacts.Gather(b.handle)
+		factsB, err := gather.Gather(b.handle)
 		if err != nil {
 			t.Fatal(err)
 		}

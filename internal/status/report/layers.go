@@ -8,6 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 )
 
 // k0s reports the k0s unit and the address k0s was installed with.
@@ -28,9 +29,9 @@ func (in *inspection) k0s() {
 }
 
 // LinkFacts reads links and the default route over netlink.
-type LinkFacts struct{ Netlink hostfacts.Netlink }
+type LinkFacts struct{ Netlink gather.Netlink }
 
-func (l LinkFacts) Facts() (*hostfacts.Facts, error) { return hostfacts.Gather(l.Netlink) }
+func (l LinkFacts) Facts() (*hostfacts.Facts, error) { return gather.Gather(l.Netlink) }
 
 // RouteTo looks the route to dst up (no packet is sent) and names the link
 // it leaves by.

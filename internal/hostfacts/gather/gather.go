@@ -1,14 +1,13 @@
-package hostfacts
+package gather
 
 import (
 	"fmt"
 	"net"
 	"net/netip"
-	"slices"
 
 	"github.com/vishvananda/netlink"
 
-	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/hostfacts"
 )
 
 // Netlink is the part of *netlink.Handle that gathering facts uses; a handle
@@ -32,12 +31,12 @@ var internetProbes = []net.IP{net.ParseIP("1.1.1.1"), net.ParseIP("2606:4700:470
 // device is a tuntap link). A host with no route to the internet has a nil
 // DefaultRoute, and an endpoint with no route has no PeerRoute; those are
 // facts, not errors.
-func Gather(nl Netlink, endpoints ...netip.Addr) (*Facts, error) {
+func Gather(nl Netlink, endpoints ...netip.Addr) (*hostfacts.Facts, error) {
 	links, err := nl.LinkList()
 	if err != nil {
 		return nil, fmt.Errorf("listing links: %w", err)
 	}
-	f := &Facts{Interfaces: []InterfaceFacts{}}
+	f := &hostfacts.Facts{Interfaces: []hostfacts.InterfaceFacts{}}
 	for _, link := range links {
 		attrs := link.Attrs()
 		if attrs.Flags&net.FlagUp == 0 {
@@ -47,7 +46,7 @@ func Gather(nl Netlink, endpoints ...netip.Addr) (*Facts, error) {
 		if err != nil {
 			return nil, fmt.Errorf("listing addresses of %s: %w", attrs.Name, err)
 		}
-		iface := InterfaceFacts{Name: attrs.Name, Addresses: []netip.Prefix{}}
+		iface := hostfacts.InterfaceFacts{Name: attrs.Name, Addresses: []netip.Prefix{}}
 		if len(attrs.HardwareAddr) > 0 {
 			iface.MAC = attrs.HardwareAddr.String()
 		}
@@ -78,7 +77,7 @@ func Gather(nl Netlink, endpoints ...netip.Addr) (*Facts, error) {
 
 // defaultRoute is the route to probe, the default route of its family; nil
 // when that family has none.
-func defaultRoute(nl Netlink, probe net.IP) (*RouteFacts, error) {
+func defaultRoute(nl Netlink, probe net.IP) (*hostfacts.RouteFacts, error) {
 	routes, err := nl.RouteGet(probe)
 	if err != nil {
 		// ENETUNREACH: no route in this family.
@@ -93,7 +92,7 @@ func defaultRoute(nl Netlink, probe net.IP) (*RouteFacts, error) {
 		if err != nil {
 			return nil, fmt.Errorf("finding the default route's link %d: %w", r.LinkIndex, err)
 		}
-		return &RouteFacts{Interface: name, Source: src.Unmap(), MTU: mtu}, nil
+		return &hostfacts.RouteFacts{Interface: name, Source: src.Unmap(), MTU: mtu}, nil
 	}
 	return nil, nil
 }
@@ -101,8 +100,8 @@ func defaultRoute(nl Netlink, probe net.IP) (*RouteFacts, error) {
 // peerRoutes looks up the route to each endpoint address, as wg-quick's
 // set_mtu_up runs `ip route get` for each (wireguard-tools
 // src/wg-quick/linux.bash).
-func peerRoutes(nl Netlink, endpoints []netip.Addr) ([]PeerRoute, error) {
-	var out []PeerRoute
+func peerRoutes(nl Netlink, endpoints []netip.Addr) ([]hostfacts.PeerRoute, error) {
+	var out []hostfacts.PeerRoute
 	seen := map[netip.Addr]bool{}
 	for _, ep := range endpoints {
 		ep = ep.Unmap()
@@ -121,7 +120,7 @@ func peerRoutes(nl Netlink, endpoints []netip.Addr) ([]PeerRoute, error) {
 			return nil, fmt.Errorf("finding the link of the route to %s: %w", ep, err)
 		}
 		src, _ := netip.AddrFromSlice(routes[0].Src)
-		out = append(out, PeerRoute{To: ep, Interface: name, Source: src.Unmap(), MTU: mtu})
+		out = append(out, hostfacts.PeerRoute{To: ep, Interface: name, Source: src.Unmap(), MTU: mtu})
 	}
 	return out, nil
 }
@@ -139,48 +138,6 @@ func routeLink(nl Netlink, r netlink.Route) (string, int, error) {
 		mtu = link.Attrs().MTU
 	}
 	return link.Attrs().Name, mtu, nil
-}
-
-// PeerEndpoints are the addresses of wg's peer endpoints that are IP
-// literals, in peer order; host names are left out.
-func PeerEndpoints(wg schema.WireGuard) []netip.Addr {
-	var out []netip.Addr
-	for _, p := range wg.Peers {
-		if ap, err := netip.ParseAddrPort(p.Endpoint); err == nil {
-			out = append(out, ap.Addr().Unmap())
-		}
-	}
-	return out
-}
-
-// RouteTargets are the addresses Gather looks routes up to: the peer
-// endpoints (EndpointAddrs), and the ha.unicastPeers addresses, whose routes
-// decide the VRRP interface when ha.interface is unset.
-func RouteTargets(cfg *schema.Config) []netip.Addr {
-	out := EndpointAddrs(cfg)
-	if !cfg.HA.On() {
-		return out
-	}
-	for _, p := range cfg.HA.UnicastPeers {
-		if a, err := netip.ParseAddr(p); err == nil && !slices.Contains(out, a.Unmap()) {
-			out = append(out, a.Unmap())
-		}
-	}
-	return out
-}
-
-// EndpointAddrs are the distinct peer endpoint addresses of every interface
-// cfg names.
-func EndpointAddrs(cfg *schema.Config) []netip.Addr {
-	var out []netip.Addr
-	for _, wg := range cfg.WireGuard {
-		for _, a := range PeerEndpoints(wg) {
-			if !slices.Contains(out, a) {
-				out = append(out, a)
-			}
-		}
-	}
-	return out
 }
 
 // LinkPrefix is a netlink address as a prefix: the address, unmapped, with

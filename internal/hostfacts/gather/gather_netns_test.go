@@ -1,10 +1,10 @@
-package hostfacts_test
+package gather_test
 
 import (
 	"net/netip"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -24,7 +24,7 @@ func TestGatherBothDefaultRoutes(t *testing.T) {
 	node.Run(t, "ip", "-6", "route", "add", "default", "via", "2001:db8::2", "dev", "ul0")
 	h := node.Netlink(t)
 
-	f, err := hostfacts.Gather(h)
+	f, err := gather.Gather(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestGatherBothDefaultRoutes(t *testing.T) {
 	}
 
 	node.Run(t, "ip", "route", "add", "default", "via", "192.0.2.2", "dev", "ul0")
-	if f, err = hostfacts.Gather(h); err != nil {
+	if f, err = gather.Gather(h); err != nil {
 		t.Fatal(err)
 	}
 	if d := f.DefaultRoute; d == nil || d.Source != netip.MustParseAddr("192.0.2.1") || d.Interface != "ul0" {
