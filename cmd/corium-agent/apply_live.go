@@ -14,14 +14,14 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/bus"
 )
 
 // wireLiveHost connects the run to the running host: systemd over D-Bus,
 // wgctrl and netlink for the overlay check and the node address, nftables
 // for the guard. The returned func closes them.
 func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (func(), error) {
-	sd, err := systemd.Connect(ctx)
+	sd, err := bus.Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to systemd: %w", err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status/report"
-	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/bus"
 )
 
 // statusTimeout bounds the live reads of one status.
@@ -33,7 +33,7 @@ var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func
 		return o, func() {}
 	}
 	var closers []func()
-	if sd, err := systemd.Connect(ctx); err != nil {
+	if sd, err := bus.Connect(ctx); err != nil {
 		o.UnitsWhy = "no system bus"
 	} else {
 		o.Units = sd

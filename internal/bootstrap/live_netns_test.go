@@ -17,7 +17,7 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -27,7 +27,7 @@ import (
 // is recorded. tamper, when set, rewrites the file first, as a stale or
 // foreign configuration would.
 type nsSystemd struct {
-	systemd.Fake
+	systemdtest.Fake
 	t      *testing.T
 	ns     *testutil.Netns
 	root   rootfs.Root

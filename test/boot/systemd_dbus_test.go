@@ -12,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/bus"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -59,7 +60,7 @@ func TestBootSystemdDBus(t *testing.T) {
 	t.Cleanup(n.Shutdown)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	sd, err := systemd.ConnectBus(ctx, fmt.Sprintf("/proc/%d/root/run/dbus/system_bus_socket", n.init))
+	sd, err := bus.ConnectBus(ctx, fmt.Sprintf("/proc/%d/root/run/dbus/system_bus_socket", n.init))
 	if err != nil {
 		t.Fatal(err)
 	}

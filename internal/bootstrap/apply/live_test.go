@@ -10,11 +10,11 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
-	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 )
 
 func TestLiveHostDispatch(t *testing.T) {
-	sd := &systemd.Fake{Behind: map[string]bool{"k0sworker.service": true}}
+	sd := &systemdtest.Fake{Behind: map[string]bool{"k0sworker.service": true}}
 	guards := 0
 	h := &LiveHost{Systemd: sd, Guard: func(context.Context) error { guards++; return nil }}
 	ctx := context.Background()

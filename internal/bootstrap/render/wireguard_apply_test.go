@@ -21,7 +21,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 )
 
 // fakeDevices answers like wgctrl from devices built for the test.
@@ -140,7 +140,7 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	run := func(steps []plan.Step) string {
 		t.Helper()
-		sd := &systemd.Fake{}
+		sd := &systemdtest.Fake{}
 		ex := &apply.Executor{Root: root, LiveUnderRoot: true, Live: &apply.LiveHost{Systemd: sd, Verifier: apply.Verifier{Devices: devs, Links: links}}}
 		if _, err := ex.Apply(ctx, &plan.Plan{Steps: steps}); err != nil {
 			t.Fatal(err)
@@ -212,7 +212,7 @@ func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {
 	devs, links := liveDevicesFor(t, step)
 	devs["wg0"].ListenPort = 4242
 	ex := &apply.Executor{Root: rootfs.New(t.TempDir()), LiveUnderRoot: true,
-		Live: &apply.LiveHost{Systemd: &systemd.Fake{}, Verifier: apply.Verifier{Devices: devs, Links: links}}}
+		Live: &apply.LiveHost{Systemd: &systemdtest.Fake{}, Verifier: apply.Verifier{Devices: devs, Links: links}}}
 	st, err := ex.Apply(ctx, &plan.Plan{Steps: []plan.Step{step}})
 	if err == nil || !strings.Contains(err.Error(), "listen port is 4242") {
 		t.Fatalf("got %v, want the listen port mismatch", err)

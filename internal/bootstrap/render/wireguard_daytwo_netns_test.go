@@ -17,7 +17,7 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -27,7 +27,7 @@ import (
 // `wg-quick up|down %i`, `wg syncconf %i <(wg-quick strip %i)`) with the
 // real tools on the file under the root. Everything else is recorded.
 type nsUnits struct {
-	systemd.Fake
+	systemdtest.Fake
 	t    *testing.T
 	ns   *testutil.Netns
 	root rootfs.Root

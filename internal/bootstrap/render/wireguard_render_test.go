@@ -13,7 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 )
 
 func TestRenderWireGuardNoInterfaces(t *testing.T) {
@@ -142,7 +142,7 @@ func TestWireGuardSecretsNeverShown(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	var log bytes.Buffer
 	ex := &apply.Executor{Root: root, LiveUnderRoot: true, Log: slog.New(slog.NewTextHandler(&log, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Live: &apply.LiveHost{Systemd: &systemd.Fake{}, Verifier: apply.Verifier{Devices: devs, Links: links}}}
+		Live: &apply.LiveHost{Systemd: &systemdtest.Fake{}, Verifier: apply.Verifier{Devices: devs, Links: links}}}
 	st, err := ex.Apply(context.Background(), &plan.Plan{Steps: []plan.Step{step}})
 	if err == nil {
 		t.Fatal("the mismatched device passed verification")

@@ -21,6 +21,7 @@ import (
 	"github.com/corium/corium-agent/internal/secret/resolve"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -165,7 +166,7 @@ func healthy(t testing.TB, n node, age time.Duration) (Options, *wgtypes.Device)
 			ReceiveBytes:      1234, TransmitBytes: 5678,
 		}},
 	}
-	units := &systemd.Fake{States: map[string]systemd.State{
+	units := &systemdtest.Fake{States: map[string]systemd.State{
 		status.WgQuickUnit(n.iface): {Load: "loaded", Active: "active", Sub: "exited"},
 		"k0scontroller.service":     {Load: "loaded", Active: "active", Sub: "running"},
 	}}

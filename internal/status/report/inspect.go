@@ -23,7 +23,7 @@ type Links interface {
 	RouteTo(dst netip.Addr) (string, error)
 }
 
-// Units reads unit states; *systemd.DBus and *systemd.Fake are ones.
+// Units reads unit states; *bus.DBus and *systemdtest.Fake are ones.
 type Units interface {
 	UnitState(ctx context.Context, unit string) (systemd.State, error)
 }

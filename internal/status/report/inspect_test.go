@@ -16,6 +16,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -114,7 +115,7 @@ func TestVerdicts(t *testing.T) {
 			check:  peerClass(Missing)},
 		{name: "wg-quick unit failed",
 			break_: func(o *Options, dev *wgtypes.Device) {
-				o.Units.(*systemd.Fake).States["wg-quick@wg0.service"] = systemd.State{Load: "loaded", Active: "failed", Sub: "failed"}
+				o.Units.(*systemdtest.Fake).States["wg-quick@wg0.service"] = systemd.State{Load: "loaded", Active: "failed", Sub: "failed"}
 			},
 			line: "degraded: tunnel: wg-quick@wg0.service is failed; see journalctl -u wg-quick@wg0.service"},
 		{name: "guard off by configuration", line: "ok",
@@ -127,7 +128,7 @@ func TestVerdicts(t *testing.T) {
 			line:   "degraded: firewall: guard missing: fake missing"},
 		{name: "k0s not running",
 			break_: func(o *Options, dev *wgtypes.Device) {
-				delete(o.Units.(*systemd.Fake).States, "k0scontroller.service")
+				delete(o.Units.(*systemdtest.Fake).States, "k0scontroller.service")
 			},
 			line: "degraded: k0s: k0scontroller.service is inactive; see journalctl -u k0scontroller.service"},
 		{name: "k0s joined with an address the host lacks",
@@ -142,7 +143,7 @@ func TestVerdicts(t *testing.T) {
 			break_: func(o *Options, dev *wgtypes.Device) {
 				dev.Peers[0].LastHandshakeTime = time.Time{}
 				o.Guard = fakeGuard{status: firewall.Missing}
-				delete(o.Units.(*systemd.Fake).States, "k0scontroller.service")
+				delete(o.Units.(*systemdtest.Fake).States, "k0scontroller.service")
 			},
 			line: "degraded: tunnel: wg0: peer " + peer + " never completed a handshake"},
 		{name: "no system bus",

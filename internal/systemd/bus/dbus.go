@@ -1,4 +1,4 @@
-package systemd
+package bus
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	sdbus "github.com/coreos/go-systemd/v22/dbus"
 	godbus "github.com/godbus/dbus/v5"
+
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // DBus is the live Manager over systemd's D-Bus API.
@@ -15,7 +17,7 @@ type DBus struct {
 	conn *sdbus.Conn
 }
 
-var _ Manager = (*DBus)(nil)
+var _ systemd.Manager = (*DBus)(nil)
 
 // Connect reaches systemd over the system bus, or, as root, over its private
 // socket when the bus is not up (early in boot).
@@ -125,7 +127,7 @@ func (d *DBus) waitJob(ctx context.Context, verb, unit string, job jobFunc) erro
 	select {
 	case result := <-done:
 		if result != "done" {
-			return &JobError{Verb: verb, Unit: unit, Result: result}
+			return &systemd.JobError{Verb: verb, Unit: unit, Result: result}
 		}
 		return nil
 	case <-ctx.Done():
@@ -133,11 +135,11 @@ func (d *DBus) waitJob(ctx context.Context, verb, unit string, job jobFunc) erro
 	}
 }
 
-func (d *DBus) UnitState(ctx context.Context, unit string) (State, error) {
+func (d *DBus) UnitState(ctx context.Context, unit string) (systemd.State, error) {
 	props, err := d.conn.GetUnitPropertiesContext(ctx, unit)
 	if err != nil {
-		return State{}, fmt.Errorf("reading the state of %s: %w", unit, err)
+		return systemd.State{}, fmt.Errorf("reading the state of %s: %w", unit, err)
 	}
 	str := func(k string) string { s, _ := props[k].(string); return s }
-	return State{Load: str("LoadState"), Active: str("ActiveState"), Sub: str("SubState")}, nil
+	return systemd.State{Load: str("LoadState"), Active: str("ActiveState"), Sub: str("SubState")}, nil
 }

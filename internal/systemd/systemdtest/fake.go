@@ -1,10 +1,12 @@
-package systemd
+package systemdtest
 
 import (
 	"context"
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // Fake is a Manager that records every call as a line of text and answers
@@ -16,13 +18,13 @@ type Fake struct {
 	Fail map[string]error
 	// States answers UnitState; a unit not in it is loaded/inactive/dead,
 	// or loaded/active/exited once started or restarted.
-	States map[string]State
+	States map[string]systemd.State
 	// Behind are the units loaded from files older than the disk's, for
 	// NeedsReload; a reload brings every one up to date.
 	Behind map[string]bool
 }
 
-var _ Manager = (*Fake)(nil)
+var _ systemd.Manager = (*Fake)(nil)
 
 func (f *Fake) record(line string) error {
 	f.mu.Lock()
@@ -101,9 +103,9 @@ func (f *Fake) StopAndWait(_ context.Context, unit string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.States == nil {
-		f.States = map[string]State{}
+		f.States = map[string]systemd.State{}
 	}
-	f.States[unit] = State{Load: "loaded", Active: "inactive", Sub: "dead"}
+	f.States[unit] = systemd.State{Load: "loaded", Active: "inactive", Sub: "dead"}
 	return nil
 }
 
@@ -111,23 +113,23 @@ func (f *Fake) QueueStart(_ context.Context, unit string) error {
 	return f.record("queue-start " + unit)
 }
 
-func (f *Fake) UnitState(_ context.Context, unit string) (State, error) {
+func (f *Fake) UnitState(_ context.Context, unit string) (systemd.State, error) {
 	if err := f.record("state " + unit); err != nil {
-		return State{}, err
+		return systemd.State{}, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if s, ok := f.States[unit]; ok {
 		return s, nil
 	}
-	return State{Load: "loaded", Active: "inactive", Sub: "dead"}, nil
+	return systemd.State{Load: "loaded", Active: "inactive", Sub: "dead"}, nil
 }
 
 func (f *Fake) setActive(unit string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.States == nil {
-		f.States = map[string]State{}
+		f.States = map[string]systemd.State{}
 	}
-	f.States[unit] = State{Load: "loaded", Active: "active", Sub: "exited"}
+	f.States[unit] = systemd.State{Load: "loaded", Active: "active", Sub: "exited"}
 }
