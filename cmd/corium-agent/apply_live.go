@@ -10,7 +10,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
-	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/rootfs"
@@ -39,7 +39,7 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (
 	o.Live = &apply.LiveHost{
 		Systemd:  sd,
 		Verifier: apply.Verifier{Devices: wg, Links: nl},
-		Guard:    func(ctx context.Context) error { return firewall.ApplyRendered(ctx, root) },
+		Guard:    func(ctx context.Context) error { return nft.ApplyRendered(ctx, root) },
 	}
 	o.GatherFacts = func(endpoints []netip.Addr) (*hostfacts.Facts, error) {
 		return gather.Gather(nl, endpoints...)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -80,23 +81,23 @@ func runFirewall(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	defer closeConn()
 	if a.verb == "remove" {
-		if err := firewall.Remove(ctx, conn); err != nil {
+		if err := nft.Remove(ctx, conn); err != nil {
 			return fail(exitFailed, err)
 		}
-		fmt.Fprintf(stdout, "table inet %s removed; the cluster ports are open to every link, and pods' packets over the overlay are no longer masqueraded, until corium-agent firewall apply or the next boot\n", firewall.TableName)
+		fmt.Fprintf(stdout, "table inet %s removed; the cluster ports are open to every link, and pods' packets over the overlay are no longer masqueraded, until corium-agent firewall apply or the next boot\n", nft.TableName)
 		return exitOK
 	}
 	if a.verb == "apply" {
-		if err := firewall.Apply(ctx, conn, g); err != nil {
+		if err := nft.Apply(ctx, conn, g); err != nil {
 			return fail(exitFailed, err)
 		}
 	}
-	report, err := firewall.State(conn, g)
+	report, err := nft.State(conn, g)
 	if err != nil {
 		return fail(exitFailed, fmt.Errorf("checking the guard: %w", err))
 	}
 	printGuard(stdout, g, &report)
-	if report.Status == firewall.Current || report.Status == firewall.Off {
+	if report.Status == nft.Current || report.Status == nft.Off {
 		return exitOK
 	}
 	return exitFailed

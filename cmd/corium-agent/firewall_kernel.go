@@ -7,13 +7,13 @@ import (
 	"github.com/google/nftables"
 	"golang.org/x/sys/unix"
 
-	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 )
 
 // newNftConn is the kernel connection the firewall command acts on: the
 // network namespace of the calling thread, or the one at netnsPath. The
 // func closes what it opened.
-var newNftConn = func(netnsPath string) (firewall.Conn, func(), error) {
+var newNftConn = func(netnsPath string) (nft.Conn, func(), error) {
 	if netnsPath == "" {
 		conn, err := nftables.New()
 		if err != nil {

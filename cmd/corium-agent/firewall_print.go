@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 )
 
 // printGuard writes the guard and, when the table was read, how it
 // compares. The pod masquerade has its own line: a table holding it alone
 // is never shown as a guard in force.
-func printGuard(w io.Writer, g firewall.Guard, r *firewall.Report) {
+func printGuard(w io.Writer, g firewall.Guard, r *nft.Report) {
 	if !g.On {
 		fmt.Fprintln(w, "guard:       off (clusterPorts: open)")
 	} else {

@@ -11,9 +11,9 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 )
 
-// check refuses a guard that cannot be programmed as written, whether it came
+// Check refuses a guard that cannot be programmed as written, whether it came
 // from Render or from a file edited by hand.
-func (g Guard) check() error {
+func (g Guard) Check() error {
 	if !g.On && g.Masquerade {
 		if g.FileVersion == 0 && g.CNI != string(schema.CNIKubeRouter) {
 			return fmt.Errorf("cni: %q is not kuberouter, the one CNI the masquerade is for", g.CNI)
@@ -63,7 +63,7 @@ func (g Guard) check() error {
 		return err
 	}
 	for i, name := range g.Tunnels {
-		if _, ok := tunnelMatches[name]; !ok {
+		if _, ok := TunnelMatches[name]; !ok {
 			return fmt.Errorf("tunnels[%d]: %q is not %s or %s", i, name, tunnelIPIP, tunnelIP6IP6)
 		}
 		if first := slices.Index(g.Tunnels, name); first < i {

@@ -15,7 +15,7 @@ type cniNetwork struct {
 	// podInterfaces carry packets from pods: this node's, and other nodes'
 	// once decapsulated. A trailing "*" makes a prefix.
 	podInterfaces []string
-	// tunnels name the encapsulations between nodes (see tunnelMatches).
+	// tunnels name the encapsulations between nodes (see TunnelMatches).
 	tunnels []string
 }
 
@@ -72,13 +72,13 @@ const (
 	tunnelIP6IP6 = "ip6ip6" // IPv6 or IPv4 in IPv6
 )
 
-// tunnelMatch is one kind of encapsulated packet: its outer family and the
+// TunnelMatch is one kind of encapsulated packet: its outer family and the
 // protocol (IPv4) or next header (IPv6) that says what it carries.
-type tunnelMatch struct {
-	family, proto byte
+type TunnelMatch struct {
+	Family, Proto byte
 }
 
-var tunnelMatches = map[string][]tunnelMatch{
+var TunnelMatches = map[string][]TunnelMatch{
 	tunnelIPIP:   {{unix.NFPROTO_IPV4, unix.IPPROTO_IPIP}},
 	tunnelIP6IP6: {{unix.NFPROTO_IPV6, unix.IPPROTO_IPV6}, {unix.NFPROTO_IPV6, unix.IPPROTO_IPIP}},
 }

@@ -15,13 +15,12 @@
 // off) gives pods' packets leaving through a WireGuard interface to a
 // non-pod address the node's own source, which the peer's allowedIPs hold.
 //
-// Render turns a validated config into a Guard, a small spec that is written to
+// This package is the guard as data, and links no nftables: Render turns a
+// validated config into a Guard, a small spec that is written to
 // /var/lib/corium/firewall.json and re-applied from there on every boot (a
-// file an older agent wrote still loads, failing closed on pod sources).
-// Apply programs the table in one netlink batch, Remove deletes it, and State
-// reads the kernel back and says whether the table in force is the one
-// rendered, and what it holds: a table with the masquerade alone never reads
-// as a guard.
+// file an older agent wrote still loads, failing closed on pod sources), and
+// Check refuses a guard that cannot be programmed as written. Package
+// firewall/nft programs it.
 //
 // K0sDropIn is the drop-in that makes the k0s unit require the guard and
 // refuse to start without its file.

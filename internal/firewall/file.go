@@ -1,12 +1,9 @@
 package firewall
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-
-	"github.com/google/nftables"
 
 	"github.com/corium/corium-agent/internal/rootfs"
 )
@@ -33,18 +30,4 @@ func Load(root rootfs.Root) (Guard, error) {
 		return Guard{}, fmt.Errorf("reading %s: %w: %w", root.Display(FilePath), ErrBadFile, err)
 	}
 	return g, nil
-}
-
-// ApplyRendered programs the guard rendered under the root into the network
-// namespace of the calling thread: what first boot and the boot-time unit do.
-func ApplyRendered(ctx context.Context, root rootfs.Root) error {
-	g, err := Load(root)
-	if err != nil {
-		return err
-	}
-	conn, err := nftables.New()
-	if err != nil {
-		return fmt.Errorf("connecting to nftables: %w", err)
-	}
-	return Apply(ctx, conn, g)
 }

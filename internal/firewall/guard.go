@@ -32,7 +32,7 @@ type Guard struct {
 	// name; a name ending in "*" is a prefix. Empty for a custom CNI.
 	PodInterfaces []string `json:"podInterfaces,omitempty"`
 	// Tunnels are the encapsulations the CNI carries between nodes (see
-	// tunnelMatches), dropped unless they arrive on Interfaces: what they
+	// TunnelMatches), dropped unless they arrive on Interfaces: what they
 	// carry comes out on a PodInterface, where pod sources are trusted.
 	Tunnels []string `json:"tunnels,omitempty"`
 	// Endpoint is cluster.endpoint on a controller when it is an IP off the
@@ -124,7 +124,7 @@ func Render(cfg *schema.Config) (Guard, error) {
 	if g.Endpoint, err = renderEndpoint(cfg, g, ports.Endpoint); err != nil {
 		return Guard{}, err
 	}
-	return g, g.check()
+	return g, g.Check()
 }
 
 // podNetwork is the pod range k0s runs, as the table matches it.

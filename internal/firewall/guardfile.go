@@ -75,7 +75,7 @@ func ParseFile(data []byte) (Guard, error) {
 	default:
 		return Guard{}, fmt.Errorf("version %d is not %d; re-render it with this agent (corium-agent apply --again)", f.Version, fileVersion)
 	}
-	if err := f.Guard.check(); err != nil {
+	if err := f.Guard.Check(); err != nil {
 		return Guard{}, err
 	}
 	return f.Guard, nil

@@ -6,12 +6,13 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 )
 
 // Guard reads the guard in force and compares it with the rendered one;
 // NftGuard is the live one.
 type Guard interface {
-	State(g firewall.Guard) (firewall.Report, error)
+	State(g firewall.Guard) (nft.Report, error)
 }
 
 // firewall reports the guard: the rendered one compared with the kernel's,
@@ -22,7 +23,7 @@ func (in *inspection) firewall() {
 	g, err := firewall.Load(in.o.Root)
 	switch {
 	case errors.Is(err, firewall.ErrNotRendered):
-		f.Status, f.Reason = string(firewall.Missing), in.notRendered()
+		f.Status, f.Reason = string(nft.Missing), in.notRendered()
 		return
 	case errors.Is(err, firewall.ErrBadFile):
 		// Known to be broken, not merely unread: corium-firewall fails on
@@ -71,10 +72,10 @@ func (in *inspection) notRendered() string {
 
 // NftGuard is the guard in the kernel, read over a netlink nftables
 // connection (of the namespace it was opened in).
-type NftGuard struct{ Conn firewall.Conn }
+type NftGuard struct{ Conn nft.Conn }
 
-func (n NftGuard) State(g firewall.Guard) (firewall.Report, error) {
-	r, err := firewall.State(n.Conn, g)
+func (n NftGuard) State(g firewall.Guard) (nft.Report, error) {
+	r, err := nft.State(n.Conn, g)
 	if err != nil {
 		return r, fmt.Errorf("reading the guard: %w", err)
 	}

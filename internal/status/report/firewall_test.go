@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -140,12 +141,12 @@ func TestMasqueradeAloneIsNotAGuard(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	provisionWith(t, root, config, "")
 	for _, c := range []struct {
-		status firewall.Status
+		status nft.Status
 		line   string
 	}{
-		{firewall.Current, "ok"},
-		{firewall.Missing, "degraded: firewall: pod masquerade missing: fake missing"},
-		{firewall.Stale, "degraded: firewall: pod masquerade stale: fake stale"},
+		{nft.Current, "ok"},
+		{nft.Missing, "degraded: firewall: pod masquerade missing: fake missing"},
+		{nft.Stale, "degraded: firewall: pod masquerade stale: fake stale"},
 	} {
 		o, _ := healthy(t, n, 10*time.Second)
 		o.Root, o.Guard = root, fakeGuard{status: c.status}

@@ -16,6 +16,7 @@ import (
 
 	provision1 "github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/secret/resolve"
@@ -139,12 +140,12 @@ func (f fakeLinks) RouteTo(dst netip.Addr) (string, error) {
 }
 
 type fakeGuard struct {
-	status firewall.Status
+	status nft.Status
 	err    error
 }
 
-func (f fakeGuard) State(firewall.Guard) (firewall.Report, error) {
-	return firewall.Report{Status: f.status, Reason: "fake " + string(f.status)}, f.err
+func (f fakeGuard) State(firewall.Guard) (nft.Report, error) {
+	return nft.Report{Status: f.status, Reason: "fake " + string(f.status)}, f.err
 }
 
 var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -178,7 +179,7 @@ func healthy(t testing.TB, n node, age time.Duration) (Options, *wgtypes.Device)
 		Devices: fakeDevices{n.iface: dev},
 		Links:   fakeLinks{facts: facts, routes: map[string]netip.Prefix{"eth0": netip.MustParsePrefix("192.0.2.0/24")}},
 		Units:   units,
-		Guard:   fakeGuard{status: firewall.Current},
+		Guard:   fakeGuard{status: nft.Current},
 		Now:     func() time.Time { return t0 },
 	}, dev
 }

@@ -12,7 +12,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
-	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
@@ -119,12 +119,12 @@ func TestVerdicts(t *testing.T) {
 			},
 			line: "degraded: tunnel: wg-quick@wg0.service is failed; see journalctl -u wg-quick@wg0.service"},
 		{name: "guard off by configuration", line: "ok",
-			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: firewall.Off} }},
+			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: nft.Off} }},
 		{name: "guard stale",
-			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: firewall.Stale} },
+			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: nft.Stale} },
 			line:   "degraded: firewall: guard stale: fake stale"},
 		{name: "guard missing",
-			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: firewall.Missing} },
+			break_: func(o *Options, dev *wgtypes.Device) { o.Guard = fakeGuard{status: nft.Missing} },
 			line:   "degraded: firewall: guard missing: fake missing"},
 		{name: "k0s not running",
 			break_: func(o *Options, dev *wgtypes.Device) {
@@ -142,7 +142,7 @@ func TestVerdicts(t *testing.T) {
 		{name: "the lowest broken layer wins",
 			break_: func(o *Options, dev *wgtypes.Device) {
 				dev.Peers[0].LastHandshakeTime = time.Time{}
-				o.Guard = fakeGuard{status: firewall.Missing}
+				o.Guard = fakeGuard{status: nft.Missing}
 				delete(o.Units.(*systemdtest.Fake).States, "k0scontroller.service")
 			},
 			line: "degraded: tunnel: wg0: peer " + peer + " never completed a handshake"},

@@ -14,7 +14,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl"
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
-	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -66,7 +66,7 @@ func newLiveLab(tb testing.TB, name string) liveLab {
 	nb := node{iface: name + "b" + sfx, priv: l.na.peer, peer: l.na.priv, psk: l.na.psk,
 		address: "10.77.0.2/24", peerAddr: "10.77.0.1/32", port: 51821, endpoint: "192.0.2.1:51820", token: l.na.token}
 	l.a, l.b = up(tb, l.na, l.nsA), up(tb, nb, l.nsB)
-	if err := l.nsA.Do(func() error { return firewall.ApplyRendered(context.Background(), l.a.root) }); err != nil {
+	if err := l.nsA.Do(func() error { return nft.ApplyRendered(context.Background(), l.a.root) }); err != nil {
 		tb.Fatalf("applying the guard in %s: %v", l.nsA.Name, err)
 	}
 	if out, err := l.nsA.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
@@ -109,7 +109,7 @@ func TestLiveOverlay(t *testing.T) {
 		if it.PublicKey != na.priv.PublicKey().String() || it.ListenPort != 51820 || !slices.Equal(ownAddresses(prefixes(t, it.Addresses)), []string{"10.77.0.1/24"}) {
 			t.Errorf("device read back as %+v", it)
 		}
-		if r.Firewall.Status != string(firewall.Current) {
+		if r.Firewall.Status != string(nft.Current) {
 			t.Errorf("guard %+v", r.Firewall)
 		}
 		if !r.Route.OK || len(r.Route.Endpoints) != 1 || r.Route.Endpoints[0].Via != "ul0" {
@@ -123,7 +123,7 @@ func TestLiveOverlay(t *testing.T) {
 	t.Run("guard changed behind the agent's back is stale", func(t *testing.T) {
 		nsA.Run(t, "nft", "add", "rule", "inet", "corium", "input", "tcp", "dport", "22", "accept")
 		r := inspectLive(t, o, "degraded: firewall: guard stale: "+mustFirewall(t, o).Reason)
-		if r.Firewall.Status != string(firewall.Stale) {
+		if r.Firewall.Status != string(nft.Stale) {
 			t.Errorf("guard %+v", r.Firewall)
 		}
 	})
@@ -131,10 +131,10 @@ func TestLiveOverlay(t *testing.T) {
 	t.Run("guard removed is missing", func(t *testing.T) {
 		nsA.Run(t, "nft", "delete", "table", "inet", "corium")
 		r := inspectLive(t, o, "degraded: firewall: guard missing: "+mustFirewall(t, o).Reason)
-		if r.Firewall.Status != string(firewall.Missing) {
+		if r.Firewall.Status != string(nft.Missing) {
 			t.Errorf("guard %+v", r.Firewall)
 		}
-		if err := nsA.Do(func() error { return firewall.ApplyRendered(context.Background(), a.root) }); err != nil {
+		if err := nsA.Do(func() error { return nft.ApplyRendered(context.Background(), a.root) }); err != nil {
 			t.Fatal(err)
 		}
 		inspectLive(t, o, okLine)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
-	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -126,7 +126,7 @@ func firewallProblems(r *Report) []string {
 		return nil
 	}
 	var out []string
-	if f.Status == string(firewall.Stale) || f.Status == string(firewall.Missing) {
+	if f.Status == string(nft.Stale) || f.Status == string(nft.Missing) {
 		what := "guard"
 		if f.Holds == "the pod masquerade" {
 			what = "pod masquerade" // the guard is off: never call it one

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"errors"
 	"fmt"
@@ -17,16 +19,16 @@ import (
 // interfaces, two forged-source and two guarded-port drops.
 const kubeRouterRules = 10
 
-func mustRender(t testing.TB) Guard {
+func mustRender(t testing.TB) firewall.Guard {
 	t.Helper()
-	g, err := Render(overlayConfig())
+	g, err := firewall.Render(overlayConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
 	return g
 }
 
-func mustState(t *testing.T, conn Conn, g Guard, want Status) Report {
+func mustState(t *testing.T, conn Conn, g firewall.Guard, want Status) Report {
 	t.Helper()
 	r, err := State(conn, g)
 	if err != nil {
@@ -90,7 +92,7 @@ func TestStateInEachState(t *testing.T) {
 	conn := newFakeConn()
 	g := mustRender(t)
 
-	mustState(t, conn, Guard{}, Off)
+	mustState(t, conn, firewall.Guard{}, Off)
 	r := mustState(t, conn, g, Missing)
 	if r.Want == "" || !strings.Contains(r.Reason, "firewall apply") {
 		t.Errorf("missing report does not say what to do: %+v", r)
@@ -165,11 +167,11 @@ func TestStateInEachState(t *testing.T) {
 	}
 
 	// The guard turned off while the table is loaded, then removed.
-	mustState(t, conn, Guard{}, Stale)
-	if err := Apply(ctx, conn, Guard{}); err != nil {
+	mustState(t, conn, firewall.Guard{}, Stale)
+	if err := Apply(ctx, conn, firewall.Guard{}); err != nil {
 		t.Fatal(err)
 	}
-	mustState(t, conn, Guard{}, Off)
+	mustState(t, conn, firewall.Guard{}, Off)
 	mustState(t, conn, g, Missing)
 }
 
@@ -190,12 +192,12 @@ func TestRemoveWithoutTable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	mustState(t, conn, Guard{}, Off)
+	mustState(t, conn, firewall.Guard{}, Off)
 }
 
 func TestApplyRefusesAnEmptyGuard(t *testing.T) {
 	conn := newFakeConn()
-	err := Apply(context.Background(), conn, Guard{On: true, Interfaces: []string{"lo"}, PodCIDR: "10.0.0.0/8"})
+	err := Apply(context.Background(), conn, firewall.Guard{On: true, Interfaces: []string{"lo"}, PodCIDR: "10.0.0.0/8"})
 	if err == nil || !strings.Contains(err.Error(), "polices nothing") {
 		t.Fatalf("Apply error = %v", err)
 	}

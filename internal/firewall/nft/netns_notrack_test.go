@@ -1,4 +1,4 @@
-package firewall
+package nft
 
 import (
 	"context"

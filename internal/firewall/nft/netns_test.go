@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"errors"
 	"fmt"
@@ -354,7 +356,7 @@ func TestGuardWithPackets(t *testing.T) {
 		other := g
 		other.Ports = other.Ports[:len(other.Ports)-1]
 		mustState(t, conn, other, Stale)
-		mustState(t, conn, Guard{}, Stale)
+		mustState(t, conn, firewall.Guard{}, Stale)
 	})
 	if after := foreign(); after != before {
 		t.Fatalf("re-apply changed the foreign tables:\n%s\nthen\n%s", before, after)
@@ -368,7 +370,7 @@ func TestGuardWithPackets(t *testing.T) {
 			t.Fatalf("removing a missing table: %v", err)
 		}
 		mustState(t, conn, g, Missing)
-		mustState(t, conn, Guard{}, Off)
+		mustState(t, conn, firewall.Guard{}, Off)
 		l.expect(t, true, l.pub, "", srvPub4, guardedPort)
 		l.expect(t, true, l.pub, "", srvPub6, guardedPort)
 	})
@@ -473,12 +475,12 @@ func TestGuardUDP(t *testing.T) {
 
 // labGuard renders the overlay config with only wg0, the link the lab's
 // overlay client is on, after change.
-func labGuard(t *testing.T, change func(*schema.Config)) Guard {
+func labGuard(t *testing.T, change func(*schema.Config)) firewall.Guard {
 	t.Helper()
 	cfg := overlayConfig()
 	cfg.WireGuard = cfg.WireGuard[:1]
 	change(cfg)
-	g, err := Render(cfg)
+	g, err := firewall.Render(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"fmt"
 	"net"
@@ -132,13 +134,13 @@ func masqConfig(t *testing.T, role schema.Role, fam masqFamily, n, peer *wgNode,
 	return cfg
 }
 
-func renderFile(t *testing.T, cfg *schema.Config) Guard {
+func renderFile(t *testing.T, cfg *schema.Config) firewall.Guard {
 	t.Helper()
-	g, err := Render(cfg)
+	g, err := firewall.Render(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := ParseFile(g.File()) // as corium-firewall reads it every boot
+	back, err := firewall.ParseFile(g.File()) // as corium-firewall reads it every boot
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"fmt"
 	"net"
@@ -120,7 +122,7 @@ func TestGuardUDPIgnoresConntrack(t *testing.T) {
 	}
 }
 
-func mustApply(t *testing.T, conn *nftables.Conn, g Guard) {
+func mustApply(t *testing.T, conn *nftables.Conn, g firewall.Guard) {
 	t.Helper()
 	if err := Apply(context.Background(), conn, g); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"errors"
 	"fmt"
 	"strings"
@@ -44,7 +46,7 @@ type Report struct {
 // rendered rule set. An error means it could not tell, which is never
 // reported as a status. A table that holds the pod masquerade alone is
 // reported as such, never as a guard in force.
-func State(conn Conn, g Guard) (Report, error) {
+func State(conn Conn, g firewall.Guard) (Report, error) {
 	t, err := conn.ListTableOfFamily(TableName, nftables.TableFamilyINet)
 	present := err == nil && t != nil
 	if err != nil && !errors.Is(err, unix.ENOENT) {
@@ -82,7 +84,7 @@ func State(conn Conn, g Guard) (Report, error) {
 }
 
 // rendered names what the table is rendered from, as State's reasons say it.
-func rendered(g Guard) string {
+func rendered(g firewall.Guard) string {
 	switch {
 	case g.On && g.Masquerade:
 		return "guard and pod masquerade"
@@ -93,7 +95,7 @@ func rendered(g Guard) string {
 }
 
 // missingReason says what a missing table leaves undone.
-func missingReason(g Guard) string {
+func missingReason(g firewall.Guard) string {
 	const pods = "pods' packets to other nodes' addresses leave the overlay with the pod's source, which the peers' WireGuard drops"
 	switch {
 	case g.On && g.Masquerade:

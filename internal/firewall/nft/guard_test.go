@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"bytes"
 	"reflect"
 	"strings"
@@ -22,17 +24,17 @@ func overlayConfig() *schema.Config {
 }
 
 func TestRenderOverlay(t *testing.T) {
-	g, err := Render(overlayConfig())
+	g, err := firewall.Render(overlayConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Guard{
+	want := firewall.Guard{
 		On: true,
-		Ports: []Port{
-			{179, "tcp"}, {2380, "tcp"}, {8080, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"},
+		Ports: []firewall.Port{
+			{Number: 179, Proto: "tcp"}, {Number: 2380, Proto: "tcp"}, {Number: 8080, Proto: "tcp"}, {Number: 8132, Proto: "tcp"}, {Number: 9443, Proto: "tcp"}, {Number: 10249, Proto: "tcp"}, {Number: 10250, Proto: "tcp"}, {Number: 10256, Proto: "tcp"},
 		},
 		Interfaces:    []string{"lo", "wg0", "wg-backup"},
-		PublicPorts:   []Port{{6443, "tcp"}},
+		PublicPorts:   []firewall.Port{{Number: 6443, Proto: "tcp"}},
 		PodCIDR:       "10.244.0.0/16",
 		CNI:           "kuberouter",
 		PodInterfaces: []string{"kube-bridge", "tun-*"},
@@ -51,15 +53,15 @@ func TestRenderOpenIsOff(t *testing.T) {
 		cfg := overlayConfig()
 		cfg.Firewall.ClusterPorts = cp
 		cfg.Network.CNI = schema.CNICalico
-		g, err := Render(cfg)
-		if err != nil || g.On || !reflect.DeepEqual(g, Guard{}) {
-			t.Errorf("clusterPorts %q on calico: Render = %+v, %v; want the zero (off) guard", cp, g, err)
+		g, err := firewall.Render(cfg)
+		if err != nil || g.On || !reflect.DeepEqual(g, firewall.Guard{}) {
+			t.Errorf("clusterPorts %q on calico: firewall.Render = %+v, %v; want the zero (off) guard", cp, g, err)
 		}
 		cfg.Network.CNI = schema.CNIKubeRouter
-		g, err = Render(cfg)
-		want := Guard{Interfaces: []string{"wg0", "wg-backup"}, PodCIDR: "10.244.0.0/16", CNI: "kuberouter", Masquerade: true}
+		g, err = firewall.Render(cfg)
+		want := firewall.Guard{Interfaces: []string{"wg0", "wg-backup"}, PodCIDR: "10.244.0.0/16", CNI: "kuberouter", Masquerade: true}
 		if err != nil || g.On || !reflect.DeepEqual(g, want) {
-			t.Errorf("clusterPorts %q on kube-router: Render = %+v, %v; want the masquerade alone %+v", cp, g, err, want)
+			t.Errorf("clusterPorts %q on kube-router: firewall.Render = %+v, %v; want the masquerade alone %+v", cp, g, err, want)
 		}
 	}
 }
@@ -78,9 +80,9 @@ func TestRenderRefuses(t *testing.T) {
 	} {
 		cfg := overlayConfig()
 		tc.edit(cfg)
-		_, err := Render(cfg)
+		_, err := firewall.Render(cfg)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
-			t.Errorf("%s: Render error = %v, want prefix %q", name, err, tc.want)
+			t.Errorf("%s: firewall.Render error = %v, want prefix %q", name, err, tc.want)
 		}
 	}
 }
@@ -88,7 +90,7 @@ func TestRenderRefuses(t *testing.T) {
 func TestRenderIPv6PodNetworkIsMasked(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Network.PodCIDR = "fd00:10:244::1/56"
-	g, err := Render(cfg)
+	g, err := firewall.Render(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +100,7 @@ func TestRenderIPv6PodNetworkIsMasked(t *testing.T) {
 }
 
 func TestFileRoundTripsAndIsStable(t *testing.T) {
-	g, err := Render(overlayConfig())
+	g, err := firewall.Render(overlayConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +108,7 @@ func TestFileRoundTripsAndIsStable(t *testing.T) {
 	if !bytes.Equal(data, g.File()) {
 		t.Fatal("File is not deterministic")
 	}
-	back, err := ParseFile(data)
+	back, err := firewall.ParseFile(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +118,7 @@ func TestFileRoundTripsAndIsStable(t *testing.T) {
 	if !bytes.Contains(data, []byte(`"version": 2`)) || !bytes.Contains(data, []byte(`"port": 9443`)) {
 		t.Fatalf("file does not look as documented:\n%s", data)
 	}
-	off, err := ParseFile(Guard{}.File())
+	off, err := firewall.ParseFile(firewall.Guard{}.File())
 	if err != nil || off.On {
 		t.Fatalf("off guard round trip = %+v, %v", off, err)
 	}
@@ -133,15 +135,15 @@ func TestParseFileRefuses(t *testing.T) {
 		"duplicate port":      {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"},{"port":6443,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8"}`, "ports[1]: duplicates ports[0] (6443/tcp)"},
 		"duplicate interface": {`{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"}],"interfaces":["lo","lo"],"podCIDR":"10.0.0.0/8"}`, "interfaces[1]: duplicates interfaces[0] (lo)"},
 	} {
-		_, err := ParseFile([]byte(tc.data))
+		_, err := firewall.ParseFile([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: ParseFile error = %v, want it to contain %q", name, err, tc.want)
+			t.Errorf("%s: firewall.ParseFile error = %v, want it to contain %q", name, err, tc.want)
 		}
 	}
 }
 
 func TestHashFollowsTheRuleSet(t *testing.T) {
-	g, _ := Render(overlayConfig())
+	g, _ := firewall.Render(overlayConfig())
 	a, err := buildRuleset(g)
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +152,7 @@ func TestHashFollowsTheRuleSet(t *testing.T) {
 	if a.hash != b.hash || len(a.hash) != 64 {
 		t.Fatalf("hash not stable: %q vs %q", a.hash, b.hash)
 	}
-	g.Ports = append(g.Ports, Port{6443, "tcp"})
+	g.Ports = append(g.Ports, firewall.Port{Number: 6443, Proto: "tcp"})
 	c, _ := buildRuleset(g)
 	if c.hash == a.hash {
 		t.Fatal("adding a guarded port did not change the hash")
@@ -160,7 +162,7 @@ func TestHashFollowsTheRuleSet(t *testing.T) {
 func BenchmarkRenderAndBuild(b *testing.B) {
 	cfg := overlayConfig()
 	for b.Loop() {
-		g, err := Render(cfg)
+		g, err := firewall.Render(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"reflect"
 	"strings"
 	"testing"
@@ -21,28 +23,28 @@ func endpointConfig(role schema.Role, endpoint string, public ...int) *schema.Co
 }
 
 func TestRenderEndpoint(t *testing.T) {
-	all := []Port{{6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}
+	all := []firewall.Port{{Number: 6443, Proto: "tcp"}, {Number: 8132, Proto: "tcp"}, {Number: 9443, Proto: "tcp"}}
 	for _, tc := range []struct {
 		name     string
 		role     schema.Role
 		endpoint string
 		public   []int
-		want     *Endpoint
+		want     *firewall.Endpoint
 	}{
 		{"no endpoint", schema.RoleController, "", nil, nil},
 		{"on the first overlay", schema.RoleController, "10.10.0.100", nil, nil},
 		{"on the second overlay, IPv6", schema.RoleControllerWorker, "fd20::100", nil, nil},
-		{"underlay virtual IP", schema.RoleController, "192.0.2.100", nil, &Endpoint{"192.0.2.100", all}},
-		{"underlay virtual IP, API public", schema.RoleControllerWorker, "192.0.2.100", []int{6443}, &Endpoint{"192.0.2.100", all[1:]}},
-		{"single node's own LAN address", schema.RoleSingle, "192.0.2.5", nil, &Endpoint{"192.0.2.5", all}},
-		{"IPv6 load balancer", schema.RoleController, "2001:db8::100", []int{9443}, &Endpoint{"2001:db8::100", all[:2]}},
-		{"IPv4-mapped, as IPv4", schema.RoleController, "::ffff:192.0.2.100", nil, &Endpoint{"192.0.2.100", all}},
+		{"underlay virtual IP", schema.RoleController, "192.0.2.100", nil, &firewall.Endpoint{Address: "192.0.2.100", Ports: all}},
+		{"underlay virtual IP, API public", schema.RoleControllerWorker, "192.0.2.100", []int{6443}, &firewall.Endpoint{Address: "192.0.2.100", Ports: all[1:]}},
+		{"single node's own LAN address", schema.RoleSingle, "192.0.2.5", nil, &firewall.Endpoint{Address: "192.0.2.5", Ports: all}},
+		{"IPv6 load balancer", schema.RoleController, "2001:db8::100", []int{9443}, &firewall.Endpoint{Address: "2001:db8::100", Ports: all[:2]}},
+		{"IPv4-mapped, as IPv4", schema.RoleController, "::ffff:192.0.2.100", nil, &firewall.Endpoint{Address: "192.0.2.100", Ports: all}},
 		{"underlay, all three public", schema.RoleController, "192.0.2.100", []int{6443, 8132, 9443}, nil},
 		{"name, all three public", schema.RoleControllerWorker, "api.example.com", []int{6443, 8132, 9443}, nil},
 		{"worker, underlay", schema.RoleWorker, "192.0.2.100", nil, nil},
 		{"worker, name", schema.RoleWorker, "api.example.com", nil, nil},
 	} {
-		g, err := Render(endpointConfig(tc.role, tc.endpoint, tc.public...))
+		g, err := firewall.Render(endpointConfig(tc.role, tc.endpoint, tc.public...))
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -63,7 +65,7 @@ func TestRenderEndpoint(t *testing.T) {
 // A name's address cannot be known: the guard refuses to leave the
 // endpoint's ports guarded, naming those to open.
 func TestRenderRefusesAGuardedEndpointName(t *testing.T) {
-	_, err := Render(endpointConfig(schema.RoleController, "api.example.com", 6443))
+	_, err := firewall.Render(endpointConfig(schema.RoleController, "api.example.com", 6443))
 	if err == nil || !strings.Contains(err.Error(), "cluster.endpoint: api.example.com is a name") || !strings.Contains(err.Error(), "add 8132, 9443 to firewall.publicPorts, or give the endpoint as an IP") {
 		t.Fatalf("Render = %v", err)
 	}
@@ -73,7 +75,7 @@ func TestRenderRefusesAGuardedEndpointName(t *testing.T) {
 // address on the underlay is no more believed for being sent there) and
 // before the guarded ports are.
 func TestEndpointRuleOrder(t *testing.T) {
-	g, err := Render(endpointConfig(schema.RoleControllerWorker, "192.0.2.100"))
+	g, err := firewall.Render(endpointConfig(schema.RoleControllerWorker, "192.0.2.100"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +97,7 @@ func TestEndpointRuleOrder(t *testing.T) {
 		t.Errorf("sets %+v, want the endpoint's last, with its three ports", rs.sets)
 	}
 	other := g
-	other.Endpoint = &Endpoint{"192.0.2.101", g.Endpoint.Ports}
+	other.Endpoint = &firewall.Endpoint{Address: "192.0.2.101", Ports: g.Endpoint.Ports}
 	if b, _ := buildRuleset(other); b.hash == rs.hash {
 		t.Error("another endpoint address did not change the hash")
 	}
@@ -111,9 +113,9 @@ func TestParseFileRefusesABadEndpoint(t *testing.T) {
 		"not guarded":   {`{"address":"192.0.2.1","ports":[{"port":9443,"proto":"tcp"}]}`, "endpoint.ports[0]: 9443/tcp is not a guarded port"},
 		"duplicate":     {`{"address":"192.0.2.1","ports":[{"port":6443,"proto":"tcp"},{"port":6443,"proto":"tcp"}]}`, "endpoint.ports[1]: duplicates endpoint.ports[0] (6443/tcp)"},
 	} {
-		_, err := ParseFile([]byte(`{` + base + `,"endpoint":` + tc.endpoint + `}`))
+		_, err := firewall.ParseFile([]byte(`{` + base + `,"endpoint":` + tc.endpoint + `}`))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: ParseFile error = %v, want it to contain %q", name, err, tc.want)
+			t.Errorf("%s: firewall.ParseFile error = %v, want it to contain %q", name, err, tc.want)
 		}
 	}
 	for name, data := range map[string]string{
@@ -121,8 +123,8 @@ func TestParseFileRefusesABadEndpoint(t *testing.T) {
 		"version 1":  `{"version":1,"on":true,"ports":[{"port":6443,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8","endpoint":{"address":"192.0.2.1","ports":[{"port":6443,"proto":"tcp"}]}}`,
 		"masq, off ": `{"version":2,"on":false,"interfaces":["wg0"],"podCIDR":"10.0.0.0/8","cni":"kuberouter","masquerade":true,"endpoint":{"address":"192.0.2.1","ports":[{"port":6443,"proto":"tcp"}]}}`,
 	} {
-		if _, err := ParseFile([]byte(data)); err == nil {
-			t.Errorf("%s: ParseFile accepted an endpoint where there can be none", name)
+		if _, err := firewall.ParseFile([]byte(data)); err == nil {
+			t.Errorf("%s: firewall.ParseFile accepted an endpoint where there can be none", name)
 		}
 	}
 }

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"fmt"
 
@@ -32,7 +34,7 @@ var _ Conn = (*nftables.Conn)(nil)
 // as a whole; with neither, the table is removed if present. Either way it is one netlink batch,
 // which the kernel commits entirely or not at all, so there is never a moment
 // with half a guard or none.
-func Apply(ctx context.Context, conn Conn, g Guard) error {
+func Apply(ctx context.Context, conn Conn, g firewall.Guard) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -80,7 +82,7 @@ func Apply(ctx context.Context, conn Conn, g Guard) error {
 // verify reads the table back after a batch: a guard the kernel accepted but
 // that does not read back as rendered is not in force, and must not be
 // reported as done.
-func verify(conn Conn, g Guard, want Status) error {
+func verify(conn Conn, g firewall.Guard, want Status) error {
 	r, err := State(conn, g)
 	if err != nil {
 		return fmt.Errorf("checking table inet %s after the batch: %w", TableName, err)
@@ -118,5 +120,5 @@ func Remove(ctx context.Context, conn Conn) error {
 	if err := conn.Flush(); err != nil {
 		return fmt.Errorf("removing table inet %s: %w", TableName, err)
 	}
-	return verify(conn, Guard{}, Off)
+	return verify(conn, firewall.Guard{}, Off)
 }

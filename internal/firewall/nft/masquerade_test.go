@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"bytes"
 	"context"
 	"reflect"
@@ -32,7 +34,7 @@ func TestRenderMasqueradeFollowsCNIRoleAndNodeAddress(t *testing.T) {
 			cfg := overlayConfig()
 			cfg.Firewall.ClusterPorts = cp
 			tc.edit(cfg)
-			g, err := Render(cfg)
+			g, err := firewall.Render(cfg)
 			if cp == schema.ClusterPortsOverlay && !cfg.WireGuard[0].NodeAddress {
 				continue // validation refuses a guard without a node address
 			}
@@ -52,11 +54,11 @@ func TestRenderMasqueradeFollowsCNIRoleAndNodeAddress(t *testing.T) {
 func TestMasqueradeOnly(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Firewall.ClusterPorts = schema.ClusterPortsOpen
-	g, err := Render(cfg)
+	g, err := firewall.Render(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := ParseFile(g.File())
+	back, err := firewall.ParseFile(g.File())
 	if err != nil || !reflect.DeepEqual(back, g) {
 		t.Fatalf("ParseFile(File()) = %+v, %v; want %+v", back, err, g)
 	}
@@ -94,16 +96,16 @@ func TestMasqueradeOnly(t *testing.T) {
 	if !strings.Contains(r.Reason, "holds the rendered pod masquerade only; the guard is off (clusterPorts: open)") {
 		t.Errorf("current reason = %q", r.Reason)
 	}
-	mustState(t, conn, Guard{}, Stale)
+	mustState(t, conn, firewall.Guard{}, Stale)
 	with := mustRender(t) // the guard and the masquerade
 	r = mustState(t, conn, with, Stale)
 	if !strings.Contains(r.Reason, "differs from the rendered guard and pod masquerade") {
 		t.Errorf("stale reason = %q", r.Reason)
 	}
-	if err := Apply(context.Background(), conn, Guard{}); err != nil {
+	if err := Apply(context.Background(), conn, firewall.Guard{}); err != nil {
 		t.Fatal(err)
 	}
-	mustState(t, conn, Guard{}, Off)
+	mustState(t, conn, firewall.Guard{}, Off)
 }
 
 // The masquerade matches the overlay interfaces going out, a pod source and
@@ -119,7 +121,7 @@ func TestMasqueradeRuleAndItsFamily(t *testing.T) {
 	} {
 		cfg := overlayConfig()
 		cfg.Network.PodCIDR = tc.pod
-		g, err := Render(cfg)
+		g, err := firewall.Render(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,7 +169,7 @@ func TestMasqueradeRuleAndItsFamily(t *testing.T) {
 func TestFileWithoutEndpointOrMasqueradeIsUnchanged(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Network.CNI = schema.CNICalico
-	g, err := Render(cfg)
+	g, err := firewall.Render(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,9 +193,9 @@ func TestParseFileRefusesABadMasquerade(t *testing.T) {
 		"guard, calico": {`{"version":2,"on":true,"ports":[{"port":10250,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8","cni":"calico","masquerade":true}`, `masquerade: is for kuberouter, not "calico"`},
 		"version 1":     {`{"version":1,"on":true,"ports":[{"port":10250,"proto":"tcp"}],"interfaces":["lo"],"podCIDR":"10.0.0.0/8","masquerade":true}`, "version 1 has no endpoint or masquerade"},
 	} {
-		_, err := ParseFile([]byte(tc.data))
+		_, err := firewall.ParseFile([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: ParseFile error = %v, want it to contain %q", name, err, tc.want)
+			t.Errorf("%s: firewall.ParseFile error = %v, want it to contain %q", name, err, tc.want)
 		}
 	}
 }

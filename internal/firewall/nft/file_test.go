@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"errors"
 	"path"
 	"reflect"
@@ -14,26 +16,26 @@ import (
 
 func TestLoad(t *testing.T) {
 	root := rootfs.New(t.TempDir())
-	_, err := Load(root)
-	if !errors.Is(err, ErrNotRendered) || !strings.Contains(err.Error(), root.Display(FilePath)) {
-		t.Fatalf("Load without a file = %v; want ErrNotRendered naming the path", err)
+	_, err := firewall.Load(root)
+	if !errors.Is(err, firewall.ErrNotRendered) || !strings.Contains(err.Error(), root.Display(firewall.FilePath)) {
+		t.Fatalf("Load without a file = %v; want firewall.ErrNotRendered naming the path", err)
 	}
 	g := mustRender(t)
-	if _, err := root.WriteFile(FilePath, g.File(), FileMode, DirMode); err != nil {
+	if _, err := root.WriteFile(firewall.FilePath, g.File(), firewall.FileMode, firewall.DirMode); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Load(root)
+	back, err := firewall.Load(root)
 	if err != nil || !reflect.DeepEqual(back, g) {
 		t.Fatalf("Load = %+v, %v; want %+v", back, err, g)
 	}
-	info, err := root.Stat(path.Dir(FilePath))
+	info, err := root.Stat(path.Dir(firewall.FilePath))
 	if err != nil || info.Mode().Perm() != 0o700 {
 		t.Fatalf("directory mode = %v, %v; want 0700", info.Mode().Perm(), err)
 	}
-	if _, err := root.WriteFile(FilePath, []byte(`{"version":1,"on":tru`), 0o600, 0o700); err != nil {
+	if _, err := root.WriteFile(firewall.FilePath, []byte(`{"version":1,"on":tru`), 0o600, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(root); err == nil || !strings.Contains(err.Error(), "reading "+root.Display(FilePath)) {
+	if _, err := firewall.Load(root); err == nil || !strings.Contains(err.Error(), "reading "+root.Display(firewall.FilePath)) {
 		t.Fatalf("Load of a torn file = %v", err)
 	}
 }
@@ -47,7 +49,7 @@ func TestGuardCarriesNoSecret(t *testing.T) {
 	k, p := secret.NewValue(key), secret.NewValue(psk)
 	cfg.WireGuard[0].PrivateKey = &k
 	cfg.WireGuard[0].Peers = []schema.Peer{{PublicKey: "TVYmNnJxw6XWMBbDBIk5UY4TYQWR1NSBrRs5mhQ3OQk=", PresharedKey: &p}}
-	g, err := Render(cfg)
+	g, err := firewall.Render(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"errors"
 	"fmt"
 	"net/netip"
@@ -69,8 +71,8 @@ type setDef struct {
 
 // buildRuleset builds the table of a guard that has one (On or Masquerade).
 // The first rule of the first chain carries the marker.
-func buildRuleset(g Guard) (*ruleset, error) {
-	if err := g.check(); err != nil {
+func buildRuleset(g firewall.Guard) (*ruleset, error) {
+	if err := g.Check(); err != nil {
 		return nil, err
 	}
 	if !g.On && !g.Masquerade {
@@ -107,7 +109,7 @@ func buildRuleset(g Guard) (*ruleset, error) {
 }
 
 // addGuard adds the guard's sets and its input chain.
-func (rs *ruleset) addGuard(g Guard, pod netip.Prefix) {
+func (rs *ruleset) addGuard(g firewall.Guard, pod netip.Prefix) {
 	t := rs.table
 	tcp := &nftables.Set{Table: t, Name: setTCP, KeyType: nftables.TypeInetService}
 	udp := &nftables.Set{Table: t, Name: setUDP, KeyType: nftables.TypeInetService}
@@ -124,8 +126,8 @@ func (rs *ruleset) addGuard(g Guard, pod netip.Prefix) {
 	// over the overlay. Conntrack plays no part: a blind sender on the
 	// underlay could hit a tuple the real tunnel made "established".
 	for _, name := range g.Tunnels {
-		for _, m := range tunnelMatches[name] {
-			rules = append(rules, rule{concat(nfproto(m.family), l4proto(m.proto), countedDrop()), commentTunnel})
+		for _, m := range firewall.TunnelMatches[name] {
+			rules = append(rules, rule{concat(nfproto(m.Family), l4proto(m.Proto), countedDrop()), commentTunnel})
 		}
 	}
 	// A pod address is only believed on the links the CNI delivers pods on;
@@ -167,7 +169,7 @@ func inputChain(t *nftables.Table) *nftables.Chain {
 	}
 }
 
-func portElems(ports []Port, proto string) []nftables.SetElement {
+func portElems(ports []firewall.Port, proto string) []nftables.SetElement {
 	var elems []nftables.SetElement
 	for _, p := range ports {
 		if p.Proto == proto {

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"fmt"
 	"slices"
@@ -109,13 +111,13 @@ func (n epNode) yaml() string {
 }
 
 // load validates the document as the agent does and renders its guard.
-func (n epNode) load(t *testing.T) (Guard, schema.Findings) {
+func (n epNode) load(t *testing.T) (firewall.Guard, schema.Findings) {
 	t.Helper()
 	cfg, fs, err := schema.Load([]byte(n.yaml()))
 	if err != nil {
 		t.Fatalf("the agent refuses %s's document: %v\n%s", n.role, err, n.yaml())
 	}
-	g, err := Render(cfg)
+	g, err := firewall.Render(cfg)
 	if err != nil {
 		t.Fatalf("rendering %s's guard: %v", n.role, err)
 	}
@@ -159,7 +161,7 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 					l.ctl2: {role: schema.RoleController, wg: l.wg2, peers: []*wgNode{l.wg1}, joins: true, endpoint: kind.endpoint, public: kind.public},
 					l.wrk:  {role: schema.RoleWorker, wg: l.wg3, peers: []*wgNode{l.wg1}, joins: true, endpoint: kind.endpoint},
 				}
-				var guarded Guard
+				var guarded firewall.Guard
 				for ns, n := range nodes {
 					g, fs := n.load(t)
 					if ns == l.ctl1 {
@@ -169,7 +171,7 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 						}
 					}
 					// Through the file, as corium-firewall applies it.
-					back, err := ParseFile(g.File())
+					back, err := firewall.ParseFile(g.File())
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -200,7 +202,7 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 					}
 				}
 				for _, p := range []int{10250, 2380} {
-					if kind.dialAt == epOverlay1 || !slices.Contains(guarded.Ports, Port{p, "tcp"}) {
+					if kind.dialAt == epOverlay1 || !slices.Contains(guarded.Ports, firewall.Port{Number: p, Proto: "tcp"}) {
 						continue // over the overlay, or not a port of this role
 					}
 					before := guardedDrops(t, conn, setTCP)

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"testing"
 
 	"github.com/google/nftables/expr"
@@ -16,7 +18,7 @@ func TestNoRuleAsksConntrack(t *testing.T) {
 		for _, podCIDR := range []string{podCIDR4, podCIDR6} {
 			cfg := endpointConfig(schema.RoleControllerWorker, "192.0.2.100")
 			cfg.Network.CNI, cfg.Network.PodCIDR = cni, podCIDR
-			g, err := Render(cfg)
+			g, err := firewall.Render(cfg)
 			if err != nil {
 				t.Fatalf("%s %s: %v", cni, podCIDR, err)
 			}

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"testing"
 
@@ -12,7 +14,7 @@ import (
 
 // patchedGuard is the lab's guard with a k0s.patch merged into the
 // effective ClusterConfig it is derived from.
-func patchedGuard(t *testing.T, patch string, change func(*schema.Config)) Guard {
+func patchedGuard(t *testing.T, patch string, change func(*schema.Config)) firewall.Guard {
 	t.Helper()
 	return labGuard(t, func(cfg *schema.Config) {
 		cfg.Firewall.PublicPorts = nil

@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"context"
 	"testing"
 
@@ -18,7 +20,7 @@ type podPath struct {
 
 // cniGuard is the lab's guard for cni with the given pod network and no
 // public port, so 6443 is guarded too.
-func cniGuard(t *testing.T, cni schema.CNI, podCIDR string) Guard {
+func cniGuard(t *testing.T, cni schema.CNI, podCIDR string) firewall.Guard {
 	t.Helper()
 	return labGuard(t, func(cfg *schema.Config) {
 		cfg.Network.CNI = cni

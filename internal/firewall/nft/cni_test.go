@@ -1,6 +1,8 @@
-package firewall
+package nft
 
 import (
+	"github.com/corium/corium-agent/internal/firewall"
+
 	"reflect"
 	"strings"
 	"testing"
@@ -21,12 +23,12 @@ func TestRenderFollowsTheCNI(t *testing.T) {
 	} {
 		cfg := overlayConfig()
 		cfg.Network.CNI = tc.cni
-		g, err := Render(cfg)
+		g, err := firewall.Render(cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cni, err)
 		}
 		if g.CNI != string(tc.cni) || !reflect.DeepEqual(g.PodInterfaces, tc.interfaces) || !reflect.DeepEqual(g.Tunnels, tc.tunnels) {
-			t.Errorf("%s: Render = cni %q, pod interfaces %q, tunnels %q", tc.cni, g.CNI, g.PodInterfaces, g.Tunnels)
+			t.Errorf("%s: firewall.Render = cni %q, pod interfaces %q, tunnels %q", tc.cni, g.CNI, g.PodInterfaces, g.Tunnels)
 		}
 		rs, err := buildRuleset(g)
 		if err != nil {
@@ -56,7 +58,7 @@ func TestRenderRefusesCalicoVXLANPublic(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Network.CNI = schema.CNICalico
 	cfg.Firewall.PublicPorts = []int{6443, 4789}
-	_, err := Render(cfg)
+	_, err := firewall.Render(cfg)
 	if err == nil || !strings.Contains(err.Error(), "firewall.publicPorts: 4789/udp carries calico's pod tunnel") {
 		t.Fatalf("Render with 4789 public = %v", err)
 	}
@@ -66,7 +68,7 @@ func TestRenderRefusesCalicoVXLANPublic(t *testing.T) {
 // trusts pod sources nowhere but lo and the overlay, and says so.
 func TestParseFileVersion1(t *testing.T) {
 	v1 := `{"version": 1, "on": true, "ports": [{"port": 10250, "proto": "tcp"}], "interfaces": ["lo", "wg0"], "podCIDR": "10.244.0.0/16"}`
-	g, err := ParseFile([]byte(v1))
+	g, err := firewall.ParseFile([]byte(v1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,10 +87,10 @@ func TestParseFileVersion1(t *testing.T) {
 	}
 	// Rewritten, it is a current file (what apply --again does is render
 	// it again; this only checks that File never writes a version 1).
-	if cur, _ := Render(overlayConfig()); cur.Outdated() != "" || !strings.Contains(string(cur.File()), `"version": 2`) {
+	if cur, _ := firewall.Render(overlayConfig()); cur.Outdated() != "" || !strings.Contains(string(cur.File()), `"version": 2`) {
 		t.Errorf("a rendered guard reads as outdated: %q", cur.Outdated())
 	}
-	if off, err := ParseFile([]byte(`{"version": 1, "on": false}`)); err != nil || off.Outdated() != "" {
+	if off, err := firewall.ParseFile([]byte(`{"version": 1, "on": false}`)); err != nil || off.Outdated() != "" {
 		t.Errorf("a version-1 guard that is off = %+v, %v; want nothing to say", off, err)
 	}
 }
@@ -108,9 +110,9 @@ func TestParseFileRefusesPodFields(t *testing.T) {
 		"off with interfaces": {`{"version":2,"on":false,"podInterfaces":["cali*"]}`, "guard is off but lists"},
 		"off with a cni":      {`{"version":2,"on":false,"cni":"calico"}`, "guard is off but lists"},
 	} {
-		_, err := ParseFile([]byte(tc.data))
+		_, err := firewall.ParseFile([]byte(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: ParseFile error = %v, want it to contain %q", name, err, tc.want)
+			t.Errorf("%s: firewall.ParseFile error = %v, want it to contain %q", name, err, tc.want)
 		}
 	}
 }
