@@ -110,7 +110,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 	if err != nil {
 		return nil, err
 	}
-	d.host = render.DecideHostname(cfg, render.ReadHostnameFacts(o.Root))
+	d.host = render.DecideHostname(cfg, ReadHostnameFacts(o.Root))
 	t.hostname = &status.Hostname{Name: d.host.Name, Source: d.host.Source}
 	links, err := render.ReadWgQuickLinks(o.Root, cfg, d.prev)
 	if err != nil {

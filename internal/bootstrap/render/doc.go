@@ -16,11 +16,13 @@
 // peers less this node's addresses). units.go gathers every unit file, so
 // systemd is reloaded at most once; nodeaddr.go decides the node address
 // (SelectNodeAddress, one Decision handed to every k0s file); hostname.go
-// the hostname; the guard's file is package firewall's. ReadPrevious,
-// ReadHostnameFacts and ReadWgQuickLinks read from the root what render
+// the hostname; the guard's file is package firewall's. ReadPrevious and
+// ReadWgQuickLinks read from the root (files, never the live host) what render
 // needs of it, before rendering.
 //
-// It does not parse or validate configuration (schema), resolve secrets
-// (secret/resolve), read the host's network (hostfacts), carry the plan out
-// (apply), or sequence a whole run (provision).
+// It links no driver (no netlink, nftables, D-Bus, os/exec or net/http; its
+// deps_test holds it to that). It does not parse or validate configuration
+// (schema), resolve secrets (secret/resolve), read the host's network
+// (hostfacts/gather) or its name (package bootstrap does, before rendering),
+// carry the plan out (apply), or sequence a whole run (package bootstrap).
 package render

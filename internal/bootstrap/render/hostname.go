@@ -1,10 +1,8 @@
 package render
 
 import (
-	"os"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -17,30 +15,6 @@ type HostnameFacts struct {
 	Current string `json:"current,omitempty"`
 	// MachineID is /etc/machine-id ("" when missing or uninitialized).
 	MachineID string `json:"machineID,omitempty"`
-}
-
-// ReadHostnameFacts reads the current hostname (the kernel's on the host,
-// /etc/hostname under any other root) and /etc/machine-id under the root.
-func ReadHostnameFacts(root rootfs.Root) HostnameFacts {
-	var f HostnameFacts
-	if root.IsHost() {
-		f.Current, _ = os.Hostname()
-	} else if b, err := root.ReadFile(HostnamePath); err == nil {
-		f.Current = firstLine(b)
-	}
-	if b, err := root.ReadFile("/etc/machine-id"); err == nil {
-		id := firstLine(b)
-		// "uninitialized" is what an image carries until first boot.
-		if id != "uninitialized" {
-			f.MachineID = id
-		}
-	}
-	return f
-}
-
-func firstLine(b []byte) string {
-	s, _, _ := strings.Cut(string(b), "\n")
-	return strings.TrimSpace(s)
 }
 
 // Hostname is the hostname decision.
