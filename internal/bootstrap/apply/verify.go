@@ -13,9 +13,9 @@ import (
 	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/retry"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // WireGuardDevices reads a live device; *wgctrl.Client is one.
@@ -50,8 +50,8 @@ type Verifier struct {
 // address is on the link, that the link has the file's MTU, and that each
 // peer has the endpoint the file states. Every mismatch is reported, with
 // where to look.
-func (v Verifier) Verify(ctx context.Context, e status.Device) error {
-	unit := status.WgQuickUnit(e.Name)
+func (v Verifier) Verify(ctx context.Context, e plan.Device) error {
+	unit := plan.WgQuickUnit(e.Name)
 	dev, err := v.Devices.Device(e.Name)
 	if err != nil {
 		return fmt.Errorf("verifying wireguard %s: reading the device: %w; see journalctl -u %s", e.Name, err, unit)
@@ -73,7 +73,7 @@ func (v Verifier) Verify(ctx context.Context, e status.Device) error {
 	return nil
 }
 
-func comparePeers(live []wgtypes.Peer, want []status.Peer) []error {
+func comparePeers(live []wgtypes.Peer, want []plan.Peer) []error {
 	byKey := make(map[wgtypes.Key]*wgtypes.Peer, len(live))
 	for i := range live {
 		byKey[live[i].PublicKey] = &live[i]
@@ -99,14 +99,14 @@ func comparePeers(live []wgtypes.Peer, want []status.Peer) []error {
 
 // comparePeer compares what syncconf and setconf leave on a peer. The
 // preshared key is compared by presence only and never shown.
-func comparePeer(p wgtypes.Peer, w status.Peer) []error {
+func comparePeer(p wgtypes.Peer, w plan.Peer) []error {
 	var problems []error
 	if w.AllowedIPs != nil {
 		var have []string
 		for _, n := range p.AllowedIPs {
 			have = append(have, n.String())
 		}
-		got, _ := status.PrefixSet(have, true)
+		got, _ := plan.PrefixSet(have, true)
 		if !slices.Equal(got, w.AllowedIPs) {
 			problems = append(problems, fmt.Errorf("peer %s: allowed IPs are %s, want %s", w.PublicKey, orNone(got), orNone(w.AllowedIPs)))
 		}
@@ -148,7 +148,7 @@ func seconds(s int) string {
 // waitSettled polls until the link carries every configured address and
 // the file's MTU and each peer has its configured endpoint, or the wait runs
 // out.
-func (v Verifier) waitSettled(ctx context.Context, e status.Device) error {
+func (v Verifier) waitSettled(ctx context.Context, e plan.Device) error {
 	wait := v.AddressWait
 	if wait <= 0 {
 		wait = DefaultAddressWait
@@ -184,8 +184,8 @@ func (v Verifier) waitSettled(ctx context.Context, e status.Device) error {
 // from then on the endpoint is the network's, not the file's. The check is
 // retried, so a peer caught between its first packet and the handshake's
 // completion settles.
-func (v Verifier) endpointProblems(e status.Device) []error {
-	var want []status.Peer
+func (v Verifier) endpointProblems(e plan.Device) []error {
+	var want []plan.Peer
 	for _, p := range e.Peers {
 		if p.Endpoint.IsValid() {
 			want = append(want, p)
@@ -218,7 +218,7 @@ func (v Verifier) endpointProblems(e status.Device) []error {
 	return problems
 }
 
-func missingAddresses(links LinkAddrs, link netlink.Link, e status.Device) ([]string, error) {
+func missingAddresses(links LinkAddrs, link netlink.Link, e plan.Device) ([]string, error) {
 	addrs, err := links.AddrList(link, netlink.FAMILY_ALL)
 	if err != nil {
 		return nil, fmt.Errorf("listing addresses of %s: %w", e.Name, err)

@@ -1,5 +1,10 @@
-// Package plan is what render decides and apply carries out: steps of
-// files, links and live actions, in the order they must happen, with no
-// I/O. Plans, logs, fakes and the status file all show actions the one way
-// Action.String gives.
+// Package plan is the vocabulary of a run: what render decides and apply
+// carries out, steps of files, links and live actions, in the order they must
+// happen, with no I/O; and Device, what a live WireGuard interface must look
+// like once up (the verify action checks it, package status keeps it in
+// /var/lib/corium/wireguard.json). Plans, logs, fakes and the status file all
+// show actions the one way Action.String gives.
+//
+// It is a leaf: it imports no other package of the agent, no schema, and no
+// driver (its deps_test holds it to that).
 package plan

@@ -3,8 +3,6 @@ package plan
 import (
 	"io/fs"
 	"strings"
-
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // Plan is what render decides and apply carries out: files, links and live
@@ -84,7 +82,7 @@ type Action struct {
 	Unit string     `json:"unit,omitempty"`
 	Args []string   `json:"args,omitempty"`
 	// Device is what the verify action checks the live device against.
-	Device *status.Device `json:"device,omitempty"`
+	Device *Device `json:"device,omitempty"`
 	// Units are the units a reload is for: it runs only when systemd has
 	// one of them loaded from files older than the disk's.
 	Units []string `json:"units,omitempty"`

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/schema"
@@ -239,7 +240,7 @@ func selectMarked(wg schema.WireGuard, facts *hostfacts.Facts, overlay map[strin
 		d.Reason = fmt.Sprintf("%s is the first address of %s, the interface marked nodeAddress", want.Addr(), wg.Name)
 	default:
 		d.Source, d.Refused = SourceNone, true
-		d.Reason = fmt.Sprintf("%s is marked nodeAddress but does not carry %s; check that %s is up", wg.Name, want.Addr(), status.WgQuickUnit(wg.Name))
+		d.Reason = fmt.Sprintf("%s is marked nodeAddress but does not carry %s; check that %s is up", wg.Name, want.Addr(), plan.WgQuickUnit(wg.Name))
 	}
 	return d
 }

@@ -3,7 +3,6 @@ package render
 import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // Step names of the unit files and the one reload they may need.
@@ -42,7 +41,7 @@ func RenderUnits(in Inputs, guardOn bool) ([]plan.Step, error) {
 		for _, wg := range cfg.WireGuard {
 			units.Files = append(units.Files, plan.File{Path: WgQuickK0sDropInPath(wg.Name), Mode: 0o644, DirMode: 0o755, Content: renderWgQuickK0sDropIn(cfg.Role)})
 			units.Links = append(units.Links, wgQuickLinks(in.WgQuickLinks, wg.Name)...)
-			watched = append(watched, status.WgQuickUnit(wg.Name))
+			watched = append(watched, plan.WgQuickUnit(wg.Name))
 		}
 	} else if len(in.Previous.removed(cfg)) > 0 {
 		// The last interface goes: so does the drop-in requiring it.

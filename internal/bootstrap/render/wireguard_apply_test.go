@@ -91,7 +91,7 @@ func liveDevicesFor(t *testing.T, steps ...plan.Step) (fakeDevices, *fakeLinks) 
 }
 
 // livePeer is the peer wgctrl would report for a device that matches p.
-func livePeer(p status.Peer) wgtypes.Peer {
+func livePeer(p plan.Peer) wgtypes.Peer {
 	lp := wgtypes.Peer{PublicKey: wgtypes.Key(p.PublicKey)}
 	if p.Endpoint.IsValid() {
 		lp.Endpoint = net.UDPAddrFromAddrPort(p.Endpoint)
@@ -250,7 +250,7 @@ func TestVerifyMissingDevice(t *testing.T) {
 // of the devices holds the same, so status reads what apply verified.
 func TestVerifyActionCarriesItsDevice(t *testing.T) {
 	step := workerStep(t)
-	var verified []status.Device
+	var verified []plan.Device
 	for _, a := range step.Actions {
 		if a.Kind == plan.ActionVerifyDevice {
 			if a.Device == nil || a.Args != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -52,7 +51,7 @@ func BenchmarkOverlayUpAndVerify(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var e status.Device
+	var e plan.Device
 	for _, a := range step.Actions {
 		if a.Kind == plan.ActionVerifyDevice {
 			e = *a.Device

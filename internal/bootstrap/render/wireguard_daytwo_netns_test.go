@@ -16,7 +16,6 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -183,8 +182,8 @@ func TestDayTwoDeviceEqualsFile(t *testing.T) {
 			c.edit(&next.WireGuard[0])
 			calls := len(units.Calls())
 			apply(Inputs{Config: next, Previous: ReadPrevious(root, old)})
-			if got := strings.Join(units.Calls()[calls:], "\n"); !strings.Contains(got, string(c.action)+" "+status.WgQuickUnit(iface)) {
-				t.Errorf("day two asked systemd:\n%s\nwant a %s of %s", got, c.action, status.WgQuickUnit(iface))
+			if got := strings.Join(units.Calls()[calls:], "\n"); !strings.Contains(got, string(c.action)+" "+plan.WgQuickUnit(iface)) {
+				t.Errorf("day two asked systemd:\n%s\nwant a %s of %s", got, c.action, plan.WgQuickUnit(iface))
 			}
 			dev, err := wg.Device(iface)
 			if err != nil {

@@ -6,29 +6,29 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // expectDevice derives what device wg must look like, brought up with mtu,
 // from its private key.
-func expectDevice(wg schema.WireGuard, priv wgtypes.Key, mtu int) (status.Device, error) {
-	e := status.Device{Name: wg.Name, PublicKey: status.Key(priv.PublicKey()), MTU: mtu}
+func expectDevice(wg schema.WireGuard, priv wgtypes.Key, mtu int) (plan.Device, error) {
+	e := plan.Device{Name: wg.Name, PublicKey: plan.Key(priv.PublicKey()), MTU: mtu}
 	if wg.ListenPort != nil {
 		e.ListenPort = *wg.ListenPort
 	}
 	for _, p := range wg.Peers {
 		k, err := wgtypes.ParseKey(p.PublicKey)
 		if err != nil {
-			return status.Device{}, fmt.Errorf("parsing a peer public key of %s: %w", wg.Name, err)
+			return plan.Device{}, fmt.Errorf("parsing a peer public key of %s: %w", wg.Name, err)
 		}
-		pe := status.Peer{PublicKey: status.Key(k), Keepalive: new(int), PresharedKey: new(bool)}
+		pe := plan.Peer{PublicKey: plan.Key(k), Keepalive: new(int), PresharedKey: new(bool)}
 		if ap, err := netip.ParseAddrPort(p.Endpoint); err == nil {
 			pe.Endpoint = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
 		}
 		var ok bool
-		if pe.AllowedIPs, ok = status.PrefixSet(p.AllowedIPs, true); !ok {
-			return status.Device{}, fmt.Errorf("parsing the allowed IPs of peer %s of %s: not a list of CIDR prefixes", p.PublicKey, wg.Name)
+		if pe.AllowedIPs, ok = plan.PrefixSet(p.AllowedIPs, true); !ok {
+			return plan.Device{}, fmt.Errorf("parsing the allowed IPs of peer %s of %s: not a list of CIDR prefixes", p.PublicKey, wg.Name)
 		}
 		if p.PersistentKeepalive != nil {
 			*pe.Keepalive = *p.PersistentKeepalive
@@ -39,7 +39,7 @@ func expectDevice(wg schema.WireGuard, priv wgtypes.Key, mtu int) (status.Device
 	for _, a := range wg.Address {
 		p, err := netip.ParsePrefix(a)
 		if err != nil {
-			return status.Device{}, fmt.Errorf("parsing address %q of %s: %w", a, wg.Name, err)
+			return plan.Device{}, fmt.Errorf("parsing address %q of %s: %w", a, wg.Name, err)
 		}
 		e.Addresses = append(e.Addresses, p)
 	}

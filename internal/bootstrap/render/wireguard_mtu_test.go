@@ -10,7 +10,6 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // mtuConfig is one interface with a peer at 192.0.2.2, one at 198.51.100.7
@@ -137,7 +136,7 @@ func mtuDocFor(cni string, v6 bool) string {
 
 // renderedNode renders the whole node from doc and facts and returns the
 // wg-quick file of iface, the device its verify action checks and the CNI's MTU in k0s.yaml.
-func renderedNode(t *testing.T, doc string, f *hostfacts.Facts, iface string) (conf string, verify status.Device, cniMTU int) {
+func renderedNode(t *testing.T, doc string, f *hostfacts.Facts, iface string) (conf string, verify plan.Device, cniMTU int) {
 	t.Helper()
 	cfg, _, err := schema.Load([]byte(doc))
 	if err != nil {

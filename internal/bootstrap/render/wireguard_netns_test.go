@@ -17,7 +17,6 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -109,7 +108,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 		for _, want := range []string{
 			"peer " + wrong.String() + " is configured but not on the device",
 			"peer " + keyB.PublicKey().String() + " is on the device but not configured",
-			"journalctl -u " + status.WgQuickUnit(a.iface),
+			"journalctl -u " + plan.WgQuickUnit(a.iface),
 		} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
@@ -122,7 +121,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 
 	t.Run("wrong private key caught", func(t *testing.T) {
 		e := expectationOf(t, a.step)
-		e.PublicKey = status.Key(testutil.GenKey(t).PublicKey())
+		e.PublicKey = plan.Key(testutil.GenKey(t).PublicKey())
 		e.Addresses = append(e.Addresses, netip.MustParsePrefix("10.77.9.1/24"))
 		v := apply.Verifier{Devices: wg, Links: a.handle, AddressWait: 300 * time.Millisecond}
 		err := v.Verify(ctx, e)
@@ -192,7 +191,7 @@ func fileAt(t *testing.T, s plan.Step, path string) plan.File {
 	return plan.File{}
 }
 
-func expectationOf(t *testing.T, s plan.Step) status.Device {
+func expectationOf(t *testing.T, s plan.Step) plan.Device {
 	t.Helper()
 	for _, a := range s.Actions {
 		if a.Kind == plan.ActionVerifyDevice {
@@ -200,7 +199,7 @@ func expectationOf(t *testing.T, s plan.Step) status.Device {
 		}
 	}
 	t.Fatal("no verify action in the step")
-	return status.Device{}
+	return plan.Device{}
 }
 
 func candidate(d Decision, iface, addr string) *Candidate {

@@ -4,8 +4,8 @@ import (
 	"net/netip"
 	"slices"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // ReloadSuffices says whether a running interface takes the change from old
@@ -40,8 +40,8 @@ import (
 //     WGPEER_REPLACE_ALLOWEDIPS); a removed peer is removed
 //     (WGPEER_REMOVE_ME). Both reload.
 func ReloadSuffices(old, next schema.WireGuard) bool {
-	oldAddrs, ok1 := status.PrefixSet(old.Address, false)
-	newAddrs, ok2 := status.PrefixSet(next.Address, false)
+	oldAddrs, ok1 := plan.PrefixSet(old.Address, false)
+	newAddrs, ok2 := plan.PrefixSet(next.Address, false)
 	if !ok1 || !ok2 || !slices.Equal(oldAddrs, newAddrs) {
 		return false
 	}
@@ -83,7 +83,7 @@ func wgQuickRoutes(wg schema.WireGuard, addrs []netip.Prefix) ([]netip.Prefix, b
 	for _, p := range wg.Peers {
 		allowed = append(allowed, p.AllowedIPs...)
 	}
-	all, ok := status.PrefixSet(allowed, true)
+	all, ok := plan.PrefixSet(allowed, true)
 	if !ok {
 		return nil, false
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 func TestReloadSuffices(t *testing.T) {
@@ -174,7 +173,7 @@ func TestDayTwoDerivedMTU(t *testing.T) {
 			t.Errorf("wg0.conf does not state the MTU of its routes:\n%s", conf)
 		}
 		for _, a := range step.Actions {
-			if a.Unit == status.WgQuickUnit("wg0") && (a.Kind == plan.ActionReload || a.Kind == plan.ActionRestart) {
+			if a.Unit == plan.WgQuickUnit("wg0") && (a.Kind == plan.ActionReload || a.Kind == plan.ActionRestart) {
 				return string(a.Kind)
 			}
 		}

@@ -3,7 +3,6 @@ package render
 import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // StepWireGuardRemoved names the day-two step that takes down interfaces
@@ -31,7 +30,7 @@ func renderRemoved(cfg *schema.Config, prev *Previous, links map[string][]plan.L
 		if onDisk && !managedFile(conf) {
 			continue
 		}
-		step.Actions = append(step.Actions, plan.Action{Kind: plan.ActionStop, Unit: status.WgQuickUnit(wg.Name)})
+		step.Actions = append(step.Actions, plan.Action{Kind: plan.ActionStop, Unit: plan.WgQuickUnit(wg.Name)})
 		if onDisk {
 			step.Removes = append(step.Removes, WireGuardConfPath(wg.Name))
 		}

@@ -58,7 +58,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 		}
 		return step, nil
 	}
-	var devices []status.Device
+	var devices []plan.Device
 	for i, wg := range cfg.WireGuard {
 		mtu, err := InterfaceMTU(wg, in.Facts, prev)
 		if err != nil {
@@ -69,7 +69,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 			return plan.Step{}, err
 		}
 		confPath := WireGuardConfPath(wg.Name)
-		unitName := status.WgQuickUnit(wg.Name)
+		unitName := plan.WgQuickUnit(wg.Name)
 		step.Files = append(step.Files, plan.File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys, SecretSyntax: plan.SyntaxINI})
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
@@ -120,18 +120,18 @@ var wgQuickSecretKeys = []string{"PrivateKey", "PresharedKey"}
 // device must look like once it is up. Only keys wg-quick handles without
 // outside help are used: DNS= needs resolvconf, and Table=, PostUp= and
 // friends are not part of the contract.
-func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, status.Device, error) {
+func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, plan.Device, error) {
 	priv, err := wireGuardKey(secrets, schema.PrivateKeyPath(i), wg.PrivateKey, true)
 	if err != nil {
-		return nil, status.Device{}, err
+		return nil, plan.Device{}, err
 	}
 	key, _ := wgtypes.ParseKey(priv.Reveal()) // checked by wireGuardKey
 	if err := checkPeerKeys(i, wg, key, secrets); err != nil {
-		return nil, status.Device{}, err
+		return nil, plan.Device{}, err
 	}
 	expect, err := expectDevice(wg, key, mtu.Value)
 	if err != nil {
-		return nil, status.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
+		return nil, plan.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
 	}
 	var b strings.Builder
 	b.WriteString(rootfs.Managed("#"))
@@ -153,7 +153,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte
 		kv(&b, "PublicKey", p.PublicKey)
 		psk, err := wireGuardKey(secrets, schema.PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
 		if err != nil {
-			return nil, status.Device{}, err
+			return nil, plan.Device{}, err
 		}
 		if !psk.IsZero() {
 			kv(&b, "PresharedKey", psk.Reveal())

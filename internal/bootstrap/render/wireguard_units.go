@@ -13,7 +13,6 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -49,7 +48,7 @@ func WireGuardDropInPath(role schema.Role) string {
 // makes with a template that says `WantedBy=multi-user.target`, as
 // wireguard-tools did before v1.0.20260223.
 func wgQuickWantsLink(name string) plan.Link {
-	return plan.Link{Path: wgQuickWantedBy + "/" + status.WgQuickUnit(name), Target: wgQuickTemplate}
+	return plan.Link{Path: wgQuickWantedBy + "/" + plan.WgQuickUnit(name), Target: wgQuickTemplate}
 }
 
 // wgQuickLinks are the links that enable interface name's unit, so it comes
@@ -57,7 +56,7 @@ func wgQuickWantsLink(name string) plan.Link {
 // section (ReadWgQuickLinks), or, for a root without the template,
 // wgQuickWantsLink.
 func wgQuickLinks(read map[string][]plan.Link, name string) []plan.Link {
-	if links := read[status.WgQuickUnit(name)]; len(links) > 0 {
+	if links := read[plan.WgQuickUnit(name)]; len(links) > 0 {
 		return links
 	}
 	return []plan.Link{wgQuickWantsLink(name)}
@@ -76,7 +75,7 @@ func ReadWgQuickLinks(root rootfs.Root, cfg *schema.Config, prev *Previous) (map
 	out := map[string][]plan.Link{}
 	ifaces := append(slices.Clone(cfg.WireGuard), prev.removed(cfg)...)
 	for _, wg := range ifaces {
-		unitName := status.WgQuickUnit(wg.Name)
+		unitName := plan.WgQuickUnit(wg.Name)
 		links, err := systemd.OfflineLinks(root, unitName)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -97,10 +96,10 @@ func ReadWgQuickLinks(root rootfs.Root, cfg *schema.Config, prev *Previous) (map
 func renderK0sDropIn(ifaces []schema.WireGuard) ([]byte, error) {
 	var opts []*unit.UnitOption
 	for _, wg := range ifaces {
-		opts = append(opts, unit.NewUnitOption("Unit", "After", status.WgQuickUnit(wg.Name)))
+		opts = append(opts, unit.NewUnitOption("Unit", "After", plan.WgQuickUnit(wg.Name)))
 	}
 	for _, wg := range ifaces {
-		opts = append(opts, unit.NewUnitOption("Unit", "Requires", status.WgQuickUnit(wg.Name)))
+		opts = append(opts, unit.NewUnitOption("Unit", "Requires", plan.WgQuickUnit(wg.Name)))
 	}
 	body, err := io.ReadAll(unit.Serialize(opts))
 	if err != nil {
@@ -115,7 +114,7 @@ func renderK0sDropIn(ifaces []schema.WireGuard) ([]byte, error) {
 // WgQuickK0sDropInPath is the interface's drop-in that brings k0s back when
 // the interface starts again.
 func WgQuickK0sDropInPath(name string) string {
-	return "/etc/systemd/system/" + status.WgQuickUnit(name) + ".d/" + wgQuickK0sDropInName
+	return "/etc/systemd/system/" + plan.WgQuickUnit(name) + ".d/" + wgQuickK0sDropInName
 }
 
 // renderWgQuickK0sDropIn makes starting the interface's unit start k0s too.

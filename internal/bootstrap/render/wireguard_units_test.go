@@ -15,7 +15,6 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -250,7 +249,7 @@ func TestWgQuickLinksMatchSystemctl(t *testing.T) {
 			want := rootWithTemplate(t, "/usr/lib/systemd/system", template)
 			got := rootWithTemplate(t, "/usr/lib/systemd/system", template)
 			for _, wg := range cfg.WireGuard {
-				if out, err := exec.Command("systemctl", "--root="+want.Dir(), "enable", status.WgQuickUnit(wg.Name)).CombinedOutput(); err != nil {
+				if out, err := exec.Command("systemctl", "--root="+want.Dir(), "enable", plan.WgQuickUnit(wg.Name)).CombinedOutput(); err != nil {
 					t.Fatalf("systemctl --root enable: %v\n%s", err, out)
 				}
 			}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // TestVerifyComparesWhatTheFileStates changes one thing at a time on devices
@@ -56,7 +55,7 @@ func TestVerifyComparesWhatTheFileStates(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			devs, links := liveDevicesFor(t, step)
 			c.edit(devs[c.iface], links)
-			var e status.Device
+			var e plan.Device
 			for _, a := range step.Actions {
 				if a.Kind == plan.ActionVerifyDevice && a.Device.Name == c.iface {
 					e = *a.Device

@@ -15,6 +15,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	provision1 "github.com/corium/corium-agent/internal/bootstrap"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/hostfacts"
@@ -168,8 +169,8 @@ func healthy(t testing.TB, n node, age time.Duration) (Options, *wgtypes.Device)
 		}},
 	}
 	units := &systemdtest.Fake{States: map[string]systemd.State{
-		status.WgQuickUnit(n.iface): {Load: "loaded", Active: "active", Sub: "exited"},
-		"k0scontroller.service":     {Load: "loaded", Active: "active", Sub: "running"},
+		plan.WgQuickUnit(n.iface): {Load: "loaded", Active: "active", Sub: "exited"},
+		"k0scontroller.service":   {Load: "loaded", Active: "active", Sub: "running"},
 	}}
 	facts := &hostfacts.Facts{Interfaces: []hostfacts.InterfaceFacts{
 		{Name: "eth0", Addresses: []netip.Prefix{netip.MustParsePrefix("192.0.2.1/24")}},

@@ -12,9 +12,9 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // Unknown is the class of a peer whose device could not be read.
@@ -30,7 +30,7 @@ const (
 // name (a userspace device is a tuntap link, so never by link type), drift
 // from the applied configuration, and every configured peer.
 func (in *inspection) tunnel(wg schema.WireGuard) Interface {
-	it := Interface{Name: wg.Name, Unit: status.WgQuickUnit(wg.Name), Peers: []Peer{}}
+	it := Interface{Name: wg.Name, Unit: plan.WgQuickUnit(wg.Name), Peers: []Peer{}}
 	_, it.UnitState, _ = in.unitState(it.Unit)
 
 	var dev *wgtypes.Device
