@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
@@ -44,11 +44,11 @@ func editedDemoConfig(t *testing.T, edits ...string) string {
 	return p
 }
 
-func again(t *testing.T, root rootfs.Root, config string) (*status.Status, *apply.RecordingLive, error) {
+func again(t *testing.T, root rootfs.Root, config string) (*status.Status, *applytest.RecordingLive, error) {
 	t.Helper()
 	o := demoOptions(root, nil)
 	o.ConfigFile, o.Again = config, true
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	o.Live, o.LiveUnderRoot = live, true
 	st, err := Run(context.Background(), o)
 	return st, live, err

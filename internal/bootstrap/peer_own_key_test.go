@@ -12,7 +12,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -54,7 +54,7 @@ func TestApplyRefusesAPeerThatIsAnotherInterface(t *testing.T) {
 	var log bytes.Buffer
 	o := demoOptions(root, &log)
 	o.ConfigFile = cfgPath
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	o.Live, o.LiveUnderRoot = live, true
 	st, err := Run(context.Background(), o)
 	const want = "wireguard[0].peers[0].publicKey: is the public key of wireguard[1] on this node; a peer is another node's interface"

@@ -11,7 +11,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 )
@@ -87,7 +87,7 @@ func TestPlanNamesTheSourceOfAnUnresolvedPublicKey(t *testing.T) {
 	}
 	// The live path still verifies the key derived from the resolved one.
 	root := newDemoRoot(t)
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	ro := demoOptions(root, nil)
 	ro.Live, ro.LiveUnderRoot = live, true
 	if _, err := Run(context.Background(), ro); err != nil {

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
@@ -33,7 +33,7 @@ func demoOptions(root rootfs.Root, log *bytes.Buffer) Options {
 
 func TestApplyRootProducesTheTree(t *testing.T) {
 	root := newDemoRoot(t)
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	o := demoOptions(root, nil)
 	o.Live, o.LiveUnderRoot = live, true
 	st, err := Run(context.Background(), o)
@@ -146,7 +146,7 @@ func TestSecondRunChangesNothing(t *testing.T) {
 	if _, err := root.Remove(status.MarkerPath); err != nil {
 		t.Fatal(err)
 	}
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	o := demoOptions(root, nil)
 	o.Live, o.LiveUnderRoot = live, true
 	st, err = Run(context.Background(), o)
@@ -263,7 +263,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	root := newDemoRoot(t)
 	var log bytes.Buffer
 	o := demoOptions(root, &log)
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	o.Live, o.LiveUnderRoot = live, true
 	st, err := Run(context.Background(), o)
 	if err != nil {
@@ -279,7 +279,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	// A failing run too: its error and status must not leak either.
 	root2 := newDemoRoot(t)
 	o2 := demoOptions(root2, &log)
-	o2.Live, o2.LiveUnderRoot = &apply.RecordingLive{Fail: "k0s-install", Err: errors.New("k0s exploded")}, true
+	o2.Live, o2.LiveUnderRoot = &applytest.RecordingLive{Fail: "k0s-install", Err: errors.New("k0s exploded")}, true
 	st2, err2 := Run(context.Background(), o2)
 	if err2 == nil {
 		t.Fatal("the failing run succeeded")
@@ -321,7 +321,7 @@ func mustRead(root rootfs.Root, p string) []byte {
 
 func TestLiveActionsSkippedUnderARoot(t *testing.T) {
 	root := newDemoRoot(t)
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	o := demoOptions(root, nil)
 	o.Live = live // without LiveUnderRoot: a root other than / never acts
 	st, err := Run(context.Background(), o)
@@ -348,7 +348,7 @@ func TestLiveActionsSkippedUnderARoot(t *testing.T) {
 func TestFailedLiveActionStopsBeforeTheMarker(t *testing.T) {
 	root := newDemoRoot(t)
 	o := demoOptions(root, nil)
-	o.Live, o.LiveUnderRoot = &apply.RecordingLive{Fail: "verify-wireguard wg-quick@wg1", Err: errors.New("public key mismatch")}, true
+	o.Live, o.LiveUnderRoot = &applytest.RecordingLive{Fail: "verify-wireguard wg-quick@wg1", Err: errors.New("public key mismatch")}, true
 	st, err := Run(context.Background(), o)
 	if err == nil || !strings.Contains(err.Error(), "public key mismatch") {
 		t.Fatalf("want the verification failure, got %v", err)

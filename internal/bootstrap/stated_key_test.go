@@ -11,7 +11,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
@@ -67,7 +67,7 @@ func TestApplyHoldsTheResolvedKeyToThePublicKey(t *testing.T) {
 			var log bytes.Buffer
 			o := demoOptions(root, &log)
 			o.ConfigFile = demoStating(t, tc.stated)
-			live := &apply.RecordingLive{}
+			live := &applytest.RecordingLive{}
 			o.Live, o.LiveUnderRoot = live, true
 			st, err := Run(context.Background(), o)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {

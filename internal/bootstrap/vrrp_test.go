@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 )
 
 // twoNICs is a host with two NICs: the default route leaves through eth0,
@@ -80,7 +80,7 @@ func TestVRRPUnreachablePeersWriteNothing(t *testing.T) {
 	before := snapshot(t, root)
 	o := demoOptions(root, nil)
 	o.ConfigFile, o.FactsFile = demoUnsetVRRP(t, twoNICs(""))
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	o.Live, o.LiveUnderRoot = live, true
 	_, err := Run(context.Background(), o)
 	const want = "rendering the node: ha.unicastPeers[0]: no interface of this host reaches it"

@@ -4,7 +4,7 @@
 // when a unit is loaded behind the disk, starts and restarts waited for),
 // runs `k0s install`, sets the hostname, programs the guard and checks each
 // WireGuard device against what its file states, with wgctrl and netlink
-// (Verifier); RecordingLive records the actions as text for tests. Under a
+// (Verifier); applytest.RecordingLive records the actions as text for tests. Under a
 // root other than the host's "/", live actions are listed as skipped.
 //
 // It does not decide what to write or do (render) or in which run

@@ -1,6 +1,8 @@
 package apply
 
 import (
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
+
 	"context"
 	"errors"
 	"testing"
@@ -21,7 +23,7 @@ func testPlan() *plan.Plan {
 
 func TestExecutorRestartsOnlyOnChange(t *testing.T) {
 	root := rootfs.New(t.TempDir())
-	live := &RecordingLive{}
+	live := &applytest.RecordingLive{}
 	e := &Executor{Root: root, Live: live, LiveUnderRoot: true}
 	if _, err := e.Apply(context.Background(), testPlan()); err != nil {
 		t.Fatal(err)
@@ -29,7 +31,7 @@ func TestExecutorRestartsOnlyOnChange(t *testing.T) {
 	if want := "restart a.service\nstart a.service\nqueue-start b.service\n"; live.Text() != want {
 		t.Errorf("first apply:\n%s\nwant:\n%s", live.Text(), want)
 	}
-	live2 := &RecordingLive{}
+	live2 := &applytest.RecordingLive{}
 	steps, err := (&Executor{Root: root, Live: live2, LiveUnderRoot: true}).Apply(context.Background(), testPlan())
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +47,7 @@ func TestExecutorRestartsOnlyOnChange(t *testing.T) {
 func TestExecutorStopsAtFailure(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	boom := errors.New("boom")
-	e := &Executor{Root: root, Live: &RecordingLive{Fail: "start a.service", Err: boom}, LiveUnderRoot: true}
+	e := &Executor{Root: root, Live: &applytest.RecordingLive{Fail: "start a.service", Err: boom}, LiveUnderRoot: true}
 	steps, err := e.Apply(context.Background(), testPlan())
 	if !errors.Is(err, boom) {
 		t.Fatalf("error %v", err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
@@ -46,7 +47,7 @@ func TestRenderGuardStepUpgradesAnOlderAgentsFiles(t *testing.T) {
 			steps = append(steps, s)
 		}
 	}
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	if _, err := (&apply.Executor{Root: root, Live: live, LiveUnderRoot: true}).Apply(context.Background(), &plan.Plan{Steps: steps}); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -21,7 +22,7 @@ func applyOverlay(t *testing.T, root rootfs.Root, cfg, applied *schema.Config) (
 		prev = ReadPrevious(root, applied)
 	}
 	steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Previous: prev})
-	live := &apply.RecordingLive{}
+	live := &applytest.RecordingLive{}
 	st, err := (&apply.Executor{Root: root, Live: live, LiveUnderRoot: true}).Apply(context.Background(), &plan.Plan{Steps: steps})
 	if err != nil {
 		t.Fatal(err)

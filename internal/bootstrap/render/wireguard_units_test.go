@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -221,7 +222,7 @@ func TestDayTwoRemovesEveryEnableLink(t *testing.T) {
 			t.Fatal(err)
 		}
 		steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Previous: prev, WgQuickLinks: links})
-		if _, err := (&apply.Executor{Root: root, Live: &apply.RecordingLive{}, LiveUnderRoot: true}).Apply(context.Background(), &plan.Plan{Steps: steps}); err != nil {
+		if _, err := (&apply.Executor{Root: root, Live: &applytest.RecordingLive{}, LiveUnderRoot: true}).Apply(context.Background(), &plan.Plan{Steps: steps}); err != nil {
 			t.Fatal(err)
 		}
 	}
