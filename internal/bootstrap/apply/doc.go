@@ -4,9 +4,12 @@
 // when a unit is loaded behind the disk, starts and restarts waited for),
 // runs `k0s install`, sets the hostname, programs the guard and checks each
 // WireGuard device against what its file states, with wgctrl and netlink
-// (Verifier); applytest.RecordingLive records the actions as text for tests. Under a
-// root other than the host's "/", live actions are listed as skipped.
+// (Verifier); applytest.RecordingLive records the actions as text for
+// tests. Under a root other than the host's "/", live actions are listed as
+// skipped. The drivers it reaches through narrow interfaces are their own
+// packages: systemd/bus (D-Bus), firewall/nft (nftables), hostfacts/gather
+// (netlink), rootfs (the filesystem under a root).
 //
-// It does not decide what to write or do (render) or in which run
-// (provision).
+// It does not decide what to write or do (render) or in which run (package
+// bootstrap).
 package apply
