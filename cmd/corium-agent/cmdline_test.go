@@ -75,7 +75,7 @@ func TestCmdlineOutputBootsThroughTheReader(t *testing.T) {
 // unless the operator says otherwise; either way the check's warning says
 // which field, and nothing prints the secret but the line asked for.
 func TestCmdlineRefusesInlineSecrets(t *testing.T) {
-	const token = "K10inlinetokenvalue4711"
+	token := testutil.JoinToken("fake00.inlinecmdline000")
 	file := writeConfig(t, "pxe.yaml", pxeDocWithToken(token))
 	code, out, errOut := runCLI(t, "cmdline", file)
 	if code != exitFailed || out != "" || !strings.Contains(errOut, "refusing") || !strings.Contains(errOut, "join.token") ||
@@ -183,12 +183,13 @@ func TestCmdlineCarriesOnlyTheBlockOfACloudConfig(t *testing.T) {
 	}
 
 	// The block's inline token, on line 10 of the cloud-config.
-	withToken := writeConfig(t, "cc.yaml", cloudConfig(pxeDocWithToken("K10inlinetokenvalue4711")))
+	token := testutil.JoinToken("fake00.inlinecmdline000")
+	withToken := writeConfig(t, "cc.yaml", cloudConfig(pxeDocWithToken(token)))
 	code, out, errOut = runCLI(t, "cmdline", "--allow-inline-secrets", withToken)
 	if code != exitOK || !strings.Contains(errOut, "cc.yaml:10:12: warning: join.token: is an inline secret") {
 		t.Errorf("exit %d, stderr %q", code, errOut)
 	}
-	if doc := decodedLine(t, out); !strings.Contains(doc, "K10inlinetokenvalue4711") || strings.Contains(doc, "chpass") {
+	if doc := decodedLine(t, out); !strings.Contains(doc, token) || strings.Contains(doc, "chpass") {
 		t.Errorf("--allow-inline-secrets: the line carries\n%s", doc)
 	}
 }

@@ -72,6 +72,7 @@ func printPlan(w io.Writer, rep *bootstrap.PlanReport, full bool) {
 	for _, n := range rep.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+	printGuardSummary(w, rep.Guard)
 	for _, s := range rep.Steps {
 		fmt.Fprintf(w, "step %s\n", s.Name)
 		for _, f := range s.Files {

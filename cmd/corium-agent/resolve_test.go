@@ -15,9 +15,12 @@ import (
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
+// resolveToken is the test documents' join token.
+var resolveToken = testutil.JoinToken("fake00.resolvesecret000")
+
 // Secret values of the test documents; no output of resolve may hold one.
 var resolveSecrets = []string{
-	"SECRET-JOIN-TOKEN-7f3a",
+	resolveToken,
 	"S3cr3tPw",
 	"AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=",
 	"ISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0+P0A=",
@@ -31,7 +34,7 @@ cluster:
   name: ` + name + `
   endpoint: 10.20.0.1
 join:
-  token: SECRET-JOIN-TOKEN-7f3a
+  token: ` + resolveToken + `
 ha:
   enabled: true
   virtualIP: 10.20.0.100/24

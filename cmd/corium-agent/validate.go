@@ -102,20 +102,25 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		if !*asCluster {
 			r.node = cluster.Node{} // the document is not needed once printed
 		}
-		switch {
-		case ctx.Err() != nil:
-			code = exitFailed
-		case r.Error != "":
-			code = exitUsage
-		case !r.Valid && code == exitOK:
-			code = exitFailed
-		}
 		reports = append(reports, r)
-		if *format == "text" {
+		if *format == "text" && !*asCluster {
 			printText(stdout, stderr, r)
 		}
 	}
 	var set *clusterReport
+	if *asCluster {
+		// What the set shows changes what a document's own check says
+		// (validate_cluster_vip.go): the files are printed once it is known.
+		reports = withSetFacts(ctx, files, reports, c)
+		if *format == "text" {
+			for _, r := range reports {
+				printText(stdout, stderr, r)
+			}
+		}
+	}
+	for _, r := range reports {
+		code = fileCode(ctx, code, r)
+	}
 	if *asCluster {
 		set = checkCluster(reports, *strict)
 		if !set.Valid && code == exitOK {
@@ -133,6 +138,20 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "corium-agent validate: writing json: %v\n", err)
 			return exitFailed
 		}
+	}
+	return code
+}
+
+// fileCode is the exit code with file r checked, code before it: a file
+// that could not be read is a usage error, an invalid one a failure.
+func fileCode(ctx context.Context, code int, r validateReport) int {
+	switch {
+	case ctx.Err() != nil:
+		return exitFailed
+	case r.Error != "":
+		return exitUsage
+	case !r.Valid && code == exitOK:
+		return exitFailed
 	}
 	return code
 }

@@ -13,6 +13,10 @@ type clusterReport struct {
 	Valid    bool             `json:"valid"`
 	Findings cluster.Findings `json:"findings"`
 	Error    string           `json:"error,omitempty"`
+	// InvalidFiles are the files that failed their own check: the set is
+	// no more valid than its worst document, whatever the cross-node
+	// checks say.
+	InvalidFiles []string `json:"invalidFiles,omitempty"`
 
 	strict bool // --strict, for the verdict line
 }
@@ -29,9 +33,13 @@ func checkCluster(reports []validateReport, strict bool) *clusterReport {
 			return set
 		}
 		nodes = append(nodes, r.node)
+		if !r.Valid {
+			set.InvalidFiles = append(set.InvalidFiles, r.File)
+		}
 	}
 	set.Findings = cluster.Check(nodes)
-	set.Valid = len(set.Findings.Errors()) == 0 && (!strict || len(set.Findings.Warnings()) == 0)
+	set.Valid = len(set.InvalidFiles) == 0 &&
+		len(set.Findings.Errors()) == 0 && (!strict || len(set.Findings.Warnings()) == 0)
 	return set
 }
 
@@ -46,7 +54,14 @@ func printCluster(stdout, stderr io.Writer, set *clusterReport, files int) {
 		printFix(stdout, f.Fix)
 	}
 	name := fmt.Sprintf("cluster of %d files", files)
-	fmt.Fprintln(stdout, verdict(name, set.Valid, len(set.Findings.Errors()), len(set.Findings.Warnings()), set.strict))
+	errors, warnings := len(set.Findings.Errors()), len(set.Findings.Warnings())
+	if len(set.InvalidFiles) > 0 && errors == 0 && (!set.strict || warnings == 0) {
+		// The cross-node checks passed, but a document did not: the line
+		// must not read as a verdict on the whole set.
+		fmt.Fprintf(stdout, "%s: invalid: %s failed its own check (above)\n", name, strings.Join(set.InvalidFiles, ", "))
+		return
+	}
+	fmt.Fprintln(stdout, verdict(name, set.Valid, errors, warnings, set.strict))
 }
 
 // printFix writes a finding's fix under it, indented: YAML to add by hand,

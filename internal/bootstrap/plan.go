@@ -13,6 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -33,6 +34,10 @@ type PlanReport struct {
 	// Notes are combinations that need attention (HA, a hostname decided at
 	// boot); why a node address is decided at boot is in NodeAddress.
 	Notes []string `json:"notes,omitempty"`
+	// Guard is the guard the plan renders, read back from its file: what
+	// apply writes and corium-firewall loads at boot, not a second
+	// derivation of it. Nil when the plan stopped before rendering.
+	Guard *firewall.Guard `json:"guard,omitempty"`
 	// Refusals are the day-two changes apply --again would refuse.
 	Refusals []string `json:"refusals,omitempty"`
 	Error    string   `json:"error,omitempty"`
@@ -123,6 +128,13 @@ func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
 		for _, f := range s.Files {
 			if f.Path == status.DevicesPath {
 				f.Content = planDevices(cfg, f.Content)
+			}
+			if f.Path == firewall.FilePath {
+				g, err := firewall.ParseFile(f.Content)
+				if err != nil {
+					return fmt.Errorf("reading back the rendered guard: %w", err)
+				}
+				rep.Guard = &g
 			}
 			pf, err := planFile(root, f, known)
 			if err != nil {

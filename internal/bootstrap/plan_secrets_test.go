@@ -9,17 +9,18 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 // Inline secrets, written in the document itself, must be masked in a plan
 // like resolved ones: the plan holds the very text the files would.
 func TestPlanMasksInlineSecrets(t *testing.T) {
 	const (
-		priv  = "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7sU9w="
-		psk   = "YmFzZTY0IG9mIDMyIGJ5dGVzIG9mIHByZXNoYXJlZCE="
-		token = "K10INLINETOKENdGhpcyBpcyBhIGpvaW4gdG9rZW4gaW5saW5l"
-		pass  = "Pw12345x"
+		priv = "aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5oQ7sU9w="
+		psk  = "YmFzZTY0IG9mIDMyIGJ5dGVzIG9mIHByZXNoYXJlZCE="
+		pass = "Pw12345x"
 	)
+	token := testutil.JoinToken("fake00.inlineplantoken0")
 	doc := `role: controller
 cluster: {endpoint: 192.0.2.100}
 join:

@@ -105,6 +105,9 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 		if err := render.CheckResolvedKeys(cfg, secrets); err != nil {
 			return nil, err
 		}
+		if err := render.CheckResolvedToken(cfg, secrets); err != nil {
+			return nil, err
+		}
 		return secrets, nil
 	})
 	st.Provenance, st.Validation, st.NodeAddress, st.Hostname, st.Refusals = t.provenance, t.validation, t.nodeAddress, t.hostname, t.refusals

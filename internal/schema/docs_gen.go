@@ -32,7 +32,7 @@ var typeDocs = map[string]string{
 	"HA.AuthPassFrom":          "AuthPassFrom fetches the VRRP password at boot; exactly one of authPass and authPassFrom when enabled.",
 	"HA.Enabled":               "Enabled turns the virtual IP on; only for controller roles.",
 	"HA.Interface":             "Interface is the VRRP interface: a host interface's name, or its MAC address; unset, the agent takes the one whose route reaches the unicast peers, or whose network holds the VIP.",
-	"HA.UnicastPeers":          "UnicastPeers are the other controllers' IPs; required when interface is a wireguard interface (multicast does not cross a tunnel).",
+	"HA.UnicastPeers":          "UnicastPeers makes VRRP unicast: keepalived sends its adverts to the addresses of the controllers that share the virtual IP, on the network of the VRRP interface. Each controller's list plus its own address is the same set on every controller with ha; the node's own addresses may be in it (render drops them), so one list serves every controller. A controller at another site, without ha, is in no list. Required when interface is a wireguard interface (multicast does not cross a tunnel).",
 	"HA.VirtualIP":             "VirtualIP is the address with prefix the controllers share; required when enabled.",
 	"HA.VirtualRouterID":       "VirtualRouterID is the VRRP router ID; unset lets k0s choose.",
 	"Join":                     "Join carries the k0s join token, inline (a liability) or from a SecretSource.",

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
 func TestParseShapes(t *testing.T) {
@@ -138,7 +140,7 @@ func TestLoad(t *testing.T) {
 // document order.
 func TestFiveMistakesAllReported(t *testing.T) {
 	doc := `role: worker
-join: {token: abc}
+join: {token: ` + testutil.JoinToken("") + `}
 cluster: {name: Bad_Name}
 network: {cni: weave}
 node:

@@ -8,6 +8,10 @@ func (v *crossCheck) join() {
 	has := j.Token != nil || j.TokenFrom != nil
 	if j.Token != nil && j.Token.IsZero() {
 		v.errorf("join.token", "must not be empty")
+	} else if j.Token != nil && v.cfg.Role != RoleSingle {
+		if err := CheckJoinToken(j.Token.Reveal()); err != nil {
+			v.errorf("join.token", "%v", err)
+		}
 	}
 	if j.Token != nil && j.TokenFrom != nil {
 		v.errorf("join.tokenFrom", "give only one of join.token and join.tokenFrom")

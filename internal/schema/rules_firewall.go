@@ -176,8 +176,10 @@ func (v *crossCheck) endpointGuard(public map[int]int) {
 		return // all public: reachable at any address already
 	}
 	if kind == EndpointUnderlay {
-		if v.endpointIsOwnVIP(addr) {
-			return // the documented HA design: the VIP the controllers hold on their LAN
+		if v.endpointIsOwnVIP(addr) || v.endpointIsSharedVIP(addr) {
+			// The documented HA design: the VIP the controllers hold on
+			// their LAN, dialled like any client from another site.
+			return
 		}
 		v.warnf("cluster.endpoint", "%s is not on the overlay: the guard admits %s addressed to it from any link (%s reach the cluster there); the node's other addresses stay overlay-only",
 			addr, andList(ports), andList(clients))

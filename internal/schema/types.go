@@ -153,8 +153,13 @@ type HA struct {
 	// AuthPassFrom fetches the VRRP password at boot; exactly one of
 	// authPass and authPassFrom when enabled.
 	AuthPassFrom *secret.Source `yaml:"authPassFrom,omitempty" json:"authPassFrom,omitempty"`
-	// UnicastPeers are the other controllers' IPs; required when interface is
-	// a wireguard interface (multicast does not cross a tunnel).
+	// UnicastPeers makes VRRP unicast: keepalived sends its adverts to the
+	// addresses of the controllers that share the virtual IP, on the network
+	// of the VRRP interface. Each controller's list plus its own address is
+	// the same set on every controller with ha; the node's own addresses may
+	// be in it (render drops them), so one list serves every controller. A controller at another site, without ha, is in no list.
+	// Required when interface is a wireguard interface (multicast does not
+	// cross a tunnel).
 	UnicastPeers []string `yaml:"unicastPeers,omitempty" json:"unicastPeers,omitempty" validate:"dive,ipaddr"`
 }
 

@@ -3,6 +3,7 @@ package schema
 import (
 	"context"
 	"fmt"
+	"net/netip"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
@@ -40,7 +41,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	}
 	cfg := doc.Config
 	checkFields(c, cfg)
-	v := &crossCheck{collector: c, cfg: cfg, eff: withDefaults(cfg)}
+	v := &crossCheck{collector: c, cfg: cfg, eff: withDefaults(cfg), opts: o}
 	v.net, v.netProblems = EffectiveNetwork(cfg)
 	v.storage()
 	v.join()
@@ -67,6 +68,8 @@ type Option func(*options)
 
 type options struct {
 	cmdline bool
+	// sharedVIPs are the set's virtual IPs (SharedVirtualIPs).
+	sharedVIPs []netip.Addr
 }
 
 // ForCmdline adds the checks for a document carried on the kernel command
@@ -77,8 +80,9 @@ func ForCmdline() Option { return func(o *options) { o.cmdline = true } }
 // with defaults applied.
 type crossCheck struct {
 	*collector
-	cfg *Config
-	eff *Config
+	cfg  *Config
+	eff  *Config
+	opts options
 	// net is the cluster's network as k0s will run it (EffectiveNetwork),
 	// and what could not be read of it.
 	net         k0sconfig.Network

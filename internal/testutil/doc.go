@@ -15,6 +15,7 @@
 //     systemd would give them;
 //   - demo.go, random.go, gzip.go: the demo's root and secrets, random
 //     names, content as cloud-init's write_files encodings hold it;
+//   - jointoken.go: a well-formed fake k0s join token;
 //   - tree.go, gobuild.go, standin.go, systemdshow.go: what the boot and VM
 //     tests share about a guest: its root staged as an overlayfs over a
 //     cached tree, the static binaries it carries, the k0s stand-in's

@@ -2,7 +2,6 @@ package agree
 
 import (
 	"crypto/rand"
-	"encoding/base64"
 	"io"
 	"log/slog"
 	"os"
@@ -31,6 +30,7 @@ var applyOnly = []string{
 	"the datasource read from",
 	"(the keys as the resolved private keys derive them)",
 	"gives this interface the same key pair as",
+	"is not a k0s join token",
 }
 
 // applies runs apply on a document plan accepted, with a well-formed fake
@@ -92,9 +92,7 @@ func fake(t *testing.T, kind schema.SecretKind) string {
 	case schema.SecretDataSource:
 		return "postgres://k0s:Fake-pw@db.example:5432/k0s\n" // kine's shared database
 	}
-	b := make([]byte, 150) // a k0s token: base64 of a gzipped kubeconfig
-	_, _ = rand.Read(b)
-	return "H4sI" + base64.StdEncoding.EncodeToString(b) + "\n"
+	return testutil.JoinToken("fake00."+strings.ToLower(rand.Text()[:16])) + "\n" // k0s's shape
 }
 
 func write(t *testing.T, p, content string) {

@@ -41,6 +41,10 @@ wireguard:
 `, overlayA, keyA, keyB.PublicKey(), underlayB, overlayB)
 }
 
+// bootToken is node B's join token: of k0s's shape, which the agent checks;
+// the k0s stand-in joins nothing with it.
+var bootToken = testutil.JoinToken("fake00.bootoverlaytest0")
+
 // nodeBConfig is a worker whose WireGuard key comes from a systemd
 // credential, as a hypervisor passes it.
 func nodeBConfig(keyA wgtypes.Key) string {
@@ -48,7 +52,7 @@ func nodeBConfig(keyA wgtypes.Key) string {
 node:
   name: node-b
 join:
-  token: stand-in-join-token
+  token: %s
 wireguard:
   - name: wg0
     address: %s/24
@@ -60,7 +64,7 @@ wireguard:
       - publicKey: %s
         endpoint: %s:51820
         allowedIPs: [%s/32]
-`, overlayB, wgCredential, keyA.PublicKey(), underlayA, overlayA)
+`, bootToken, overlayB, wgCredential, keyA.PublicKey(), underlayA, overlayA)
 }
 
 // TestBootOverlayCluster boots two nodes that provision themselves, then
@@ -83,7 +87,7 @@ func TestBootOverlayCluster(t *testing.T) {
 	a.WriteFile("/etc/corium/config.yaml", []byte(nodeAConfig(keyA, keyB)), 0o600)
 	b.WriteFile("/etc/corium/config.yaml", []byte(nodeBConfig(keyA)), 0o600)
 	b.Credentials[wgCredential] = keyB.String()
-	secrets := []string{keyA.String(), keyB.String(), "stand-in-join-token"}
+	secrets := []string{keyA.String(), keyB.String(), bootToken}
 
 	a.Boot()
 	b.Boot()

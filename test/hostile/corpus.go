@@ -2,7 +2,6 @@ package hostile
 
 import (
 	"crypto/rand"
-	"encoding/base64"
 	"sort"
 	"strconv"
 	"strings"
@@ -45,11 +44,9 @@ const (
 func newSecrets(t testing.TB) map[string]secret {
 	t.Helper()
 	key := func() string { return testutil.GenKey(t).String() }
-	token := func() string {
-		b := make([]byte, 150)
-		_, _ = rand.Read(b)
-		return "K10" + base64.StdEncoding.EncodeToString(b)
-	}
+	// A well-formed fake k0s token, a fresh bearer in it, so the agent
+	// takes it as far as it takes a real one.
+	token := func() string { return testutil.JoinToken("fake00." + strings.ToLower(rand.Text()[:16])) }
 	// Eight characters, keepalived's limit, of every class, so the password
 	// is valid in no field but its own.
 	pass := "P" + strings.ToLower(rand.Text()[:3]) + "%" + rand.Text()[:2] + "7"

@@ -36,7 +36,7 @@ type vmCluster struct {
 
 func newCluster(t testing.TB) vmCluster {
 	t.Helper()
-	return vmCluster{c1Key: testutil.GenKey(t), w1Key: testutil.GenKey(t), joinToken: "vmtest-join-" + testutil.RandHex(40)}
+	return vmCluster{c1Key: testutil.GenKey(t), w1Key: testutil.GenKey(t), joinToken: testutil.JoinToken("vmtest." + testutil.RandHex(16))}
 }
 
 func (c vmCluster) secrets() []string {

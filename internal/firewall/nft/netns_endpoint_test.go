@@ -88,7 +88,7 @@ func (n epNode) yaml() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "role: %s\ncluster:\n  endpoint: %q\n", n.role, n.endpoint)
 	if n.joins {
-		b.WriteString("join:\n  token: H4sIAAAAAAAC_corium_test_join_token\n")
+		b.WriteString("join:\n  token: " + testutil.JoinToken("") + "\n")
 	}
 	fmt.Fprintf(&b, "wireguard:\n  - name: %s\n    address: %s\n    nodeAddress: true\n    privateKey: %s\n", n.wg.name, n.wg.addr, n.wg.key)
 	if n.wg.port != 0 {

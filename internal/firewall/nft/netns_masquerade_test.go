@@ -115,7 +115,7 @@ func masqConfig(t *testing.T, role schema.Role, fam masqFamily, n, peer *wgNode,
 	var b strings.Builder
 	fmt.Fprintf(&b, "role: %s\n", role)
 	if role == schema.RoleWorker {
-		b.WriteString("join:\n  token: H4sIAAAAAAAC_corium_test_join_token\n")
+		b.WriteString("join:\n  token: " + testutil.JoinToken("") + "\n")
 	}
 	fmt.Fprintf(&b, "network:\n  cni: kuberouter\n  podCIDR: %s\n  serviceCIDR: %s\n", fam.podCIDR, fam.serviceCIDR)
 	fmt.Fprintf(&b, "wireguard:\n  - name: %s\n    address: [%s]\n    nodeAddress: true\n    privateKey: %s\n", n.name, strings.Join(addrs, ", "), n.key)
