@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/record"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/runstatus"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil"
 )
 
@@ -44,10 +43,10 @@ func TestApplyRefusesAResolvedJoinTokenOfAnotherShape(t *testing.T) {
 		t.Fatalf("apply with a token of another shape: exit %d\n%s%s", code, out, errOut)
 	}
 	st, raw := readStatus(t, root)
-	if st.Outcome != runstatus.Failed || !strings.Contains(st.Error, "join.tokenFrom") {
+	if st.Outcome != status.Failed || !strings.Contains(st.Error, "join.tokenFrom") {
 		t.Errorf("status: %s", raw)
 	}
-	if r := rootfs.New(root); r.Exists(record.MarkerPath) || r.Exists("/etc/k0s/join-token") || r.Exists("/etc/wireguard/wg0.conf") {
+	if r := rootfs.New(root); r.Exists(status.MarkerPath) || r.Exists("/etc/k0s/join-token") || r.Exists("/etc/wireguard/wg0.conf") {
 		t.Error("a run refusing its token wrote files")
 	}
 	noTokenPart(t, map[string]string{"stdout": out, "stderr": errOut, "status": raw})

@@ -11,7 +11,7 @@ import (
 // TestEveryFieldIsDocumented: docs/status.md names every JSON field of the
 // report, so the documented shape cannot fall behind the types.
 func TestEveryFieldIsDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/status.md")
+	doc, err := os.ReadFile("../../../docs/status.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func TestEveryFieldIsDocumented(t *testing.T) {
 // TestDocumentedExampleDecodes: the JSON example in docs/status.md is the
 // report's shape, field for field.
 func TestDocumentedExampleDecodes(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/status.md")
+	doc, err := os.ReadFile("../../../docs/status.md")
 	if err != nil {
 		t.Fatal(err)
 	}
