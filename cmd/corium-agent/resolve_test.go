@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 // resolveToken is the test documents' join token.
@@ -241,7 +242,7 @@ func TestResolveUsage(t *testing.T) {
 // (SSL_CERT_FILE) is read once per process and must hold the test server's
 // certificate before anything loads it.
 func TestResolveHTTPS(t *testing.T) {
-	bin := testutil.BuildAgent(t)
+	bin := agentbin.Path(t)
 	doc := resolveSecretDoc("from-https")
 	srv := testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/broken" {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 // repoRoot is the checkout the test runs in; tests run in their package
@@ -14,41 +15,18 @@ import (
 var repoRoot, _ = filepath.Abs(filepath.Join("..", ".."))
 
 var (
-	buildOnce sync.Once
-	buildDir  string
-	agentPath string
-	buildErr  error
-
 	rootfsOnce sync.Once
 	rootfsPath string
 	rootfsErr  error
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if buildDir != "" {
-		_ = os.RemoveAll(buildDir)
-	}
-	os.Exit(code)
+	os.Exit(agentbin.Run(m))
 }
 
-// agentBinary builds the agent once per test binary, static as the image
+// agentBinary is the agent, built once per test binary, static as the image
 // carries it.
-func agentBinary(t testing.TB) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		buildDir, buildErr = os.MkdirTemp("", "corium-boot-agent-")
-		if buildErr != nil {
-			return
-		}
-		agentPath = filepath.Join(buildDir, "corium-agent")
-		buildErr = testutil.GoBuild(repoRoot, agentPath, "./cmd/corium-agent")
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return agentPath
-}
+func agentBinary(t testing.TB) string { return agentbin.Path(t) }
 
 // rootfs is the cached Debian trixie rootfs (scripts/rootfs.sh builds it once
 // and prints its path), or CORIUM_ROOTFS when set.

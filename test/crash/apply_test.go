@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 // applyConfig is a controller+worker with an overlay, a private key read
@@ -48,7 +48,7 @@ const applyKey = "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk="
 // not survive the power cut this stands for, and the status file there
 // records durations.
 func TestApplySurvivesSIGKILLAtEveryWritePoint(t *testing.T) {
-	agent := testutil.BuildAgent(t)
+	agent := agentbin.Path(t)
 	config := filepath.Join(t.TempDir(), "config.yaml")
 	if err := os.WriteFile(config, []byte(applyConfig), 0o600); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 // writerEnv makes the test binary act as a small program that writes a tree
@@ -22,7 +23,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	os.Exit(agentbin.Run(m))
 }
 
 // writeTree writes what apply writes, in kind: secrets under a 0700

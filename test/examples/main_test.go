@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 // repo is the checkout's top directory; the examples' paths in docs are
@@ -25,21 +27,12 @@ func TestMain(m *testing.M) {
 func run(m *testing.M) int {
 	_, file, _, _ := runtime.Caller(0)
 	repo = filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
-	dir, err := os.MkdirTemp("", "corium-examples-")
-	if err != nil {
+	var err error
+	if agent, err = agentbin.Build(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
-	agent = filepath.Join(dir, "corium-agent")
-	build := exec.Command("go", "build", "-o", agent, "./cmd/corium-agent")
-	build.Dir = repo
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building corium-agent: %v\n%s", err, out)
-		return 1
-	}
-	return m.Run()
+	return agentbin.Run(m)
 }
 
 // runAgent runs the built agent from the top of the checkout and returns its

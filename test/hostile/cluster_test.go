@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 // TestClusterCheckLeaksNoSecret runs validate --cluster over the baseline
@@ -15,7 +16,7 @@ import (
 // each delivered as a file, through write_files (gz+b64) and inline on a
 // kernel command line, and searches everything printed.
 func TestClusterCheckLeaksNoSecret(t *testing.T) {
-	bin := testutil.BuildAgent(t)
+	bin := agentbin.Path(t)
 	secrets := newSecrets(t)
 	read := func(p string) string {
 		b, err := os.ReadFile(p)

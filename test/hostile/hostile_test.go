@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 const (
@@ -116,7 +117,7 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 	if err != nil || len(files) < 40 {
 		t.Fatalf("want at least 40 hostile documents in %s, found %d (%v)", corpus, len(files), err)
 	}
-	bin := testutil.BuildAgent(t)
+	bin := agentbin.Path(t)
 	secrets := newSecrets(t)
 	srv := secretServer(t, secrets)
 	work := t.TempDir()

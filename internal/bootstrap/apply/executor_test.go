@@ -1,12 +1,11 @@
 package apply
 
 import (
-	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
-
 	"context"
 	"errors"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"

@@ -1,14 +1,14 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"context"
 	"fmt"
 
 	"github.com/google/nftables"
 	"github.com/google/nftables/expr"
 	"github.com/google/nftables/userdata"
+
+	"github.com/corium/corium-agent/internal/firewall"
 )
 
 // Conn is the part of *nftables.Conn the guard uses: queue changes, send them

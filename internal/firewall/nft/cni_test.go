@@ -1,12 +1,11 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 )
 

@@ -1,12 +1,11 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"testing"
 
 	"github.com/google/nftables/expr"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 )
 

@@ -1,12 +1,12 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"net/netip"
 
 	"github.com/google/nftables/expr"
 	"golang.org/x/sys/unix"
+
+	"github.com/corium/corium-agent/internal/firewall"
 )
 
 // endpointRule accepts TCP to the endpoint's address on its ports, counted:

@@ -1,14 +1,13 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"errors"
 	"path"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"

@@ -1,13 +1,12 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"bytes"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 )
 

@@ -1,8 +1,6 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"bytes"
 	"context"
 	"reflect"
@@ -12,6 +10,7 @@ import (
 	"github.com/google/nftables/expr"
 	"golang.org/x/sys/unix"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 )
 

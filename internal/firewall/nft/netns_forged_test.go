@@ -1,8 +1,6 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"context"
 	"fmt"
 	"net"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/google/nftables"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )

@@ -1,8 +1,6 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"context"
 	"fmt"
 	"net"
@@ -11,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )

@@ -1,13 +1,12 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"context"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )

@@ -1,11 +1,10 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"context"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil"
 )

@@ -1,8 +1,6 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"errors"
 	"fmt"
 	"net/netip"
@@ -11,6 +9,8 @@ import (
 	"github.com/google/nftables/binaryutil"
 	"github.com/google/nftables/expr"
 	"golang.org/x/sys/unix"
+
+	"github.com/corium/corium-agent/internal/firewall"
 )
 
 // The names the guard owns. Nothing outside this table is ever touched.

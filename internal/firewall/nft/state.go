@@ -1,8 +1,6 @@
 package nft
 
 import (
-	"github.com/corium/corium-agent/internal/firewall"
-
 	"errors"
 	"fmt"
 	"strings"
@@ -11,6 +9,8 @@ import (
 	"github.com/google/nftables/binaryutil"
 	"github.com/google/nftables/userdata"
 	"golang.org/x/sys/unix"
+
+	"github.com/corium/corium-agent/internal/firewall"
 )
 
 // Status is how the loaded guard compares with the rendered one.

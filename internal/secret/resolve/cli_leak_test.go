@@ -18,6 +18,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 // cliInputs is where the test puts the secret source files under the root;
@@ -36,7 +37,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the agent")
 	}
-	bin := testutil.BuildAgent(t)
+	bin := agentbin.Path(t)
 	secrets := cliSecrets{
 		privateKey: testutil.GenKey(t).String(), psk: testutil.GenKey(t).String(),
 		token: testutil.JoinToken("fake00." + strings.ToLower(rand.Text()[:16])), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),

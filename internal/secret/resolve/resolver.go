@@ -8,11 +8,10 @@ import (
 	"os"
 	"time"
 
-	"github.com/corium/corium-agent/internal/secret"
-
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd/notify"
 )
 

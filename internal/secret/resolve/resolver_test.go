@@ -11,8 +11,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/secret"
-
 	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/agentbin"
 )
 
 func TestFileAppearingAfterDelay(t *testing.T) {
@@ -192,5 +192,5 @@ func TestMain(m *testing.M) {
 	// The default status sink would otherwise talk to a real service
 	// manager when the tests run under one.
 	os.Unsetenv("NOTIFY_SOCKET")
-	os.Exit(m.Run())
+	os.Exit(agentbin.Run(m))
 }
