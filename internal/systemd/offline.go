@@ -1,6 +1,7 @@
 package systemd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -44,7 +45,7 @@ func OfflineLinks(root rootfs.Root, name string) ([]Link, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", file, err)
 	}
-	opts, err := unit.Deserialize(strings.NewReader(string(data)))
+	opts, err := unit.DeserializeOptions(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %w", file, err)
 	}

@@ -24,6 +24,7 @@ func writeUnit(inv *k0srules.Invocation, cwd string) (string, error) {
 	wants := filepath.Join(unitDir, "multi-user.target.wants", name)
 	if _, err := os.Lstat(path); err == nil {
 		if !inv.Bool("force") {
+			//lint:ignore ST1005 the text k0s itself prints (kardianos/service), which the boot test matches
 			return "", fmt.Errorf("Init already exists: %s", path)
 		}
 		for _, p := range []string{wants, path} {
