@@ -97,7 +97,7 @@ func (d *decoder) object(v *value, t *typ, path string, strict bool) *value {
 	if t.lenient {
 		strict = false
 	}
-	out := &value{kind: vMap, line: v.line}
+	out := &value{kind: vMap}
 	for _, mem := range v.m {
 		p := joinPath(path, mem.key)
 		f, ok := t.field(mem.key)
@@ -186,13 +186,13 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 		return v
 	case kStrings:
 		if v.kind == vList {
-			out := &value{kind: vList, line: v.line}
+			out := &value{kind: vList}
 			for i, item := range v.l {
 				switch item.kind {
 				case vString:
 					out.l = append(out.l, item)
 				case vNull:
-					out.l = append(out.l, &value{kind: vString, line: item.line})
+					out.l = append(out.l, &value{kind: vString})
 				default:
 					d.typeError(indexPath(path, i), item, "string")
 				}
@@ -201,13 +201,13 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 		}
 	case kStringMap:
 		if v.kind == vMap {
-			out := &value{kind: vMap, line: v.line}
+			out := &value{kind: vMap}
 			for _, mem := range v.m {
 				switch mem.val.kind {
 				case vString:
 					out.set(mem.key, mem.val)
 				case vNull:
-					out.set(mem.key, &value{kind: vString, line: mem.val.line})
+					out.set(mem.key, &value{kind: vString})
 				default:
 					d.typeError(joinPath(path, shownKey(mem.key)), mem.val, "string")
 				}
@@ -222,13 +222,13 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 		return nil
 	case kList:
 		if v.kind == vList {
-			out := &value{kind: vList, line: v.line}
+			out := &value{kind: vList}
 			for i, item := range v.l {
 				switch item.kind {
 				case vMap:
 					out.l = append(out.l, d.object(item, f.of, indexPath(path, i), strict))
 				case vNull:
-					out.l = append(out.l, &value{kind: vMap, line: item.line})
+					out.l = append(out.l, &value{kind: vMap})
 				default:
 					d.typeError(indexPath(path, i), item, f.of.name)
 				}
