@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
-const unitDir = "/etc/systemd/system"
+const unitDir = systemd.UnitDir
 
 // writeUnit writes and enables the unit as `k0s install` does
 // (pkg/install/service.go:56-95 in k0s, through kardianos/service): an
