@@ -149,39 +149,18 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 	case kInt, kInt64, kInt32, kUint32:
 		return d.number(v, f.kind, path)
 	case kDuration:
-		if v.kind == vString {
-			if _, err := time.ParseDuration(v.s); err != nil {
-				d.fail(path, srcDecode, msgDuration)
-				return nil
-			}
-			return v
-		}
-		d.typeError(path, v, "string")
-		return nil
+		return d.parsed(v, path, srcDecode, msgDuration, parseDuration)
 	case kCompatDuration:
 		// extensions.go:127-143: a duration string, else an integer.
-		if v.kind == vString {
-			if _, err := time.ParseDuration(v.s); err != nil {
-				d.fail(path, "pkg/apis/k0s/v1beta1/extensions.go:138", msgCompatDuration)
-				return nil
-			}
-			return v
-		}
 		if n := d.integral(v); n != nil {
 			return n
 		}
-		d.typeError(path, v, "string")
-		return nil
+		return d.parsed(v, path, "pkg/apis/k0s/v1beta1/extensions.go:138", msgCompatDuration, parseDuration)
 	case kTime:
-		if v.kind == vString {
-			if _, err := time.Parse(time.RFC3339, v.s); err != nil {
-				d.fail(path, srcDecode, msgTime)
-				return nil
-			}
-			return v
-		}
-		d.typeError(path, v, "string")
-		return nil
+		return d.parsed(v, path, srcDecode, msgTime, func(s string) error {
+			_, err := time.Parse(time.RFC3339, s)
+			return err
+		})
 	case kRaw:
 		return v
 	case kStrings:
@@ -240,6 +219,26 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 	}
 	d.typeError(path, v, goKind(f.kind))
 	return nil
+}
+
+// parsed is a string field k0s reads with a Go parser (time's): a string
+// parse takes, else msg, which says what to write without the value the
+// parser's own error quotes.
+func (d *decoder) parsed(v *value, path, source, msg string, parse func(string) error) *value {
+	if v.kind != vString {
+		d.typeError(path, v, "string")
+		return nil
+	}
+	if parse(v.s) != nil {
+		d.fail(path, source, msg)
+		return nil
+	}
+	return v
+}
+
+func parseDuration(s string) error {
+	_, err := time.ParseDuration(s)
+	return err
 }
 
 func goKind(k kind) string {
