@@ -1,4 +1,4 @@
-.PHONY: build test test-boot test-vm bench demo generate
+.PHONY: build test lint test-boot test-vm bench demo generate
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o bin/corium-agent ./cmd/corium-agent
@@ -6,6 +6,10 @@ build:
 # The whole suite; installs what it needs (see scripts/test.sh).
 test:
 	bash scripts/test.sh
+
+# gofmt, go mod tidy -diff, go vet and staticcheck (pinned); make test runs it too.
+lint:
+	bash scripts/lint.sh
 
 # The main job end to end: provision a node into a directory root from an
 # example config, touching nothing on the host.

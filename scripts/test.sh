@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a clean checkout: installs what the tests need,
-# then vets and runs every test. Under CI=true a privileged test that cannot
-# run fails instead of skipping.
+# then lints (scripts/lint.sh) and runs every test. Under CI=true a
+# privileged test that cannot run fails instead of skipping.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,16 +16,7 @@ if [ "$(id -u)" = 0 ]; then
 	bash scripts/vm-image.sh # the VM test's cached guest, built on that rootfs
 fi
 
-unformatted=$(gofmt -l $(git ls-files '*.go'))
-if [ -n "$unformatted" ]; then
-	echo "gofmt would change: $unformatted" >&2
-	exit 1
-fi
-if ! tidy=$(go mod tidy -diff); then
-	printf 'go.mod and go.sum are not tidy; run go mod tidy:\n%s\n' "$tidy" >&2
-	exit 1
-fi
-go vet ./...
+bash scripts/lint.sh
 go test -count=1 -timeout 60m "$@" $(go list ./... | grep -v '/test/vm$')
 # The VM test's two emulated machines take both cores: it runs on its own,
 # after every other package.

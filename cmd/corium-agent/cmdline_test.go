@@ -340,11 +340,7 @@ func grubWords(t *testing.T, words string) []string {
 	}
 	// GRUB's console wraps at its width; the brackets mark the words.
 	joined := strings.ReplaceAll(text[begin+len("BEGIN\n"):end], "\n", "")
-	var got []string
-	for _, w := range strings.Split(strings.TrimSuffix(strings.TrimPrefix(joined, "["), "]"), "][") {
-		got = append(got, w)
-	}
-	return got
+	return strings.Split(strings.TrimSuffix(strings.TrimPrefix(joined, "["), "]"), "][")
 }
 
 // --grub quotes the line so that GRUB, reading it, hands the kernel the

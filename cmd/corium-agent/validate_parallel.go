@@ -3,7 +3,8 @@ package main
 import (
 	"context"
 	"runtime"
-	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // validations checks files in parallel, at most GOMAXPROCS at a time: a
@@ -21,20 +22,24 @@ func validateAll(ctx context.Context, files []string, c checks) *validations {
 	for i := range v.results {
 		v.results[i] = make(chan validateReport, 1)
 	}
-	var next atomic.Int64
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		go func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || ctx.Err() != nil {
-					return
-				}
-				// Each worker checks one file at a time; schema.Check gives up
-				// when ctx ends, so a SIGTERM stops them all promptly.
-				v.results[i] <- validateFile(ctx, files[i], c)
+	var g errgroup.Group
+	g.SetLimit(max(1, min(runtime.GOMAXPROCS(0), len(files))))
+	// g.Go blocks while the limit is reached, so the files are handed out
+	// from a goroutine of their own and validateAll returns at once.
+	go func() {
+		for i, file := range files {
+			if ctx.Err() != nil {
+				break
 			}
-		}()
-	}
+			// schema.Check gives up when ctx ends, so a SIGTERM stops the
+			// running checks promptly too.
+			g.Go(func() error {
+				v.results[i] <- validateFile(ctx, file, c)
+				return nil
+			})
+		}
+		_ = g.Wait()
+	}()
 	return v
 }
 

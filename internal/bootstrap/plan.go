@@ -350,12 +350,3 @@ func planNotes(cfg *schema.Config, facts *hostfacts.Facts, d render.Decision, ho
 	}
 	return notes
 }
-
-func isWireGuardName(cfg *schema.Config, name string) bool {
-	for _, wg := range cfg.WireGuard {
-		if wg.Name == name {
-			return true
-		}
-	}
-	return false
-}

@@ -3,6 +3,7 @@ package bootstrap
 import (
 	"context"
 	"fmt"
+	"path"
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
@@ -11,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // decided is what a run decides before it touches anything: the document,
@@ -122,7 +124,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 		Decision:      d.decision,
 		Facts:         d.facts,
 		Hostname:      d.host,
-		K0sUnitExists: o.Root.Exists("/etc/systemd/system/" + render.K0sUnit(cfg.Role)),
+		K0sUnitExists: o.Root.Exists(path.Join(systemd.UnitDir, render.K0sUnit(cfg.Role))),
 		DayTwo:        o.Again,
 		Previous:      d.prev,
 		WgQuickLinks:  links,

@@ -15,7 +15,7 @@
 // 10s for TLS, 30s for the response headers, 2 minutes in all). Bodies are
 // capped.
 // URLs appear in errors and reports without their query string and
-// credentials (Redact), and the request's headers never appear at all.
+// credentials (secret.ShownURL), and the request's headers never appear at all.
 //
 // It does not know what it fetches: checking digests, parsing documents and
 // reading bearer tokens from files are the callers' business.

@@ -7,6 +7,7 @@ import (
 	"github.com/coreos/go-systemd/v22/unit"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // UnitName is the image's unit that re-applies the rendered guard every boot.
@@ -14,7 +15,7 @@ const UnitName = "corium-firewall.service"
 
 // K0sDropInPath is the drop-in that ties the k0s unit to the guard.
 func K0sDropInPath(k0sUnit string) string {
-	return "/etc/systemd/system/" + k0sUnit + ".d/10-corium-firewall.conf"
+	return systemd.DropInPath(k0sUnit, "10-corium-firewall.conf")
 }
 
 // K0sDropIn orders the k0s unit after the guard and makes it require it: when

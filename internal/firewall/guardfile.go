@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/corium/corium-agent/internal/record"
 )
 
 // The rendered guard lives here, under the root, so the boot-time unit can
 // re-apply it without the config or its secrets.
 const (
-	FilePath = "/var/lib/corium/firewall.json"
+	FilePath = record.Dir + "/firewall.json"
 	FileMode = 0o600
 	DirMode  = 0o700
 )

@@ -30,9 +30,9 @@ func ReadNetwork(doc map[string]any) (Network, []Problem) {
 		Storage: r.str("spec.storage.type", "etcd"),
 		// pkg/apis/k0s/v1beta1/api.go setDefaults: 6443 and 9443;
 		// konnectivity.go:33-37 DefaultKonnectivitySpec: 8132.
-		APIPort:          r.port("spec.api.port", 6443),
-		JoinAPIPort:      r.port("spec.api.k0sApiPort", 9443),
-		KonnectivityPort: r.port("spec.konnectivity.agentPort", 8132),
+		APIPort:          r.port("spec.api.port", DefaultAPIPort),
+		JoinAPIPort:      r.port("spec.api.k0sApiPort", DefaultJoinAPIPort),
+		KonnectivityPort: r.port("spec.konnectivity.agentPort", DefaultKonnectivityPort),
 	}
 	n.ProxyPort = r.cplbProxy()
 	switch n.Provider {
@@ -60,7 +60,7 @@ func ReadNetwork(doc map[string]any) (Network, []Problem) {
 // this port.
 func (r *reader) cplbProxy() int {
 	const cplb = "spec.network.controlPlaneLoadBalancing"
-	port := r.port(cplb+".keepalived.userSpaceProxyBindPort", 6444)
+	port := r.port(cplb+".keepalived.userSpaceProxyBindPort", DefaultProxyPort)
 	if !r.boolean(cplb+".enabled", false) || r.str(cplb+".type", "Keepalived") != "Keepalived" {
 		return 0
 	}
@@ -77,7 +77,7 @@ func (r *reader) cplbProxy() int {
 func (r *reader) calico() Calico {
 	c := Calico{
 		Mode:      r.str("spec.network.calico.mode", "vxlan"),
-		VXLANPort: r.port("spec.network.calico.vxlanPort", 4789),
+		VXLANPort: r.port("spec.network.calico.vxlanPort", DefaultCalicoVXLANPort),
 		WireGuard: r.boolean("spec.network.calico.wireguard", false),
 	}
 	switch c.Mode {
@@ -104,7 +104,7 @@ func (r *reader) kubeRouter() KubeRouter {
 		"enable-overlay":     "true",
 		"overlay-encap":      "ipip",
 		"overlay-encap-port": "5555",
-		"bgp-port":           "179",
+		"bgp-port":           strconv.Itoa(BGPPort),
 	}
 	for name, v := range r.strMap(kr + ".extraArgs") {
 		if _, ok := flags[name]; ok {

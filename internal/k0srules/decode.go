@@ -97,7 +97,7 @@ func (d *decoder) object(v *value, t *typ, path string, strict bool) *value {
 	if t.lenient {
 		strict = false
 	}
-	out := &value{kind: vMap, line: v.line}
+	out := &value{kind: vMap}
 	for _, mem := range v.m {
 		p := joinPath(path, mem.key)
 		f, ok := t.field(mem.key)
@@ -149,50 +149,29 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 	case kInt, kInt64, kInt32, kUint32:
 		return d.number(v, f.kind, path)
 	case kDuration:
-		if v.kind == vString {
-			if _, err := time.ParseDuration(v.s); err != nil {
-				d.fail(path, srcDecode, msgDuration)
-				return nil
-			}
-			return v
-		}
-		d.typeError(path, v, "string")
-		return nil
+		return d.parsed(v, path, srcDecode, msgDuration, parseDuration)
 	case kCompatDuration:
 		// extensions.go:127-143: a duration string, else an integer.
-		if v.kind == vString {
-			if _, err := time.ParseDuration(v.s); err != nil {
-				d.fail(path, "pkg/apis/k0s/v1beta1/extensions.go:138", msgCompatDuration)
-				return nil
-			}
-			return v
-		}
 		if n := d.integral(v); n != nil {
 			return n
 		}
-		d.typeError(path, v, "string")
-		return nil
+		return d.parsed(v, path, "pkg/apis/k0s/v1beta1/extensions.go:138", msgCompatDuration, parseDuration)
 	case kTime:
-		if v.kind == vString {
-			if _, err := time.Parse(time.RFC3339, v.s); err != nil {
-				d.fail(path, srcDecode, msgTime)
-				return nil
-			}
-			return v
-		}
-		d.typeError(path, v, "string")
-		return nil
+		return d.parsed(v, path, srcDecode, msgTime, func(s string) error {
+			_, err := time.Parse(time.RFC3339, s)
+			return err
+		})
 	case kRaw:
 		return v
 	case kStrings:
 		if v.kind == vList {
-			out := &value{kind: vList, line: v.line}
+			out := &value{kind: vList}
 			for i, item := range v.l {
 				switch item.kind {
 				case vString:
 					out.l = append(out.l, item)
 				case vNull:
-					out.l = append(out.l, &value{kind: vString, line: item.line})
+					out.l = append(out.l, &value{kind: vString})
 				default:
 					d.typeError(indexPath(path, i), item, "string")
 				}
@@ -201,13 +180,13 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 		}
 	case kStringMap:
 		if v.kind == vMap {
-			out := &value{kind: vMap, line: v.line}
+			out := &value{kind: vMap}
 			for _, mem := range v.m {
 				switch mem.val.kind {
 				case vString:
 					out.set(mem.key, mem.val)
 				case vNull:
-					out.set(mem.key, &value{kind: vString, line: mem.val.line})
+					out.set(mem.key, &value{kind: vString})
 				default:
 					d.typeError(joinPath(path, shownKey(mem.key)), mem.val, "string")
 				}
@@ -222,13 +201,13 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 		return nil
 	case kList:
 		if v.kind == vList {
-			out := &value{kind: vList, line: v.line}
+			out := &value{kind: vList}
 			for i, item := range v.l {
 				switch item.kind {
 				case vMap:
 					out.l = append(out.l, d.object(item, f.of, indexPath(path, i), strict))
 				case vNull:
-					out.l = append(out.l, &value{kind: vMap, line: item.line})
+					out.l = append(out.l, &value{kind: vMap})
 				default:
 					d.typeError(indexPath(path, i), item, f.of.name)
 				}
@@ -240,6 +219,26 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 	}
 	d.typeError(path, v, goKind(f.kind))
 	return nil
+}
+
+// parsed is a string field k0s reads with a Go parser (time's): a string
+// parse takes, else msg, which says what to write without the value the
+// parser's own error quotes.
+func (d *decoder) parsed(v *value, path, source, msg string, parse func(string) error) *value {
+	if v.kind != vString {
+		d.typeError(path, v, "string")
+		return nil
+	}
+	if parse(v.s) != nil {
+		d.fail(path, source, msg)
+		return nil
+	}
+	return v
+}
+
+func parseDuration(s string) error {
+	_, err := time.ParseDuration(s)
+	return err
 }
 
 func goKind(k kind) string {

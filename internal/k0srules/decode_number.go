@@ -19,10 +19,10 @@ func (d *decoder) integral(v *value) *value {
 	case vFloat:
 		if v.f == math.Trunc(v.f) && math.Abs(v.f) < 1e21 {
 			if v.f >= math.MinInt64 && v.f < math.MaxInt64 {
-				return &value{kind: vInt, i: int64(v.f), line: v.line}
+				return &value{kind: vInt, i: int64(v.f)}
 			}
 			if v.f >= 0 && v.f < math.MaxUint64 {
-				return &value{kind: vUint, u: uint64(v.f), line: v.line}
+				return &value{kind: vUint, u: uint64(v.f)}
 			}
 		}
 	}
@@ -61,7 +61,7 @@ func (d *decoder) number(v *value, k kind, path string) *value {
 		return nil
 	}
 	if n.kind == vUint {
-		return &value{kind: vInt, i: int64(n.u), line: n.line}
+		return &value{kind: vInt, i: int64(n.u)}
 	}
 	return n
 }

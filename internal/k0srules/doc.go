@@ -6,14 +6,16 @@
 // The rules are written by hand from k0s's own source at that release; each
 // one names the k0s file and line it comes from, so a reader can check it
 // and the next release can be compared line by line. The package imports
-// neither k0s nor Kubernetes and does no I/O: callers hand it bytes and
+// neither k0s nor Kubernetes's API types and does no I/O (the YAML it reads
+// through sigs.k8s.io/yaml, as k0s does): callers hand it bytes and
 // arguments, so the same rules serve a unit test on a laptop and the k0s
 // stand-in of the boot tests.
 //
 // What it mirrors:
 //   - the decoding k0s does (pkg/apis/k0s/v1beta1/clusterconfig_types.go:313,
-//     internal/pkg/strictyaml): YAML 1.1 scalars, duplicate keys, value
-//     types, and unknown keys where k0s's decoder is strict. It is not strict
+//     internal/pkg/strictyaml; its YAML half is sigs.k8s.io/yaml's, called
+//     here as k0s calls it): YAML 1.1 scalars, duplicate keys, value types,
+//     and unknown keys where k0s's decoder is strict. It is not strict
 //     everywhere: spec.api, spec.storage, spec.network and spec.images have
 //     UnmarshalJSON methods that decode with a plain json.Unmarshal, so k0s
 //     drops unknown keys below them without a word (DroppedKeys lists them);

@@ -231,9 +231,7 @@ func CheckStart(args []string, config []byte) error {
 			}
 		}
 		if config != nil {
-			for _, p := range checkConfig(config, inv.gates()) {
-				c.list = append(c.list, p)
-			}
+			c.list = append(c.list, checkConfig(config, inv.gates())...)
 			cplb := configNode(config).at("spec", "network", "controlPlaneLoadBalancing")
 			if on, _ := cplb.flag("enabled"); on && inv.Bool("single") {
 				c.add(cplb.child("enabled").path, "cmd/controller/controller.go:295", "control plane load balancing cannot be used in a single-node cluster")

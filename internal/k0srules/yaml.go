@@ -2,14 +2,17 @@ package k0srules
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
+	sigsyaml "sigs.k8s.io/yaml"
+	yaml2 "sigs.k8s.io/yaml/goyaml.v2"
 
 	"github.com/corium/corium-agent/internal/yamltext"
 )
@@ -17,10 +20,16 @@ import (
 // k0s reads its config with sigs.k8s.io/yaml's UnmarshalStrict
 // (internal/pkg/strictyaml/strictyaml.go:17): the YAML is decoded by
 // yaml.v2 (YAML 1.1, duplicate keys refused), turned into JSON, and the JSON
-// decoded by encoding/json. This file is the first half: a YAML document
-// becomes the JSON value k0s's decoder sees. yaml.v3 parses (positions,
-// anchors); the scalars are resolved the way yaml.v2 resolves them, which is
-// not how yaml.v3 does: `yes`, `on` and `off` are booleans, `1_000` is 1000.
+// decoded by encoding/json. This file is the first half, done by the same
+// library: a YAML document becomes the JSON value k0s's decoder sees, with
+// `yes`, `on` and `off` booleans and `1_000` the number 1000. The
+// ClusterConfig has an UnmarshalJSON (clusterconfig_types.go:339), so
+// UnmarshalStrict has no Go type to coerce scalars towards, and
+// YAMLToJSONStrict is what it does.
+//
+// yaml.v3 parses the same text first: its syntax errors are the ones the
+// rest of the agent reports, and its nodes give the line of the errors
+// yaml.v2 reports without one (see yaml_line.go).
 
 type vkind int
 
@@ -35,7 +44,7 @@ const (
 	vList
 )
 
-// value is one JSON value, with the YAML line it came from.
+// value is one JSON value.
 type value struct {
 	kind vkind
 	b    bool
@@ -45,7 +54,6 @@ type value struct {
 	s    string
 	m    []member // sorted by key, as encoding/json writes a map
 	l    []*value
-	line int
 }
 
 type member struct {
@@ -71,12 +79,13 @@ func (v *value) jsonKind() string {
 	}
 }
 
+const srcStrictYAML = "internal/pkg/strictyaml/strictyaml.go:17"
+
 // parseYAML turns data into the JSON value k0s decodes, or the problems
 // that stop k0s before it decodes anything (syntax, duplicate keys).
 func parseYAML(data []byte) (*value, Problems) {
 	var root yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&root); err != nil {
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
 			// An empty file decodes as null: k0s keeps its defaults.
 			return &value{kind: vNull}, nil
@@ -84,177 +93,115 @@ func parseYAML(data []byte) (*value, Problems) {
 		// yaml.v3 quotes document text in its messages (an anchor's name,
 		// a repeated key); yamltext takes it out.
 		line, msg := yamltext.Message(err)
-		if line > 0 {
-			msg = fmt.Sprintf("line %d: %s", line, msg)
-		}
-		return nil, Problems{{Message: "yaml: " + msg + ": fix the YAML syntax there", Source: srcStrictYAML}}
+		return nil, Problems{yamlProblem(line, msg+": fix the YAML syntax there")}
 	}
-	c := &converter{seen: map[*yaml.Node]bool{}}
-	v := c.convert(&root)
-	if len(c.problems) > 0 {
-		return nil, c.problems
+	js, err := sigsyaml.YAMLToJSONStrict(data)
+	if err != nil {
+		return nil, yamlProblems(err, &root)
 	}
-	return v, nil
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
+		// json.Marshal wrote js: it cannot fail to read back.
+		return nil, Problems{yamlProblem(0, "the document's JSON form does not read back: report this")}
+	}
+	return fromJSON(x), nil
 }
 
-const srcStrictYAML = "internal/pkg/strictyaml/strictyaml.go:17"
-
-type converter struct {
-	problems Problems
-	seen     map[*yaml.Node]bool // aliases being expanded, against cycles
+func yamlProblem(line int, msg string) Problem {
+	if line > 0 {
+		msg = fmt.Sprintf("line %d: %s", line, msg)
+	}
+	return Problem{Message: "yaml: " + msg, Source: srcStrictYAML}
 }
 
-func (c *converter) fail(line int, msg string) {
-	c.problems = append(c.problems, Problem{
-		Message: fmt.Sprintf("yaml: line %d: ", line) + msg,
-		Source:  srcStrictYAML,
-	})
-}
-
-func (c *converter) convert(n *yaml.Node) *value {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			return &value{kind: vNull}
+// yamlProblems says why sigs.k8s.io/yaml refused the document, in messages
+// that quote none of it: yaml.v2's and sigs.k8s.io/yaml's own quote the
+// keys and values involved.
+func yamlProblems(err error, root *yaml.Node) Problems {
+	var te *yaml2.TypeError
+	var ue *json.UnsupportedValueError
+	switch {
+	case errors.As(err, &te):
+		// Strict mode's refusals, one per repeated key.
+		var ps Problems
+		for _, e := range te.Errors {
+			ps = append(ps, duplicateKey(e, root))
 		}
-		return c.convert(n.Content[0])
-	case yaml.AliasNode:
-		if c.seen[n.Alias] {
-			c.fail(n.Line, "an alias refers to the anchor whose value holds it: write the value out instead")
-			return &value{kind: vNull, line: n.Line}
+		return ps
+	case errors.As(err, &ue):
+		// JSON has no NaN or infinity: sigs.k8s.io/yaml's conversion fails.
+		return Problems{yamlProblem(nonFiniteLine(root), "json: unsupported value: NaN or infinity (.nan, .inf) has no JSON form: write a finite number")}
+	}
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "unsupported map key of type: <nil>") || strings.HasPrefix(msg, "unsupported map key of type: %!s(<nil>)"):
+		return Problems{yamlProblem(keyLine(root, isNullKey), "unsupported map key of type <nil>: write a plain key")}
+	case strings.HasPrefix(msg, "yaml: invalid map key:"):
+		line, kind := complexKey(root)
+		return Problems{yamlProblem(line, "unsupported map key: a "+kind+": write a plain key")}
+	case msg == "yaml: map merge requires map or sequence of maps as the value":
+		return Problems{yamlProblem(badMergeLine(root), "map merge requires map or sequence of maps as the value: merge (<<) only mappings")}
+	case strings.HasSuffix(msg, "value contains itself"):
+		return Problems{yamlProblem(selfAliasLine(root), "an alias refers to the anchor whose value holds it: write the value out instead")}
+	}
+	line, clean := yamltext.Message(err)
+	return Problems{yamlProblem(line, clean+": fix the YAML there")}
+}
+
+// duplicateKey is yaml.v2's "line N: key K already set in map", where N is
+// the line of the map and K the key in Go syntax; the problem gives the
+// line of the key set again, and the key only when it is shaped like a
+// field name.
+func duplicateKey(e string, root *yaml.Node) Problem {
+	rest, ok := strings.CutPrefix(e, "line ")
+	num, rest, _ := strings.Cut(rest, ": ")
+	line, err := strconv.Atoi(num)
+	key, found := strings.CutPrefix(rest, "key ")
+	key, found2 := strings.CutSuffix(key, " already set in map")
+	if !ok || err != nil || !found || !found2 {
+		return yamlProblem(0, yamltext.Clean(e)+": fix the YAML there")
+	}
+	if s, err := strconv.Unquote(key); err == nil {
+		key = s
+	}
+	line = repeatedKeyLine(root, line, key)
+	if shown := shownKey(key); shown != hiddenKey {
+		return yamlProblem(line, fmt.Sprintf("key %q already set in map: keep one of them", shown))
+	}
+	return yamlProblem(line, "a key (not shown: it does not look like a field name and may hold a value) is already set in this map: keep one of them")
+}
+
+// fromJSON is the value of what encoding/json decoded with UseNumber.
+func fromJSON(x any) *value {
+	switch x := x.(type) {
+	case bool:
+		return &value{kind: vBool, b: x}
+	case string:
+		return &value{kind: vString, s: x}
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return &value{kind: vInt, i: i}
 		}
-		c.seen[n.Alias] = true
-		defer delete(c.seen, n.Alias)
-		return c.convert(n.Alias)
-	case yaml.ScalarNode:
-		v := resolveScalar(n)
-		if v.kind == vFloat && (math.IsNaN(v.f) || math.IsInf(v.f, 0)) {
-			// JSON has no NaN or infinity: sigs.k8s.io/yaml's conversion fails.
-			c.fail(n.Line, "json: unsupported value: NaN or infinity (.nan, .inf) has no JSON form: write a finite number")
+		if u, err := strconv.ParseUint(string(x), 10, 64); err == nil {
+			return &value{kind: vUint, u: u}
+		}
+		f, _ := x.Float64()
+		return &value{kind: vFloat, f: f}
+	case []any:
+		v := &value{kind: vList}
+		for _, item := range x {
+			v.l = append(v.l, fromJSON(item))
 		}
 		return v
-	case yaml.SequenceNode:
-		v := &value{kind: vList, line: n.Line}
-		for _, item := range n.Content {
-			v.l = append(v.l, c.convert(item))
+	case map[string]any:
+		v := &value{kind: vMap}
+		for k, item := range x {
+			v.m = append(v.m, member{key: k, val: fromJSON(item)})
 		}
+		sort.Slice(v.m, func(i, j int) bool { return v.m[i].key < v.m[j].key })
 		return v
-	case yaml.MappingNode:
-		return c.mapping(n)
 	}
-	return &value{kind: vNull, line: n.Line}
-}
-
-// mapping converts a YAML mapping to a JSON object: keys become strings
-// (sigs.k8s.io/yaml turns int, float and bool keys into their text), a key
-// set twice is refused (yaml.v2's strict mode, which also refuses a `<<`
-// merge that sets a key the mapping already has).
-func (c *converter) mapping(n *yaml.Node) *value {
-	v := &value{kind: vMap, line: n.Line}
-	index := map[string]int{} // JSON key -> position in v.m
-	seen := map[string]bool{} // keys as yaml.v2 compares them
-	set := func(id, key string, line int, val *value) {
-		if seen[id] {
-			if shown := shownKey(key); shown != hiddenKey {
-				c.fail(line, fmt.Sprintf("key %q already set in map: keep one of them", shown))
-			} else {
-				c.fail(line, "a key (not shown: it does not look like a field name and may hold a value) is already set in this map: keep one of them")
-			}
-			return
-		}
-		seen[id] = true
-		if j, ok := index[key]; ok {
-			// Two YAML keys with one JSON spelling (1 and "1"): the
-			// JSON object keeps one of them.
-			v.m[j].val = val
-			return
-		}
-		index[key] = len(v.m)
-		v.m = append(v.m, member{key: key, val: val})
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		kn, vn := n.Content[i], n.Content[i+1]
-		if kn.Kind == yaml.ScalarNode && kn.Value == "<<" && kn.Style&(yaml.SingleQuotedStyle|yaml.DoubleQuotedStyle) == 0 {
-			for _, src := range c.mergeSources(vn) {
-				for _, mem := range src.m {
-					set(scalarID(&value{kind: vString, s: mem.key}), mem.key, vn.Line, mem.val)
-				}
-			}
-			continue
-		}
-		key, ok := c.key(kn)
-		if !ok {
-			continue
-		}
-		set(scalarID(resolveScalar(kn)), key, vn.Line, c.convert(vn))
-	}
-	sort.SliceStable(v.m, func(i, j int) bool { return v.m[i].key < v.m[j].key })
-	return v
-}
-
-func (c *converter) mergeSources(n *yaml.Node) []*value {
-	var out []*value
-	add := func(x *yaml.Node) {
-		if mv := c.convert(x); mv.kind == vMap {
-			out = append(out, mv)
-		} else {
-			c.fail(x.Line, "map merge requires map or sequence of maps as the value: merge (<<) only mappings")
-		}
-	}
-	if n.Kind == yaml.SequenceNode {
-		for _, x := range n.Content {
-			add(x)
-		}
-	} else {
-		add(n)
-	}
-	return out
-}
-
-// key is the JSON key a YAML key becomes.
-func (c *converter) key(n *yaml.Node) (string, bool) {
-	if n.Kind != yaml.ScalarNode {
-		c.fail(n.Line, "unsupported map key: a "+nodeKindName(n)+": write a plain key")
-		return "", false
-	}
-	k := resolveScalar(n)
-	switch k.kind {
-	case vString:
-		return k.s, true
-	case vInt:
-		return strconv.FormatInt(k.i, 10), true
-	case vUint:
-		return strconv.FormatUint(k.u, 10), true
-	case vBool:
-		return strconv.FormatBool(k.b), true
-	case vFloat:
-		s := strconv.FormatFloat(k.f, 'g', -1, 32)
-		switch s {
-		case "+Inf":
-			s = ".inf"
-		case "-Inf":
-			s = "-.inf"
-		case "NaN":
-			s = ".nan"
-		}
-		return s, true
-	}
-	c.fail(n.Line, "unsupported map key of type <nil>: write a plain key")
-	return "", false
-}
-
-// scalarID is a key as yaml.v2 compares keys: by type and value, so the
-// string "1" and the integer 1 are two keys.
-func scalarID(v *value) string {
-	return fmt.Sprintf("%d:%v:%v:%v:%v:%s", v.kind, v.b, v.i, v.u, v.f, v.s)
-}
-
-func nodeKindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.SequenceNode:
-		return "sequence"
-	}
-	return "node"
+	return &value{kind: vNull}
 }

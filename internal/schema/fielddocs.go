@@ -1,5 +1,7 @@
 package schema
 
+import "github.com/corium/corium-agent/internal/secret"
+
 // What the reference and the JSON Schema say beyond the types and tags:
 // defaults, examples, and the SecretSource rules (its type lives in package
 // secret; the rules are checked in rules_secret.go).
@@ -46,7 +48,7 @@ var extraRules = map[string]extra{
 	"SecretSource.file":       {map[string]any{"pattern": "^/"}, []string{"exactly one of file, url and credential", "an absolute path"}},
 	"SecretSource.url":        {map[string]any{"pattern": "^https://[^/]"}, []string{"exactly one of file, url and credential", "https:// only, also after redirects", "not at an IP address on the node's own overlay (in the network of a wireguard address): secrets are fetched before the overlay is up"}},
 	"SecretSource.authFile":   {map[string]any{"pattern": "^/"}, []string{"only with url", "an absolute path"}},
-	"SecretSource.credential": {map[string]any{"pattern": credentialRe.String()}, []string{"exactly one of file, url and credential", "a systemd credential name: letters, digits, '_', '.' or '-'"}},
+	"SecretSource.credential": {map[string]any{"pattern": secret.CredentialName.String()}, []string{"exactly one of file, url and credential", "a systemd credential name: letters, digits, '_', '.' or '-'"}},
 	"SecretSource.waitFor":    {map[string]any{"pattern": durationPattern}, []string{"a Go duration from 0 to 1h"}},
 }
 

@@ -13,7 +13,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 )
 
-// Field rules are validator/v10 tags on the types (see tagrules.go); this
+// Field rules are validator/v10 tags on the types (see fieldrules.go); this
 // file holds the project's own named rules and turns failed tags into
 // findings at the document's paths.
 

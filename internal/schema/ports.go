@@ -81,11 +81,11 @@ func rolePorts(eff *Config, net k0sconfig.Network) []Port {
 		add(net.JoinAPIPort, "tcp")
 		add(net.ProxyPort, "tcp")
 		if eff.Storage.Type == StorageEtcd {
-			add(2380, "tcp")
+			add(k0sconfig.EtcdPeerPort, "tcp")
 		}
 	}
 	if eff.Role.HasKubelet() {
-		add(10250, "tcp")
+		add(k0sconfig.KubeletPort, "tcp")
 		if kp := net.KubeProxy; kp != nil {
 			add(kp.MetricsPort, "tcp")
 			add(kp.HealthzPort, "tcp")
@@ -95,7 +95,7 @@ func rolePorts(eff *Config, net k0sconfig.Network) []Port {
 			add(net.KubeRouter.BGPPort, "tcp")
 			add(net.KubeRouter.MetricsPort, "tcp")
 		case CNICalico:
-			add(179, "tcp")
+			add(k0sconfig.BGPPort, "tcp")
 		}
 		for _, p := range tunnelPorts(eff, net) {
 			add(p.Number, p.Proto)

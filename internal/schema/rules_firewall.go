@@ -138,8 +138,8 @@ func (v *crossCheck) customCNIGuard(have map[int]bool, public map[int]int) {
 	if v.eff.Role.IsController() && !apiPublic {
 		lost = append(lost, fmt.Sprintf("the API (%d) through the kubernetes service", v.net.APIPort))
 	}
-	if _, kubeletPublic := public[10250]; v.eff.Role.HasKubelet() && have[10250] && !kubeletPublic {
-		lost = append(lost, "the kubelet (10250) from metrics-server")
+	if _, kubeletPublic := public[k0sconfig.KubeletPort]; v.eff.Role.HasKubelet() && have[k0sconfig.KubeletPort] && !kubeletPublic {
+		lost = append(lost, fmt.Sprintf("the kubelet (%d) from metrics-server", k0sconfig.KubeletPort))
 	}
 	example := ""
 	if len(lost) > 0 {

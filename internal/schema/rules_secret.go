@@ -3,7 +3,6 @@ package schema
 import (
 	"net/url"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -12,8 +11,6 @@ import (
 
 // MaxWait is the longest a SecretSource may wait for its secret.
 const MaxWait = time.Hour
-
-var credentialRe = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // secretSources checks every SecretSource in the document.
 func (v *crossCheck) secretSources() {
@@ -64,7 +61,7 @@ func (v *crossCheck) secretSource(path string, s *secret.Source) {
 			v.errorf(path+".authFile", "must be an absolute path")
 		}
 	}
-	if s.Credential != "" && !credentialRe.MatchString(s.Credential) {
+	if s.Credential != "" && !secret.CredentialName.MatchString(s.Credential) {
 		v.errorf(path+".credential", "must be a systemd credential name: letters, digits, '_', '.' or '-'")
 	}
 	if s.WaitFor != "" {

@@ -15,7 +15,7 @@ func TestCloudInitInstanceLinkUnderRoot(t *testing.T) {
 	if err := os.Symlink("/var/lib/cloud/instances/i-0abc", filepath.Join(root.Dir(), "var/lib/cloud/instance")); err != nil {
 		t.Fatal(err)
 	}
-	res, err, log := find(t, root)
+	res, log, err := find(t, root)
 	if err != nil || res.Source != NameCloudInit || string(res.Data) != docCloudInit {
 		t.Fatalf("Find = %q, %v; want cloud-init's document through the instance link\n%s", res.Source, err, log)
 	}

@@ -48,7 +48,7 @@ func TestChainCmdlineQuotedLastWins(t *testing.T) {
 		`corium.config=/etc dummy "corium.config=data:,role: worker" quiet`,
 		`corium.config=/etc corium.config="data:,role: worker"`,
 	} {
-		res, err, _ := find(t, fakeRoot(t, map[string]string{CmdlinePath: line, DefaultPath: docDefault}))
+		res, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: line, DefaultPath: docDefault}))
 		if err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
@@ -72,7 +72,7 @@ func TestChainCmdlineForms(t *testing.T) {
 		{"data percent-encoded pinned", "corium.config=data:text/plain," + pctEncode(docCmdline) + " corium.config.sha256=" + sha(docCmdline), "bytes inline, sha256 verified)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err, log := find(t, fakeRoot(t, map[string]string{
+			res, log, err := find(t, fakeRoot(t, map[string]string{
 				CmdlinePath:             tc.line + "\n",
 				"/run/corium/node.yaml": docCmdline,
 				DefaultPath:             docDefault,
@@ -101,7 +101,7 @@ func TestChainCmdlineExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err, _ := find(t, fakeRoot(t, map[string]string{CmdlinePath: "BOOT_IMAGE=/vmlinuz " + string(line)}))
+	res, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: "BOOT_IMAGE=/vmlinuz " + string(line)}))
 	if err != nil {
 		t.Fatalf("Find: %v", err)
 	}

@@ -124,8 +124,8 @@ func Unpack(ctx context.Context, data []byte) (*Delivery, error) {
 		return &Delivery{Data: data}, nil // the block is under corium:, if anywhere
 	}
 	d, err := deliverWritten(files)
-	if err == nil && topValue(&root, "corium") != nil {
-		d.Notes = append(d.Notes, Note{"corium", "is never read: " + FilePath + ", which write_files writes, comes first in the agent's sources; keep one of the two"})
+	if err == nil && topValue(&root, schema.BlockKey) != nil {
+		d.Notes = append(d.Notes, Note{schema.BlockKey, "is never read: " + FilePath + ", which write_files writes, comes first in the agent's sources; keep one of the two"})
 	}
 	return d, err
 }

@@ -27,7 +27,7 @@ func TestPinBindsAgainstAnEarlierBlock(t *testing.T) {
 			NameFile + "=failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err, log := find(t, fakeRoot(t, map[string]string{
+			res, log, err := find(t, fakeRoot(t, map[string]string{
 				CmdlinePath:             pinnedLine(docCmdline),
 				"/run/corium/node.yaml": docCmdline,
 				tc.path:                 tc.doc,
@@ -86,7 +86,7 @@ func TestPinIgnoresTheSameDocument(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.files[DefaultPath] = docDefault
-			res, err, _ := find(t, fakeRoot(t, tc.files))
+			res, _, err := find(t, fakeRoot(t, tc.files))
 			if err != nil {
 				t.Fatalf("Find: %v", err)
 			}
@@ -126,7 +126,7 @@ func TestPinRunsThePinnedDocument(t *testing.T) {
 			for k, v := range tc.files {
 				files[k] = v
 			}
-			res, err, log := find(t, fakeRoot(t, files))
+			res, log, err := find(t, fakeRoot(t, files))
 			if err != nil {
 				t.Fatalf("Find: %v", err)
 			}
@@ -151,7 +151,7 @@ func TestPinBindsEveryForm(t *testing.T) {
 		{"data:", "data:," + pctEncode(docCmdline), "data:..."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err, log := find(t, fakeRoot(t, map[string]string{
+			res, log, err := find(t, fakeRoot(t, map[string]string{
 				CmdlinePath:     "corium.config=" + tc.value + " corium.config.sha256=" + sha(docCmdline),
 				CloudConfigPath: docCloudInit,
 			}))
@@ -190,7 +190,7 @@ func TestPinBrokenFailsBeforeAnySource(t *testing.T) {
 			for k, v := range tc.files {
 				files[k] = v
 			}
-			res, err, _ := find(t, fakeRoot(t, files))
+			res, _, err := find(t, fakeRoot(t, files))
 			if err == nil {
 				t.Fatalf("ran %s with a broken pin", res.Source)
 			}
@@ -204,7 +204,7 @@ func TestPinBrokenFailsBeforeAnySource(t *testing.T) {
 	}
 
 	// The pinned document is there and matches, but holds no block.
-	res, err, _ := find(t, fakeRoot(t, map[string]string{
+	res, _, err := find(t, fakeRoot(t, map[string]string{
 		CmdlinePath: "corium.config=data:," + pctEncode(docForeignCloudConfig) + " corium.config.sha256=" + sha(docForeignCloudConfig),
 		DefaultPath: docDefault,
 	}))

@@ -80,18 +80,18 @@ func fastFetch() *fetch.Client {
 	return fetch.New(fetch.WithBackoff(retry.Policy{Base: 5 * time.Millisecond, Cap: 20 * time.Millisecond}))
 }
 
-func findCmdline(t *testing.T, line string, client *fetch.Client) (*Result, error, string) {
+func findCmdline(t *testing.T, line string, client *fetch.Client) (*Result, string, error) {
 	t.Helper()
 	root := fakeRoot(t, map[string]string{CmdlinePath: line + "\n", DefaultPath: docDefault})
 	var log strings.Builder
 	res, err := Find(t.Context(), Options{Root: root, Fetch: client, Logger: slogTo(&log)})
-	return res, err, log.String()
+	return res, log.String(), err
 }
 
 func TestHTTPSUsed(t *testing.T) {
 	srv := serve(t, true, docCmdline)
 	// nil Fetch: the chain makes its own client from the system store.
-	res, err, _ := findCmdline(t, "corium.config="+srv.URL+"/nodes/w1.yaml", nil)
+	res, _, err := findCmdline(t, "corium.config="+srv.URL+"/nodes/w1.yaml", nil)
 	if err != nil {
 		t.Fatalf("Find: %v", err)
 	}
@@ -108,7 +108,7 @@ func TestHTTPSUsed(t *testing.T) {
 func TestHTTPSRetriedUntilItAnswers(t *testing.T) {
 	for _, wait := range []string{" corium.config.wait=1m", ""} {
 		srv := serve(t, true, docCmdline, http.StatusNotFound, http.StatusServiceUnavailable, http.StatusBadGateway, http.StatusTooManyRequests)
-		res, err, log := findCmdline(t, "corium.config="+srv.URL+"/c.yaml corium.config.sha256="+sha(docCmdline)+wait, fastFetch())
+		res, log, err := findCmdline(t, "corium.config="+srv.URL+"/c.yaml corium.config.sha256="+sha(docCmdline)+wait, fastFetch())
 		if err != nil {
 			t.Fatalf("%q: Find: %v\n%s", wait, err, log)
 		}
@@ -163,7 +163,7 @@ func TestHTTPSFailureStops(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			res, err, log := findCmdline(t, "corium.config="+tc.srv.URL+"/c.yaml?token=SECRETQUERY"+tc.args, fastFetch())
+			res, log, err := findCmdline(t, "corium.config="+tc.srv.URL+"/c.yaml?token=SECRETQUERY"+tc.args, fastFetch())
 			if err == nil {
 				t.Fatalf("Find used %s; want cmdline to fail and stop the chain", res.Source)
 			}
@@ -192,11 +192,11 @@ func TestHTTPSFailureStops(t *testing.T) {
 // Plain http is accepted with a pin, and the pin is what protects it.
 func TestHTTPPinned(t *testing.T) {
 	srv := serve(t, false, docCmdline)
-	res, err, _ := findCmdline(t, "corium.config="+srv.URL+"/c.yaml corium.config.sha256="+sha(docCmdline), fastFetch())
+	res, _, err := findCmdline(t, "corium.config="+srv.URL+"/c.yaml corium.config.sha256="+sha(docCmdline), fastFetch())
 	if err != nil || res.Source != NameCmdline || string(res.Data) != docCmdline {
 		t.Fatalf("source %q data %q err %v", res.Source, res.Data, err)
 	}
-	_, err, _ = findCmdline(t, "corium.config="+srv.URL+"/c.yaml corium.config.sha256="+sha("forged"), fastFetch())
+	_, _, err = findCmdline(t, "corium.config="+srv.URL+"/c.yaml corium.config.sha256="+sha("forged"), fastFetch())
 	if err == nil || !strings.Contains(err.Error(), "digest mismatch") {
 		t.Errorf("a forged http document was not refused: %v", err)
 	}

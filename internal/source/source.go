@@ -13,10 +13,10 @@ import (
 
 // Names of the sources, as provenance and status spell them.
 const (
-	NameFile      = "/etc/corium/config.yaml"
+	NameFile      = FilePath
 	NameCloudInit = "cloud-init"
 	NameCmdline   = "cmdline"
-	NameDefault   = "/usr/share/corium/config.yaml"
+	NameDefault   = DefaultPath
 )
 
 // Paths the chain reads, under the root.

@@ -49,14 +49,14 @@ func fakeRoot(t testing.TB, files map[string]string) rootfs.Root {
 const dirMarker = "\x00dir"
 
 // find runs the chain and returns the result, the error and the log.
-func find(t *testing.T, root rootfs.Root) (*Result, error, string) {
+func find(t *testing.T, root rootfs.Root) (*Result, string, error) {
 	t.Helper()
 	var log bytes.Buffer
 	res, err := Find(context.Background(), Options{Root: root, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if res == nil {
 		t.Fatalf("Find returned a nil result (err %v)", err)
 	}
-	return res, err, log.String()
+	return res, log.String(), err
 }
 
 func outcomes(res *Result) string {
@@ -103,7 +103,7 @@ func TestChainPrecedence(t *testing.T) {
 			NameFile + "=absent " + NameCloudInit + "=absent " + NameCmdline + "=absent " + NameDefault + "=absent"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err, log := find(t, fakeRoot(t, tc.files))
+			res, log, err := find(t, fakeRoot(t, tc.files))
 			if err != nil {
 				t.Fatalf("Find: %v", err)
 			}
@@ -153,7 +153,7 @@ func TestChainAbsentMovesOn(t *testing.T) {
 			for k, v := range tc.files {
 				files[k] = v
 			}
-			res, err, log := find(t, fakeRoot(t, files))
+			res, log, err := find(t, fakeRoot(t, files))
 			if err != nil {
 				t.Fatalf("Find: %v", err)
 			}
@@ -216,7 +216,7 @@ func TestChainFailureStops(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err, log := find(t, root)
+			res, log, err := find(t, root)
 			if err == nil {
 				t.Fatalf("Find succeeded with %s; want %s to fail and stop the chain", res.Source, tc.source)
 			}

@@ -62,7 +62,7 @@ func TestCmdlineCutAtTheLimitIsTruncated(t *testing.T) {
 			if len(tc.line) != MaxCmdline {
 				t.Fatalf("the line is %d bytes, want %d", len(tc.line), MaxCmdline)
 			}
-			res, err, _ := find(t, fakeRoot(t, map[string]string{CmdlinePath: tc.line + "\n", DefaultPath: docDefault}))
+			res, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: tc.line + "\n", DefaultPath: docDefault}))
 			if err == nil {
 				t.Fatalf("a cut line was used: source %s, data %.60q", res.Source, res.Data)
 			}
@@ -86,7 +86,7 @@ func TestCmdlineAtTheLimitButWhole(t *testing.T) {
 	short := atLimit(t, MaxCmdline-1, dataParam(doc))
 	endsInSpace := atLimit(t, MaxCmdline-1, dataParam(doc)) + " "
 	for name, line := range map[string]string{"pinned, to the byte": pinned, "a byte short": short, "ending in a space": endsInSpace} {
-		res, err, _ := find(t, fakeRoot(t, map[string]string{CmdlinePath: line + "\n"}))
+		res, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: line + "\n"}))
 		if err != nil || res.Source != NameCmdline || string(res.Data) != doc {
 			t.Errorf("%s: source %q, err %v", name, res.Source, err)
 		}
@@ -96,7 +96,7 @@ func TestCmdlineAtTheLimitButWhole(t *testing.T) {
 	if len(other) > MaxCmdline {
 		other = atLimit(t, MaxCmdline, InlineParams([]byte("role: single\n"))[0], dataParam("role: single\n"), "console=ttyS0")
 	}
-	if _, err, _ := find(t, fakeRoot(t, map[string]string{CmdlinePath: other + "\n"})); err != nil && strings.Contains(err.Error(), "cut") {
+	if _, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: other + "\n"})); err != nil && strings.Contains(err.Error(), "cut") {
 		t.Errorf("a cut console= is reported as a cut configuration: %v", err)
 	}
 }

@@ -1,6 +1,7 @@
 package systemd
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,7 +17,7 @@ import (
 // in order; /lib/systemd/system matters only on a root that does not merge
 // /usr (Debian before bookworm).
 var unitSearchPath = []string{
-	"/etc/systemd/system",
+	UnitDir,
 	"/run/systemd/system",
 	"/usr/local/lib/systemd/system",
 	"/usr/lib/systemd/system",
@@ -44,7 +45,7 @@ func OfflineLinks(root rootfs.Root, name string) ([]Link, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", file, err)
 	}
-	opts, err := unit.Deserialize(strings.NewReader(string(data)))
+	opts, err := unit.DeserializeOptions(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("parsing %s: %w", file, err)
 	}
@@ -56,11 +57,11 @@ func OfflineLinks(root rootfs.Root, name string) ([]Link, error) {
 		for _, v := range strings.Fields(o.Value) {
 			switch o.Name {
 			case "WantedBy":
-				links = append(links, Link{Path: "/etc/systemd/system/" + v + ".wants/" + name, Target: file})
+				links = append(links, Link{Path: path.Join(UnitDir, v+".wants", name), Target: file})
 			case "RequiredBy":
-				links = append(links, Link{Path: "/etc/systemd/system/" + v + ".requires/" + name, Target: file})
+				links = append(links, Link{Path: path.Join(UnitDir, v+".requires", name), Target: file})
 			case "Alias":
-				links = append(links, Link{Path: "/etc/systemd/system/" + v, Target: file})
+				links = append(links, Link{Path: path.Join(UnitDir, v), Target: file})
 			}
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0srules"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
@@ -18,7 +19,7 @@ import (
 // K0sConfigPath is where the controller's ClusterConfig is written; only
 // root may read it, since it carries the VRRP password and kine's
 // datasource URL.
-const K0sConfigPath = "/etc/k0s/k0s.yaml"
+const K0sConfigPath = k0srules.DefaultConfigPath
 
 // k0sSecretKeys are the ClusterConfig keys that carry credentials: the
 // agent's own keepalived authPass and kine dataSource (a DSN with its

@@ -7,6 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // AgentUnit is the agent's own unit, which the k0s unit is ordered after.
@@ -14,7 +15,7 @@ const AgentUnit = "corium-agent.service"
 
 // K0sAgentDropInPath is the drop-in ordering unitName after the agent.
 func K0sAgentDropInPath(unitName string) string {
-	return "/etc/systemd/system/" + unitName + ".d/10-corium-agent.conf"
+	return systemd.DropInPath(unitName, "10-corium-agent.conf")
 }
 
 // RenderK0sAgentDropIn orders the k0s unit after the agent, so k0s never

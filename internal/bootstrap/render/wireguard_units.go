@@ -22,7 +22,7 @@ import (
 // enable link of a root without the template (see wgQuickLinks).
 const (
 	wgQuickTemplate      = "/usr/lib/systemd/system/wg-quick@.service"
-	wgQuickWantedBy      = "/etc/systemd/system/multi-user.target.wants"
+	wgQuickWantedBy      = systemd.UnitDir + "/multi-user.target.wants"
 	wireGuardDir         = "/etc/wireguard"
 	wireGuardDropInName  = "10-corium-wireguard.conf"
 	wgQuickK0sDropInName = "10-corium-k0s.conf"
@@ -41,7 +41,7 @@ func WireGuardConfPath(name string) string { return wireGuardDir + "/" + name + 
 
 // WireGuardDropInPath is the k0s drop-in that ties k0s to the overlay.
 func WireGuardDropInPath(role schema.Role) string {
-	return "/etc/systemd/system/" + K0sUnit(role) + ".d/" + wireGuardDropInName
+	return systemd.DropInPath(K0sUnit(role), wireGuardDropInName)
 }
 
 // wgQuickWantsLink is the link `systemctl --root=DIR enable wg-quick@NAME`
@@ -114,7 +114,7 @@ func renderK0sDropIn(ifaces []schema.WireGuard) ([]byte, error) {
 // WgQuickK0sDropInPath is the interface's drop-in that brings k0s back when
 // the interface starts again.
 func WgQuickK0sDropInPath(name string) string {
-	return "/etc/systemd/system/" + plan.WgQuickUnit(name) + ".d/" + wgQuickK0sDropInName
+	return systemd.DropInPath(plan.WgQuickUnit(name), wgQuickK0sDropInName)
 }
 
 // renderWgQuickK0sDropIn makes starting the interface's unit start k0s too.

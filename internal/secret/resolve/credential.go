@@ -5,17 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/secret"
 
 	"github.com/corium/corium-agent/internal/rootfs"
 )
-
-// credentialName is systemd's credential name alphabet as the contract
-// allows it.
-var credentialName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // ErrNoCredentials is returned for a credential source when the agent runs
 // without $CREDENTIALS_DIRECTORY.
@@ -52,7 +47,7 @@ func checkCredentialName(name string) error {
 		return fmt.Errorf("credential name %q has a path separator: name a credential (corium.wg0), not a path", name)
 	case name == "." || name == "..":
 		return fmt.Errorf("credential name %q is not a name", name)
-	case !credentialName.MatchString(name):
+	case !secret.CredentialName.MatchString(name):
 		return fmt.Errorf("credential name %q may hold only letters, digits, '_', '.' and '-'", name)
 	}
 	return nil

@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
-const unitDir = "/etc/systemd/system"
+const unitDir = systemd.UnitDir
 
 // writeUnit writes and enables the unit as `k0s install` does
 // (pkg/install/service.go:56-95 in k0s, through kardianos/service): an
@@ -24,6 +25,7 @@ func writeUnit(inv *k0srules.Invocation, cwd string) (string, error) {
 	wants := filepath.Join(unitDir, "multi-user.target.wants", name)
 	if _, err := os.Lstat(path); err == nil {
 		if !inv.Bool("force") {
+			//lint:ignore ST1005 the text k0s itself prints (kardianos/service), which the boot test matches
 			return "", fmt.Errorf("Init already exists: %s", path)
 		}
 		for _, p := range []string{wants, path} {
