@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/corium/corium-agent/internal/record"
+	"github.com/corium/corium-agent/internal/status"
 )
 
 // The rendered guard lives here, under the root, so the boot-time unit can
 // re-apply it without the config or its secrets.
 const (
-	FilePath = record.Dir + "/firewall.json"
+	FilePath = status.Dir + "/firewall.json"
 	FileMode = 0o600
 	DirMode  = 0o700
 )

@@ -13,12 +13,11 @@ import (
 
 	"github.com/coreos/go-systemd/v22/unit"
 
+	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/record"
-	"github.com/corium/corium-agent/internal/render"
-	"github.com/corium/corium-agent/internal/runstatus"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -63,8 +62,8 @@ func TestAgentUnit(t *testing.T) {
 	u := readUnit(t, path.Join(unitDir, render.AgentUnit))
 	// The marker the agent writes last is what keeps its unit from running
 	// again: a marker moved on one side only provisions every boot.
-	if got, want := u["Unit.ConditionPathExists"], []string{"!" + record.MarkerPath}; !slices.Equal(got, want) {
-		t.Errorf("%s ConditionPathExists = %q, want %q (record.MarkerPath)", render.AgentUnit, got, want)
+	if got, want := u["Unit.ConditionPathExists"], []string{"!" + status.MarkerPath}; !slices.Equal(got, want) {
+		t.Errorf("%s ConditionPathExists = %q, want %q (status.MarkerPath)", render.AgentUnit, got, want)
 	}
 }
 
@@ -100,7 +99,7 @@ func TestPreset(t *testing.T) {
 	}
 }
 
-// tmpfiles.d makes the agent's directories: its state (record.Dir, where
+// tmpfiles.d makes the agent's directories: its state (status.Dir, where
 // the guard's file lives too), the node configuration's directory and the
 // status directory; and no other corium directory.
 func TestTmpfilesDirectories(t *testing.T) {
@@ -117,13 +116,13 @@ func TestTmpfilesDirectories(t *testing.T) {
 			modes[fields[1]] = fields[2]
 		}
 	}
-	if path.Dir(firewall.FilePath) != record.Dir {
-		t.Errorf("the guard's file %s is outside %s, the directory tmpfiles.d makes for the agent's state", firewall.FilePath, record.Dir)
+	if path.Dir(firewall.FilePath) != status.Dir {
+		t.Errorf("the guard's file %s is outside %s, the directory tmpfiles.d makes for the agent's state", firewall.FilePath, status.Dir)
 	}
 	want := map[string]string{
-		record.Dir:                fmt.Sprintf("%04o", firewall.DirMode),
+		status.Dir:                fmt.Sprintf("%04o", firewall.DirMode),
 		path.Dir(source.FilePath): "0700",
-		path.Dir(runstatus.Path):  "0755",
+		path.Dir(status.Path):     "0755",
 	}
 	for dir, mode := range want {
 		if got, ok := modes[dir]; !ok {
@@ -146,8 +145,8 @@ var coriumPath = regexp.MustCompile(`/(?:var/lib|etc|run|usr/share)/corium(?:/[^
 // constant for: a unit that waits for or reads a file the agent no longer
 // writes there fails here.
 func TestUnitPathsAreTheAgents(t *testing.T) {
-	known := []string{record.Dir, record.MarkerPath, record.AppliedPath, record.NodeAddressPath, record.DevicesPath,
-		firewall.FilePath, source.FilePath, source.DefaultPath, runstatus.Path}
+	known := []string{status.Dir, status.MarkerPath, status.AppliedPath, status.NodeAddressPath, status.DevicesPath,
+		firewall.FilePath, source.FilePath, source.DefaultPath, status.Path}
 	files, err := filepath.Glob(filepath.Join(imageDir, unitDir, "*"))
 	if err != nil {
 		t.Fatal(err)
