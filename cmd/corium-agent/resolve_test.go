@@ -17,7 +17,7 @@ import (
 )
 
 // resolveToken is the test documents' join token.
-var resolveToken = testutil.JoinToken("fake00.resolvesecret000")
+var resolveToken = testutil.ControllerJoinToken("fake00.resolvesecret000")
 
 // Secret values of the test documents; no output of resolve may hold one.
 var resolveSecrets = []string{

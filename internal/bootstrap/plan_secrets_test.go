@@ -20,7 +20,7 @@ func TestPlanMasksInlineSecrets(t *testing.T) {
 		psk  = "YmFzZTY0IG9mIDMyIGJ5dGVzIG9mIHByZXNoYXJlZCE="
 		pass = "Pw12345x"
 	)
-	token := testutil.JoinToken("fake00.inlineplantoken0")
+	token := testutil.ControllerJoinToken("fake00.inlineplantoken0")
 	doc := `role: controller
 cluster: {endpoint: 192.0.2.100}
 join:

@@ -36,7 +36,7 @@ func TestCheckJoinToken(t *testing.T) {
 		{"certificate without key", gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\nusers: [{user: {client-certificate-data: c2VjcmV0LTQ3MTE=}}]\n"), "no user with credentials"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			err := schema.CheckJoinToken(tc.token)
+			err := schema.CheckJoinToken(tc.token, schema.RoleWorker)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "k0s token create --role=worker") {
 				t.Fatalf("got %v, want an error saying %q and how to make a token", err, tc.want)
 			}
@@ -48,9 +48,42 @@ func TestCheckJoinToken(t *testing.T) {
 		})
 	}
 	for _, good := range []string{testutil.JoinToken(""), testutil.JoinToken("fake01.anotherfake00000") + "\n",
-		gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\nusers: [{user: {client-certificate-data: Yw==, client-key-data: aw==}}]\n")} {
-		if err := schema.CheckJoinToken(good); err != nil {
+		gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\ncontexts: [{context: {user: kubelet-bootstrap}}]\nusers: [{user: {client-certificate-data: Yw==, client-key-data: aw==}}]\n")} {
+		if err := schema.CheckJoinToken(good, schema.RoleWorker); err != nil {
 			t.Errorf("a well-formed token refused: %v", err)
+		}
+	}
+}
+
+// A token of the other kind is refused for the role, as k0s refuses it
+// (a worker wants kubelet-bootstrap, a joining controller
+// controller-bootstrap), and a token of no kind for any role.
+func TestCheckJoinTokenKind(t *testing.T) {
+	worker, controller := testutil.JoinToken(""), testutil.ControllerJoinToken("")
+	noContext := gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\nusers: [{user: {token: secret-4711}}]\n")
+	otherUser := gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\ncontexts: [{context: {user: admin}}]\nusers: [{user: {token: secret-4711}}]\n")
+	for _, tc := range []struct {
+		token string
+		role  schema.Role
+		want  string // "" for accepted
+	}{
+		{worker, schema.RoleWorker, ""},
+		{controller, schema.RoleController, ""},
+		{controller, schema.RoleControllerWorker, ""},
+		{controller, schema.RoleWorker, "a controller's join token, but this node is a worker"},
+		{worker, schema.RoleController, "a worker's join token, but this node is a controller"},
+		{worker, schema.RoleControllerWorker, "--role=controller"},
+		{noContext, schema.RoleWorker, "no context"},
+		{otherUser, schema.RoleController, "a user k0s does not join with"},
+	} {
+		err := schema.CheckJoinToken(tc.token, tc.role)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: a token of its kind refused: %v", tc.role, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: got %v, want an error saying %q", tc.role, err, tc.want)
+		case err != nil && strings.Contains(err.Error(), "secret-4711"):
+			t.Errorf("the message quotes the token: %v", err)
 		}
 	}
 }

@@ -9,7 +9,7 @@ func (v *crossCheck) join() {
 	if j.Token != nil && j.Token.IsZero() {
 		v.errorf("join.token", "must not be empty")
 	} else if j.Token != nil && v.cfg.Role != RoleSingle {
-		if err := CheckJoinToken(j.Token.Reveal()); err != nil {
+		if err := CheckJoinToken(j.Token.Reveal(), v.cfg.Role); err != nil {
 			v.errorf("join.token", "%v", err)
 		}
 	}

@@ -105,10 +105,13 @@ const (
 // Join carries the k0s join token, inline (a liability) or from a SecretSource.
 type Join struct {
 	// Token is an inline k0s join token, a liability: it sits in the
-	// document in clear.
+	// document in clear. Its kind must match the role: a worker's
+	// (k0s token create --role=worker) for a worker, a controller's
+	// (--role=controller) for a joining controller or controller+worker.
 	Token *secret.Value `yaml:"token,omitempty" json:"token,omitempty"`
 	// TokenFrom fetches the join token at boot; at most one of token and
-	// tokenFrom; a worker needs one and single refuses both.
+	// tokenFrom; a worker needs one and single refuses both. The token read
+	// must be of the kind the role joins with, as for token.
 	TokenFrom *secret.Source `yaml:"tokenFrom,omitempty" json:"tokenFrom,omitempty"`
 }
 

@@ -24,32 +24,42 @@ clusters:
 contexts:
 - context:
     cluster: k0s
-    user: kubelet-bootstrap
+    user: %[1]s
   name: k0s
 current-context: k0s
 kind: Config
 users:
-- name: kubelet-bootstrap
+- name: %[1]s
   user:
-    token: %s
+    token: %[2]s
 `
 
-// JoinToken is a well-formed fake k0s join token (the base64 of a gzipped
-// kubeconfig) whose user's token is bearer, FakeBearer when "". The same
+// JoinToken is a well-formed fake k0s worker join token (the base64 of a
+// gzipped kubeconfig) whose user's token is bearer, FakeBearer when "". The same
 // bearer gives the same token, so fixtures on disk can hold it. The gzip
 // header's time is drawn from the bearer: leak tests search for every 12
 // characters of a secret, and tokens with one header would share them.
 func JoinToken(bearer string) string {
+	return fakeToken("kubelet-bootstrap", bearer)
+}
+
+// ControllerJoinToken is JoinToken's controller kind, as `k0s token create
+// --role=controller` packs it.
+func ControllerJoinToken(bearer string) string {
+	return fakeToken("controller-bootstrap", bearer)
+}
+
+func fakeToken(user, bearer string) string {
 	if bearer == "" {
 		bearer = FakeBearer
 	}
 	h := fnv.New32a()
-	_, _ = h.Write([]byte(bearer))
+	_, _ = h.Write([]byte(user + bearer))
 	var b bytes.Buffer
 	w := gzip.NewWriter(&b)
 	w.ModTime = time.Unix(int64(h.Sum32()), 0)
 	// Writes to a bytes.Buffer do not fail: no error to hand a test.
-	_, _ = w.Write([]byte(fmt.Sprintf(fakeKubeconfig, bearer)))
+	_, _ = w.Write([]byte(fmt.Sprintf(fakeKubeconfig, user, bearer)))
 	_ = w.Close()
 	return base64.StdEncoding.EncodeToString(b.Bytes())
 }

@@ -63,9 +63,9 @@ func applies(t *testing.T, a agent, d document) bool {
 			t.Logf("apply not run: %s is read from a URL", f.FromPath())
 			return false
 		case f.From.File != "":
-			write(t, filepath.Join(root, f.From.File), fake(t, f.Kind))
+			write(t, filepath.Join(root, f.From.File), fake(t, f.Kind, cfg.Role))
 		case f.From.Credential != "":
-			write(t, filepath.Join(creds, f.From.Credential), fake(t, f.Kind))
+			write(t, filepath.Join(creds, f.From.Credential), fake(t, f.Kind, cfg.Role))
 		}
 	}
 	code, out, errOut := a.run(t, []string{"CREDENTIALS_DIRECTORY=" + creds}, "apply", "--root", root, "--config", d.file, "--facts", d.facts)
@@ -82,8 +82,9 @@ func applies(t *testing.T, a agent, d document) bool {
 	return true
 }
 
-// fake is a well-formed secret of the kind.
-func fake(t *testing.T, kind schema.SecretKind) string {
+// fake is a well-formed secret of the kind, for a node of role r: a join
+// token is of the kind k0s wants for the role.
+func fake(t *testing.T, kind schema.SecretKind, r schema.Role) string {
 	switch kind {
 	case schema.SecretWireGuardKey:
 		return testutil.GenKey(t).String() + "\n"
@@ -92,7 +93,11 @@ func fake(t *testing.T, kind schema.SecretKind) string {
 	case schema.SecretDataSource:
 		return "postgres://k0s:Fake-pw@db.example:5432/k0s\n" // kine's shared database
 	}
-	return testutil.JoinToken("fake00."+strings.ToLower(rand.Text()[:16])) + "\n" // k0s's shape
+	bearer := "fake00." + strings.ToLower(rand.Text()[:16])
+	if r.IsController() {
+		return testutil.ControllerJoinToken(bearer) + "\n"
+	}
+	return testutil.JoinToken(bearer) + "\n" // k0s's shape
 }
 
 func write(t *testing.T, p, content string) {

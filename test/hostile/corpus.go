@@ -47,6 +47,10 @@ func newSecrets(t testing.TB) map[string]secret {
 	// A well-formed fake k0s token, a fresh bearer in it, so the agent
 	// takes it as far as it takes a real one.
 	token := func() string { return testutil.JoinToken("fake00." + strings.ToLower(rand.Text()[:16])) }
+	// A joining controller's is of the other kind: k0s refuses a worker's.
+	controllerToken := func() string {
+		return testutil.ControllerJoinToken("fake00." + strings.ToLower(rand.Text()[:16]))
+	}
 	// Eight characters, keepalived's limit, of every class, so the password
 	// is valid in no field but its own.
 	pass := "P" + strings.ToLower(rand.Text()[:3]) + "%" + rand.Text()[:2] + "7"
@@ -54,6 +58,7 @@ func newSecrets(t testing.TB) map[string]secret {
 		"WGKEY":  {key(), wireGuardHolder},
 		"PSK":    {key(), wireGuardHolder},
 		"TOKEN":  {token(), tokenHolder},
+		"CTOKEN": {controllerToken(), tokenHolder},
 		"PASS":   {pass, k0sHolder},
 		"SIG":    {"SIG" + rand.Text(), ""},
 		"BEARER": {"BEARER" + rand.Text(), ""},

@@ -19,7 +19,7 @@ func CheckResolvedToken(cfg *schema.Config, secrets Secrets) error {
 	if !ok {
 		return nil // render refuses a token it was not given
 	}
-	if err := schema.CheckJoinToken(v.Reveal()); err != nil {
+	if err := schema.CheckJoinToken(v.Reveal(), cfg.Role); err != nil {
 		return fmt.Errorf("join.tokenFrom: the token read from %s %w", cfg.Join.TokenFrom.Where(), err)
 	}
 	return nil

@@ -87,7 +87,11 @@ func (n epNode) yaml() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "role: %s\ncluster:\n  endpoint: %q\n", n.role, n.endpoint)
 	if n.joins {
-		b.WriteString("join:\n  token: " + testutil.JoinToken("") + "\n")
+		token := testutil.JoinToken("")
+		if n.role.IsController() {
+			token = testutil.ControllerJoinToken("") // the kind k0s wants of a joining controller
+		}
+		b.WriteString("join:\n  token: " + token + "\n")
 	}
 	fmt.Fprintf(&b, "wireguard:\n  - name: %s\n    address: %s\n    nodeAddress: true\n    privateKey: %s\n", n.wg.name, n.wg.addr, n.wg.key)
 	if n.wg.port != 0 {

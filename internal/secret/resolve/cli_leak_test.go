@@ -40,7 +40,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 	bin := agentbin.Path(t)
 	secrets := cliSecrets{
 		privateKey: testutil.GenKey(t).String(), psk: testutil.GenKey(t).String(),
-		token: testutil.JoinToken("fake00." + strings.ToLower(rand.Text()[:16])), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),
+		token: testutil.ControllerJoinToken("fake00." + strings.ToLower(rand.Text()[:16])), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),
 	}
 	srv, hits := tokenServer(t, secrets)
 	caFile := testutil.CAFile(t, srv)

@@ -44,7 +44,7 @@ func newNode(t testing.TB, iface string) node {
 	return node{
 		iface: iface, priv: testutil.GenKey(t), peer: testutil.GenKey(t), psk: testutil.GenKey(t),
 		address: "10.77.0.1/24", peerAddr: "10.77.0.2/32", port: 51820,
-		endpoint: "192.0.2.2:51821", token: testutil.JoinToken("fake00.inlinestatus0000"),
+		endpoint: "192.0.2.2:51821", token: testutil.ControllerJoinToken("fake00.inlinestatus0000"),
 	}
 }
 
