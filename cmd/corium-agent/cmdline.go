@@ -22,8 +22,14 @@ corium.config.sha256= first, then corium.config=data:;base64,... FILE is
 read as validate reads it; out of a cloud-config only the corium block goes
 on the line, as a standalone document. The document is validated first,
 with the checks of validate --for cmdline, and refused when it carries
-secrets inline or credentials in a secret's URL.`, stderr)
+secrets inline or credentials in a secret's URL. --ipxe prints an iPXE script
+instead, whose kernel line carries the parameters and --append's, measured
+whole against the kernel's limit.`, stderr)
 	grub := fs.Bool("grub", false, "quote the parameters for GRUB's linux line (grub.cfg)")
+	ipxe := fs.Bool("ipxe", false, "print an iPXE script that boots --kernel and --initrd with the parameters; a line iPXE would change is refused, never escaped")
+	kernel := fs.String("kernel", "vmlinuz", "with --ipxe: the kernel's URI (relative: from where the script was fetched)")
+	initrd := fs.String("initrd", "initrd.img", "with --ipxe: the initrd's URI")
+	appendArgs := fs.String("append", "", "with --ipxe: the boot's other kernel parameters (root=, console=, ...), after the agent's")
 	allowSecrets := fs.Bool("allow-inline-secrets", false, "print the line although the document carries inline secrets or credentials in a secret's URL, which every user of the node can read in /proc/cmdline")
 	files, code, ok := parseFlags(fs, args, stdout)
 	if !ok {
@@ -31,6 +37,12 @@ secrets inline or credentials in a secret's URL.`, stderr)
 	}
 	if len(files) != 1 {
 		return usageError(fs, "name one file, or - for standard input")
+	}
+	if *grub && *ipxe {
+		return usageError(fs, "--grub and --ipxe: choose one boot loader")
+	}
+	if !*ipxe && (*appendArgs != "" || flagSet(fs, "kernel") || flagSet(fs, "initrd")) {
+		return usageError(fs, "--kernel, --initrd and --append go with --ipxe")
 	}
 	data, name, err := readInput(files[0])
 	if err != nil {
@@ -71,7 +83,20 @@ secrets inline or credentials in a secret's URL.`, stderr)
 	}
 
 	params := source.InlineParams(doc)
-	if f := cmdlineFit(params); f != nil {
+	fit := cmdlineFit(params)
+	var script string
+	if *ipxe {
+		var line string
+		if script, line, err = ipxeScript(*kernel, *initrd, params, *appendArgs); err != nil {
+			fmt.Fprintf(stderr, "corium-agent cmdline: refusing: %v\n", err)
+			return exitFailed
+		}
+		if *appendArgs != "" {
+			// The whole line is known: measured whole, as the kernel gets it.
+			fit = source.CmdlineFit(source.MeasureCmdline(line))
+		}
+	}
+	if f := fit; f != nil {
 		fmt.Fprintln(stderr, "corium-agent cmdline: "+formatFinding(name, *f))
 		if f.Severity == schema.SeverityError {
 			return exitFailed
@@ -83,6 +108,10 @@ secrets inline or credentials in a secret's URL.`, stderr)
 		fmt.Fprintf(stderr, "corium-agent cmdline: %s is a cloud-config: the line carries its corium block alone, as a standalone document, without its other top-level keys (%d) and its comments, which every user of the node could read in /proc/cmdline\n", name, dropped)
 	case n.Delivery.Via != "":
 		fmt.Fprintf(stderr, "corium-agent cmdline: the line carries the document in %s's %s\n", name, n.Delivery.Via)
+	}
+	if *ipxe {
+		fmt.Fprint(stdout, script)
+		return exitOK
 	}
 	if *grub {
 		for i, p := range params {

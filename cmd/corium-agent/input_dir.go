@@ -11,9 +11,9 @@ import (
 
 // documentSuffixes name the files of a directory that validate reads as
 // documents: YAML (a node document, a cloud-config), a kernel command line
-// (.cmdline) and a boot loader's script (.cfg, as grub.cfg). A cloud-init
-// user-data file has no suffix of its own; it is read by its name.
-var documentSuffixes = []string{".yaml", ".yml", ".cmdline", ".cfg"}
+// (.cmdline) and a boot loader's script (.cfg, as grub.cfg; .ipxe). A
+// cloud-init user-data file has no suffix of its own; it is read by its name.
+var documentSuffixes = []string{".yaml", ".yml", ".cmdline", ".cfg", ".ipxe"}
 
 // isDocumentName says whether a directory's entry is read as a document.
 func isDocumentName(name string) bool {

@@ -53,7 +53,7 @@ type validateReport struct {
 }
 
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", " FILE|DIR...", "Checks configuration files offline, as a node reads them; - reads standard input,\na directory its documents (*.yaml, *.yml, *.cmdline, *.cfg, user-data), sorted.\nA file is a node document, a cloud-config (corium: or write_files), a kernel\ncommand line or a GRUB entry (as cmdline --grub prints it).\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
+	fs := newFlags("validate", " FILE|DIR...", "Checks configuration files offline, as a node reads them; - reads standard input,\na directory its documents (*.yaml, *.yml, *.cmdline, *.cfg, *.ipxe, user-data), sorted.\nA file is a node document, a cloud-config (corium: or write_files), a kernel\ncommand line, a GRUB entry or an iPXE script (as cmdline --grub, --ipxe print them).\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")

@@ -22,8 +22,9 @@ type Delivery struct {
 	// Data is the document the agent reads.
 	Data []byte
 	// Via is where in the file the document is: "" for the file itself,
-	// "write_files[N].content", "corium.config", or "line N (GRUB linux)
-	// corium.config" in a grub.cfg.
+	// "write_files[N].content", "corium.config", "line N (GRUB linux)
+	// corium.config" in a grub.cfg, or "line N (iPXE) corium.config" in an
+	// iPXE script.
 	Via string
 	// How says how it was taken out ("gz+b64", "data: URL, 812 bytes,
 	// sha256 verified"); "" for the file itself.
@@ -86,8 +87,9 @@ func (d *Delivery) Where(file string, line, col int) (string, int, int) {
 
 // Unpack finds the document a file hands a node, offline: nothing is
 // fetched and nothing but data is read. A kernel command line (as
-// /proc/cmdline shows it, as cmdline --grub prints it, or on the one linux
-// line of a grub.cfg naming corium.config=) must carry the document inline
+// /proc/cmdline shows it, as cmdline --grub prints it, on the one linux
+// line of a grub.cfg naming corium.config=, or on the one kernel line of an
+// iPXE script, as cmdline --ipxe prints it) must carry the document inline
 // (data:), and its corium.config.sha256= pin is checked; a cloud-config's write_files entry for /etc/corium/config.yaml
 // is decoded as cloud-init decodes it. The error says why the file cannot
 // deliver a document (a broken encoding, a pin that does not match, a
@@ -109,6 +111,12 @@ func Unpack(ctx context.Context, data []byte) (*Delivery, error) {
 			return unpackCmdline(ctx, line, paramConfig, "GRUB's quotes undone, ")
 		case ok:
 			return unpackCmdline(ctx, line, fmt.Sprintf("line %d (GRUB linux) %s", at, paramConfig), "GRUB's quotes undone, ")
+		}
+		switch line, at, ok, err := ipxeEntry(data); {
+		case err != nil:
+			return nil, err
+		case ok:
+			return unpackCmdline(ctx, line, fmt.Sprintf("line %d (iPXE) %s", at, paramConfig), "")
 		}
 	}
 	if !schema.IsCloudConfig(data) || yamlErr != nil {

@@ -12,8 +12,8 @@ func requireVM(t testing.TB) {
 	testutil.RequireRoot(t, "qemu-system-x86_64", "mke2fs", "mkfs.vfat", "mcopy", "mount", "systemctl", "systemd-nspawn", "debootstrap")
 }
 
-// twoNodes is the cluster: c1, a controller+worker configured from the
-// kernel command line, and w1, a worker configured by cloud-init from a
+// twoNodes is the cluster: c1, a controller+worker PXE-booted by iPXE and
+// configured from the kernel command line its iPXE script carries, and w1, a worker configured by cloud-init from a
 // NoCloud seed disk, on one private network, each with its WireGuard key
 // (and w1 its join token) as SMBIOS credentials.
 type twoNodes struct {
@@ -27,8 +27,9 @@ func newTwoNodes(t *testing.T) *twoNodes {
 	n := &twoNodes{keys: newCluster(t), secrets: &Secrets{}}
 	n.secrets.Add(n.keys.secrets()...)
 
-	n.c1 = newMachine(t, "c1", newDisk(t, "c1", noMetadata(macC1, underlayC1)), macC1, n.secrets)
-	n.c1.Cmdline = kernelConfig(t, []byte(controllerConfig(n.keys)))
+	staged := noMetadata(macC1, underlayC1)
+	n.c1 = newMachine(t, "c1", newDisk(t, "c1", func(s *staging) { staged(s); pxeNICUnmanaged(s) }), macC1, n.secrets)
+	n.c1.netBoot([]byte(controllerConfig(n.keys)))
 	n.c1.Credentials[wgCredential] = n.keys.c1Key.String()
 
 	// w1's network comes from its seed, as cloud-init renders it.

@@ -15,7 +15,8 @@ var (
 )
 
 // TestVMCluster boots the two-node cluster three times:
-//   - first boot: c1 takes its document from the kernel command line, w1
+//   - first boot: c1 PXE-boots by iPXE over TFTP and takes its document
+//     from the kernel command line the iPXE script carries, w1
 //     from its NoCloud seed through cloud-init, both their keys (and w1 its
 //     join token) from SMBIOS credentials; each comes up on NetworkManager,
 //     brings wg0 up on the kernel's WireGuard, handshakes and pings the
@@ -35,6 +36,7 @@ func TestVMCluster(t *testing.T) {
 	t.Run("first boot", func(t *testing.T) {
 		logTimings(t, c1, "config on the kernel command line", "k0scontroller.service")
 		logTimings(t, w1, "config from cloud-init's NoCloud seed", "k0sworker.service")
+		assertNetBooted(t, c1)
 		assertProvisioned(t, c1, source.NameCmdline)
 		assertProvisioned(t, w1, "cloud-init")
 		assertSecretsFromCredentials(t, n)

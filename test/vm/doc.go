@@ -6,7 +6,8 @@
 //
 // It proves what the other tests cannot: the kernel's WireGuard (the
 // modules-load.d entry loads the module by itself, wg0 is a kernel device),
-// the configuration read from the real kernel command line and from a real
+// a PXE boot by QEMU's iPXE ROM over TFTP, the configuration read from the
+// real kernel command line the iPXE script carries and from a real
 // NoCloud seed disk by cloud-init's own datasource, secrets handed over as
 // SMBIOS type 11 credentials, NetworkManager's network-online.target, the
 // guard tested with packets from the other machine, a reboot, and a node
