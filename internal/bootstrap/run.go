@@ -69,7 +69,11 @@ func Run(ctx context.Context, o Options) (*status.Status, error) {
 	if o.Again {
 		st.Command = "apply --again"
 	}
+	st.Unfinished = unfinishedRun(o)
 	err := run(ctx, o, st)
+	if endErr := status.EndRun(o.Root); endErr != nil && err == nil {
+		err = endErr
+	}
 	st.FinishedAt = time.Now().UTC()
 	if err != nil {
 		st.Error = err.Error()
@@ -132,6 +136,9 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	}
 
 	o.Notify("bringing the overlay up and configuring k0s")
+	if err := status.BeginRun(o.Root, st.Command, st.StartedAt); err != nil {
+		return err
+	}
 	exec := &apply.Executor{Root: o.Root, Live: o.Live, LiveUnderRoot: o.LiveUnderRoot, Log: o.Log, AfterWrite: o.AfterWrite}
 	steps, err := exec.Apply(ctx, d.plan)
 	st.Steps = append(st.Steps, steps...)
@@ -147,6 +154,26 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	}
 	o.Notify(string(st.Outcome))
 	return nil
+}
+
+// unfinishedRun is the earlier run that began to change the node and never
+// ended, said in the log at once: what this run finds on disk may be that
+// run's half.
+func unfinishedRun(o Options) *status.Unfinished {
+	u, err := status.ReadUnfinished(o.Root)
+	if err != nil {
+		o.Log.Warn("the record of an earlier run could not be read", "error", err.Error())
+		return nil
+	}
+	if u != nil && u.Command == "apply" && o.Root.Exists(status.MarkerPath) {
+		// The first boot's marker is its last write: that run finished,
+		// and was cut only before it could remove its record.
+		return nil
+	}
+	if u != nil {
+		o.Log.Warn("an earlier run did not finish", "run", u.Line())
+	}
+	return u
 }
 
 // ChecksFor is the checks a document's way in adds: an inline secret in a

@@ -197,11 +197,11 @@ func (r Root) Remove(p string) (bool, error) {
 	defer d.Close()
 	err = unix.Unlinkat(fd(d), base, 0)
 	if err == nil {
-		return true, nil
+		return true, syncRemoval(d, p)
 	}
 	rmErr := unix.Unlinkat(fd(d), base, unix.AT_REMOVEDIR)
 	if rmErr == nil {
-		return true, nil
+		return true, syncRemoval(d, p)
 	}
 	if !errors.Is(rmErr, unix.ENOTDIR) {
 		err = rmErr
@@ -210,6 +210,22 @@ func (r Root) Remove(p string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("removing %s: %w", node(p), cause(err))
+}
+
+// syncRemoval makes a removal survive a power cut, as a write's rename
+// does: the directory that held p is synced.
+func syncRemoval(d *os.File, p string) error {
+	// d is a path handle, which cannot be synced: the directory it holds
+	// is opened through it, never looked up again by name.
+	dir, err := pathrs.Reopen(d, unix.O_RDONLY|unix.O_DIRECTORY)
+	if err == nil {
+		err = dir.Sync()
+		dir.Close()
+	}
+	if err != nil {
+		return fmt.Errorf("removing %s: %w", node(p), cause(err))
+	}
+	return nil
 }
 
 // bare is a *fs.PathError's cause: the messages built here name the node

@@ -14,7 +14,10 @@
 //   - /var/lib/corium/node-address (NodeAddressPath): the node address the
 //     node joined with;
 //   - /var/lib/corium/wireguard.json (DevicesPath): what each overlay device
-//     must look like once up.
+//     must look like once up;
+//   - /var/lib/corium/run-started (RunPath): the record of a run that has
+//     begun to change the node, removed when it ends, so that the next run
+//     can say the one before was cut off (a power cut, a kill).
 //
 // It holds no secret: the status file has only paths, names and outcomes, the
 // applied configuration has its inline secrets as [redacted] and its URLs

@@ -40,6 +40,9 @@ type Status struct {
 	Steps       []Step       `json:"steps,omitempty"`
 	// Refusals lists the fields day two will not change, one per field.
 	Refusals []string `json:"refusals,omitempty"`
+	// Unfinished is the earlier run this one found unended (RunPath): it
+	// began to change the node and was cut off; nil when there was none.
+	Unfinished *Unfinished `json:"unfinished,omitempty"`
 }
 
 // Provenance is where the document came from.

@@ -22,9 +22,16 @@ type scenario struct {
 	// also lists, per path, versions other than the final one that a cut run
 	// may legitimately leave (a file the program writes more than once).
 	also map[string][][]byte
+	// inProgress says whether a file the finished run does not have is
+	// one a run in progress leaves, finished (the record of a run that
+	// has begun); nil: none is.
+	inProgress func(p string, content []byte) bool
 	// check runs on every tree a cut run leaves, for rules of the program's
 	// own (a marker written last).
 	check func(t *testing.T, cut, final tree)
+	// rerun runs after each cut tree's re-run, with the cut tree, for what
+	// the re-run must say of the cut one.
+	rerun func(t *testing.T, root string, cut tree)
 }
 
 // walk runs the scenario uninterrupted, then once per write point with the
@@ -60,7 +67,7 @@ func walk(t *testing.T, s scenario) int {
 			return n - 1
 		}
 		cut := snapshot(t, root, s.skip)
-		if bad := checkCut(cut, final, s.also); len(bad) > 0 {
+		if bad := checkCut(cut, final, s.also, s.inProgress); len(bad) > 0 {
 			t.Errorf("killed at write point %d, the tree shows:\n%s", n, strings.Join(bad, "\n"))
 		}
 		if bad := appearedWithoutTemp(prev, cut); len(bad) > 0 {
@@ -71,6 +78,9 @@ func walk(t *testing.T, s scenario) int {
 			s.check(t, cut, final)
 		}
 		mustRun(t, s.command(root))
+		if s.rerun != nil {
+			s.rerun(t, root, cut)
+		}
 		if d := diff(final, snapshot(t, root, s.skip)); len(d) > 0 {
 			t.Errorf("killed at write point %d and re-run, the tree differs from an uninterrupted run:\n%s", n, strings.Join(d, "\n"))
 		}

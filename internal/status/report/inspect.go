@@ -159,7 +159,7 @@ func (in *inspection) unitState(unit string) (systemd.State, string, bool) {
 }
 
 func lastRun(st *status.Status) *LastRun {
-	l := &LastRun{Command: st.Command, Outcome: st.Outcome, StartedAt: st.StartedAt, FinishedAt: st.FinishedAt, Error: st.Error, Refusals: st.Refusals}
+	l := &LastRun{Command: st.Command, Outcome: st.Outcome, StartedAt: st.StartedAt, FinishedAt: st.FinishedAt, Error: st.Error, Refusals: st.Refusals, Unfinished: st.Unfinished}
 	if st.Outcome == status.Failed {
 		l.FailedStep = failedStep(st)
 	}

@@ -79,6 +79,9 @@ type LastRun struct {
 	FailedStep string   `json:"failedStep,omitempty"`
 	Error      string   `json:"error,omitempty"`
 	Refusals   []string `json:"refusals,omitempty"`
+	// Unfinished is the run before it, which began to change the node and
+	// never ended (a power cut, a kill); nil when there was none.
+	Unfinished *status.Unfinished `json:"unfinished,omitempty"`
 }
 
 // NodeAddress is the address the node registered with, and how it was

@@ -39,6 +39,9 @@ func Text(w io.Writer, r *Report) {
 		for _, f := range l.Refusals {
 			fmt.Fprintf(w, "  refused: %s\n", f)
 		}
+		if u := l.Unfinished; u != nil {
+			fmt.Fprintf(w, "  before it: %s\n", u.Line())
+		}
 	}
 	if pr := r.Provenance; pr != nil {
 		p("source", "%s", pr.SourceLine())
