@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 var (
@@ -24,7 +24,7 @@ func standInBinary(t testing.TB) string {
 	agent := agentBinary(t)
 	standInOnce.Do(func() {
 		standInPath = filepath.Join(filepath.Dir(agent), "k0s-standin")
-		standInErr = testutil.GoBuild(repoRoot, standInPath, "./test/boot/k0sstandin")
+		standInErr = guest.GoBuild(repoRoot, standInPath, "./test/boot/k0sstandin")
 	})
 	if standInErr != nil {
 		t.Fatal(standInErr)
@@ -38,4 +38,4 @@ func installK0sStandIn(n *Node) {
 }
 
 // standIn is the stand-in's record on the node's disk.
-func (n *Node) standIn() testutil.StandInRecord { return testutil.StandInRecord{Read: n.ReadFile} }
+func (n *Node) standIn() guest.StandInRecord { return guest.StandInRecord{Read: n.ReadFile} }

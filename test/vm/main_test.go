@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // repoRoot is the checkout the test runs in; tests run in their package
@@ -48,7 +48,7 @@ func built(t testing.TB) binaries {
 			"k0s-standin":  "./test/boot/k0sstandin",
 			"guestd":       "./test/vm/guestd",
 		} {
-			if buildErr = testutil.GoBuild(repoRoot, filepath.Join(buildDir, out), pkg); buildErr != nil {
+			if buildErr = guest.GoBuild(repoRoot, filepath.Join(buildDir, out), pkg); buildErr != nil {
 				return
 			}
 		}
