@@ -40,7 +40,7 @@ func renderedRoot(t *testing.T) string {
 // guard without comparing it; with --netns they act on the namespace named.
 func TestFirewallRootIsNotTheKernel(t *testing.T) {
 	host.RequireRoot(t, "ip", "nft")
-	workstation, node := netns.NewNetns(t, "fwr-ws"), netns.NewNetns(t, "fwr-node")
+	workstation, node := netns.New(t, "fwr-ws"), netns.New(t, "fwr-node")
 	root := renderedRoot(t)
 	hasTable := func(ns *netns.Netns) bool {
 		_, err := ns.Try("nft", "list", "table", "inet", "corium")
@@ -94,7 +94,7 @@ func TestFirewallRootIsNotTheKernel(t *testing.T) {
 // rendered guard it does nothing, quietly; with one it programs it.
 func TestFirewallIfRendered(t *testing.T) {
 	host.RequireRoot(t, "ip", "nft")
-	ns := netns.NewNetns(t, "fwr-ifr")
+	ns := netns.New(t, "fwr-ifr")
 	r := runFirewallOn(t, ns, "apply", "--if-rendered", "--root", t.TempDir())
 	if r.code != exitOK || r.stdout != "" || r.stderr != "" {
 		t.Errorf("apply --if-rendered with no rendered guard = %+v; want exit 0 and no output", r)

@@ -108,7 +108,7 @@ func runFirewallUnprivileged(t *testing.T, ns *netns.Netns, args ...string) fwRu
 
 func TestFirewallCommand(t *testing.T) {
 	host.RequireRoot(t, "ip", "nft")
-	srv, pub := netns.NewNetns(t, "fwc-srv"), netns.NewNetns(t, "fwc-pub")
+	srv, pub := netns.New(t, "fwc-srv"), netns.New(t, "fwc-pub")
 	netns.Veth(t, srv, "eth0", "192.0.2.1/24", pub, "eth0", "192.0.2.2/24")
 	var l net.Listener
 	if err := srv.Do(func() (err error) { l, err = net.Listen("tcp", "192.0.2.1:10250"); return err }); err != nil {

@@ -245,7 +245,7 @@ func TestResolveUsage(t *testing.T) {
 func TestResolveHTTPS(t *testing.T) {
 	bin := agentbin.Path(t)
 	doc := resolveSecretDoc("from-https")
-	srv := tlsserver.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := tlsserver.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/broken" {
 			w.WriteHeader(http.StatusInternalServerError)
 			return

@@ -94,7 +94,7 @@ func TestFirstBootLiveOverlay(t *testing.T) {
 	// still hold its name for a moment.
 	ifB := "cfb" + sfx
 
-	a, b := netns.NewNetns(t, "cfa"), netns.NewNetns(t, "cfb")
+	a, b := netns.New(t, "cfa"), netns.New(t, "cfb")
 	netns.Veth(t, a, "ul0", "192.0.2.1/24", b, "ul0", "192.0.2.2/24")
 	a.Run(t, "ip", "route", "add", "default", "via", "192.0.2.2", "dev", "ul0")
 

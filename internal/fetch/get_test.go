@@ -196,7 +196,7 @@ func TestConnectionRefusedUntilServerStarts(t *testing.T) {
 	}()
 	// The certificate is only known once started, so trust is checked after
 	// the refusals; build the pool from httptest's fixed test certificate.
-	probe := tlsserver.NewTLSServer(t, http.NotFoundHandler())
+	probe := tlsserver.New(t, http.NotFoundHandler())
 	c := New(WithRootCAs(tlsserver.CertPool(probe)), WithBackoff(retry.Policy{Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond}))
 	body, err := c.Get(context.Background(), Request{URL: "https://" + addr + "/", Wait: time.Minute, Report: func(a Attempt) {
 		if strings.Contains(a.Err.Error(), "refused") {
@@ -276,7 +276,7 @@ func TestCancelStopsAtOnce(t *testing.T) {
 	})
 	t.Run("during a request", func(t *testing.T) {
 		arrived := make(chan struct{})
-		srv := tlsserver.NewTLSServer(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		srv := tlsserver.New(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 			close(arrived)
 			<-r.Context().Done()
 		}))

@@ -38,7 +38,7 @@ func TestHostLink(t *testing.T) {
 // kernel takes them; keepalived's line-based configuration would not).
 func TestKernelLinkNameIsTheKernels(t *testing.T) {
 	host.RequireRoot(t, "ip")
-	nl := netns.NewNetns(t, "ifname").Netlink(t)
+	nl := netns.New(t, "ifname").Netlink(t)
 	names := []string{
 		"eth0", "bond0.100", "a", strings.Repeat("b", 15), strings.Repeat("c", 16), ".", "..", "...",
 		"eth0:1", "a/b", "a b", "x\u00a0y", "\u00e9t\u00e9", "5254.00ab.cdef", "UP-per_1", "-x", "v@1", "a\u00e0",

@@ -50,7 +50,7 @@ wireguard:
 // logged.
 func BenchmarkBootFirstBoot(b *testing.B) {
 	host.RequireRoot(b, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
-	ns := netns.NewNetns(b, "cb-bench")
+	ns := netns.New(b, "cb-bench")
 	var agent, floor []time.Duration
 	agentSteps, floorSteps := map[string][]time.Duration{}, map[string][]time.Duration{}
 	for i := 0; i < b.N; i++ {

@@ -25,7 +25,7 @@ import (
 func TestBootCloudInit(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
 	key, peer := fixture.GenKey(t), fixture.GenKey(t)
-	n := newNodeOn(t, "cinit", netns.NewNetns(t, "cb-ci"), cloudInitLower(t))
+	n := newNodeOn(t, "cinit", netns.New(t, "cb-ci"), cloudInitLower(t))
 	n.WriteFile("/var/lib/cloud/seed/nocloud/meta-data", []byte("instance-id: corium-boot-test\nlocal-hostname: fedora\n"), 0o644)
 	n.WriteFile("/var/lib/cloud/seed/nocloud/user-data", []byte(fmt.Sprintf(`#cloud-config
 corium:

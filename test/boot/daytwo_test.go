@@ -58,7 +58,7 @@ wireguard:
 func TestBootDayTwo(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
 	key, wg1Key, peer := fixture.GenKey(t), fixture.GenKey(t), fixture.GenKey(t)
-	ns, other := netns.NewNetns(t, "cb-d2"), netns.NewNetns(t, "cb-d2p")
+	ns, other := netns.New(t, "cb-d2"), netns.New(t, "cb-d2p")
 	netns.Veth(t, ns, "eth0", "192.0.2.1/24", other, "eth0", "192.0.2.2/24")
 	n := NewNode(t, "day-two", ns)
 	n.WriteFile("/etc/corium/config.yaml", []byte(dayTwoConfig(key, wg1Key, peer, 51820, "192.0.2.2:51820", 1420, true)), 0o600)

@@ -18,7 +18,7 @@ const guardFile = "/var/lib/corium/firewall.json"
 func newGuardedNode(t *testing.T, name string) *Node {
 	t.Helper()
 	keyA, keyB := fixture.GenKey(t), fixture.GenKey(t)
-	ns, other := netns.NewNetns(t, "cb-"+name), netns.NewNetns(t, "cb-"+name+"p")
+	ns, other := netns.New(t, "cb-"+name), netns.New(t, "cb-"+name+"p")
 	netns.Veth(t, ns, "eth0", underlayA+"/24", other, "eth0", underlayB+"/24")
 	n := NewNode(t, name, ns)
 	n.WriteFile("/etc/corium/config.yaml", []byte(nodeAConfig(keyA, keyB)), 0o600)

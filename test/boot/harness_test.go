@@ -31,7 +31,7 @@ func probeUnit(name, sleep, dropIn string) string {
 // does.
 func TestBootHarness(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
-	ns := netns.NewNetns(t, "cb-harness")
+	ns := netns.New(t, "cb-harness")
 	n := NewNode(t, "harness", ns)
 
 	units := map[string]string{

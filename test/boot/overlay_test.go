@@ -83,7 +83,7 @@ wireguard:
 func TestBootOverlayCluster(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
 	keyA, keyB := fixture.GenKey(t), fixture.GenKey(t)
-	nsA, nsB := netns.NewNetns(t, "cb-a"), netns.NewNetns(t, "cb-b")
+	nsA, nsB := netns.New(t, "cb-a"), netns.New(t, "cb-b")
 	netns.Veth(t, nsA, "eth0", underlayA+"/24", nsB, "eth0", underlayB+"/24")
 
 	a, b := NewNode(t, "node-a", nsA), NewNode(t, "node-b", nsB)

@@ -18,7 +18,7 @@ import (
 // reloads, once, which the same count sees.
 func TestBootReloads(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
-	ns := netns.NewNetns(t, "cb-rl")
+	ns := netns.New(t, "cb-rl")
 	n := NewNode(t, "reload", ns)
 	n.WriteFile("/etc/corium/config.yaml", []byte(benchConfig(fixture.GenKey(t), fixture.GenKey(t))), 0o600)
 	n.Boot()

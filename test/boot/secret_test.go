@@ -21,7 +21,7 @@ const keyFile = "/etc/corium/wg0.key"
 func TestBootSecretMissing(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
 	key, peer := fixture.GenKey(t), fixture.GenKey(t)
-	n := NewNode(t, "node-c", netns.NewNetns(t, "cb-c"))
+	n := NewNode(t, "node-c", netns.New(t, "cb-c"))
 	n.WriteFile("/etc/corium/config.yaml", []byte(fmt.Sprintf(`role: single
 node:
   name: node-c

@@ -28,7 +28,7 @@ import (
 // started and waited for.
 func TestBootSystemdDBus(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
-	ns := netns.NewNetns(t, "cb-sd")
+	ns := netns.New(t, "cb-sd")
 	n := NewNode(t, "sd", ns)
 
 	oneshot := func(desc, exec, install string) []byte {

@@ -112,7 +112,7 @@ func TestBootSysctl(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no sysctl.d file in image/")
 	}
-	ns := netns.NewNetns(t, "cb-sysctl")
+	ns := netns.New(t, "cb-sysctl")
 	for _, f := range files {
 		out, err := ns.Try(bin, f)
 		if err != nil || len(out) != 0 {

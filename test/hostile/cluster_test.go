@@ -41,7 +41,7 @@ func TestClusterCheckLeaksNoSecret(t *testing.T) {
 	for name, content := range files {
 		write(t, filepath.Join(dir, name), content, 0o600)
 	}
-	a := &agent{bin: bin, env: fixture.CleanEnv(), notes: notifytest.ListenNotify(t)}
+	a := &agent{bin: bin, env: fixture.CleanEnv(), notes: notifytest.Listen(t)}
 	for _, set := range [][]string{
 		{"base.yaml", "peer.yaml"},
 		{"base-wf.yaml", "peer-pxe.txt"},

@@ -34,7 +34,7 @@ const (
 type agent struct {
 	bin   string
 	env   []string
-	notes *notifytest.NotifySocket
+	notes *notifytest.Socket
 	out   []string // everything every run printed, each with its command line
 	// unresolved is what the commands that read no secret printed, for a
 	// document that writes a secret into a public field (see publicTo).
@@ -146,7 +146,7 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 			dir := t.TempDir()
 			config := filepath.Join(dir, "config.yaml")
 			write(t, config, doc, 0o600)
-			a := &agent{bin: bin, env: env, notes: notifytest.ListenNotify(t), publicTo: publicTo(string(raw))}
+			a := &agent{bin: bin, env: env, notes: notifytest.Listen(t), publicTo: publicTo(string(raw))}
 
 			a.run(t, "validate", config)
 			a.run(t, "validate", "--format", "json", config)

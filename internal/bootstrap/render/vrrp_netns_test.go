@@ -19,7 +19,7 @@ import (
 // source, and the list without this node's own address.
 func TestVRRPFromLiveRoutesInNamespaces(t *testing.T) {
 	host.RequireRoot(t, "ip")
-	node, lan, wan := netns.NewNetns(t, "cvn"), netns.NewNetns(t, "cvl"), netns.NewNetns(t, "cvw")
+	node, lan, wan := netns.New(t, "cvn"), netns.New(t, "cvl"), netns.New(t, "cvw")
 	netns.Veth(t, node, "ul0", "192.0.2.11/24", lan, "ul0", "192.0.2.1/24")
 	netns.Veth(t, node, "ul1", "203.0.113.50/24", wan, "ul1", "203.0.113.1/24")
 	node.Run(t, "ip", "addr", "add", "192.0.2.21/24", "dev", "ul0")

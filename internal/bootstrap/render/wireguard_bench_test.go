@@ -68,7 +68,7 @@ func BenchmarkOverlayUpAndVerify(b *testing.B) {
 			}
 		}
 	}
-	ns := netns.NewNetns(b, "cbench")
+	ns := netns.New(b, "cbench")
 	wg := netns.WireGuardClient(b)
 	v := apply.Verifier{Devices: wg, Links: ns.Netlink(b), AddressWait: 5 * time.Second}
 	b.Cleanup(func() { netns.KillWireGuardGo(e.Name) })

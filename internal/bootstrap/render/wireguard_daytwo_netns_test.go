@@ -109,7 +109,7 @@ func (u *nsUnits) ReloadAndWait(ctx context.Context, unit string) error {
 // reloads and the device leaves the old port.
 func TestDayTwoDeviceEqualsFile(t *testing.T) {
 	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "bash")
-	ns, far := netns.NewNetns(t, "cdn"), netns.NewNetns(t, "cdf")
+	ns, far := netns.New(t, "cdn"), netns.New(t, "cdf")
 	// The far side runs no WireGuard: no handshake, no roaming, so the
 	// endpoint on the device is the one the file set, or a leftover.
 	netns.Veth(t, ns, "ul0", "192.0.2.1/24", far, "ul0", "192.0.2.2/24")

@@ -40,7 +40,7 @@ func TestGoldenConfsComeUp(t *testing.T) {
 				if err := os.WriteFile(path, conf.Content, conf.Mode); err != nil {
 					t.Fatal(err)
 				}
-				ns := netns.NewNetns(t, "cg")
+				ns := netns.New(t, "cg")
 				ns.WgQuickUp(t, path)
 				v := apply.Verifier{Devices: wg, Links: ns.Netlink(t), AddressWait: 2 * time.Second}
 				if err := v.Verify(context.Background(), e); err != nil {

@@ -28,7 +28,7 @@ import (
 // the encapsulation.
 func TestDerivedMTUInNamespaces(t *testing.T) {
 	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip")
-	node, small, big := netns.NewNetns(t, "cmn"), netns.NewNetns(t, "cms"), netns.NewNetns(t, "cmb")
+	node, small, big := netns.New(t, "cmn"), netns.New(t, "cms"), netns.New(t, "cmb")
 	netns.Veth(t, node, "ul0", "192.0.2.1/24", small, "ul0", "192.0.2.2/24")
 	netns.Veth(t, node, "ul1", "198.51.100.1/24", big, "ul1", "198.51.100.2/24")
 	for _, ns := range []*netns.Netns{node, small} {

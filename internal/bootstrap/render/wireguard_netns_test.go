@@ -47,8 +47,8 @@ func TestOverlayInNamespaces(t *testing.T) {
 	a.cfg.WireGuard = []schema.WireGuard{overlayIface(a.iface, "10.77.0.1/24", 51820, true, keyA, keyB.PublicKey(), "192.0.2.2:51821", "10.77.0.2/32")}
 	b.cfg.WireGuard = []schema.WireGuard{overlayIface(b.iface, "10.77.0.2/24", 51821, false, keyB, keyA.PublicKey(), "192.0.2.1:51820", "10.77.0.1/32")}
 
-	a.ns = netns.NewNetns(t, "cwa")
-	b.ns = netns.NewNetns(t, "cwb")
+	a.ns = netns.New(t, "cwa")
+	b.ns = netns.New(t, "cwb")
 	netns.Veth(t, a.ns, "ul0", "192.0.2.1/24", b.ns, "ul0", "192.0.2.2/24")
 	// b reaches "the internet" through a, so its default-route source is
 	// its underlay address; a has no default route at all.

@@ -13,7 +13,7 @@ import (
 // benchConn is a real nftables connection into a fresh namespace.
 func benchConn(b *testing.B) *nftables.Conn {
 	host.RequireRoot(b, "ip")
-	return netns.NewNetns(b, "fw-bench").Nftables(b)
+	return netns.New(b, "fw-bench").Nftables(b)
 }
 
 // BenchmarkApply is one apply as first boot and every boot run it: the batch

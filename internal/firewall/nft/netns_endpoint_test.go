@@ -36,11 +36,11 @@ const (
 func newEndpointLab(t *testing.T) *endpointLab {
 	t.Helper()
 	l := &endpointLab{
-		ctl1: netns.NewNetns(t, "fw-ctl1"),
-		ctl2: netns.NewNetns(t, "fw-ctl2"),
-		wrk:  netns.NewNetns(t, "fw-wrk"),
+		ctl1: netns.New(t, "fw-ctl1"),
+		ctl2: netns.New(t, "fw-ctl2"),
+		wrk:  netns.New(t, "fw-wrk"),
 	}
-	sw := netns.NewNetns(t, "fw-sw")
+	sw := netns.New(t, "fw-sw")
 	sw.Run(t, "ip", "link", "add", "br0", "type", "bridge")
 	sw.Run(t, "ip", "link", "set", "br0", "up")
 	for i, n := range []struct {

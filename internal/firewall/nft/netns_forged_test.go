@@ -31,7 +31,7 @@ var forgedSources = []struct{ what, v4, v6 string }{
 // the public client.
 func newForgedLab(t *testing.T) *lab {
 	l := newLab(t)
-	remote4, remote6 := netns.NewNetns(t, "fw-krrem4"), netns.NewNetns(t, "fw-krrem6")
+	remote4, remote6 := netns.New(t, "fw-krrem4"), netns.New(t, "fw-krrem6")
 	kubeRouterTunnel(t, l.srv, remote4, "198.51.100.2", "10.244.9.5/24", "10.244.9.0/24")
 	kubeRouterTunnel(t, l.srv, remote6, "2001:db8:2::2", "fd00:10:244:9::5/64", "fd00:10:244:9::/64")
 	for _, f := range forgedSources {

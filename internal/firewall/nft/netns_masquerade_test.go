@@ -66,7 +66,7 @@ type masqLab struct {
 
 func newMasqLab(t *testing.T) *masqLab {
 	t.Helper()
-	l := &masqLab{a: netns.NewNetns(t, "fw-ma"), b: netns.NewNetns(t, "fw-mb"), pod: netns.NewNetns(t, "fw-mpod")}
+	l := &masqLab{a: netns.New(t, "fw-ma"), b: netns.New(t, "fw-mb"), pod: netns.New(t, "fw-mpod")}
 	netns.Veth(t, l.a, "eth0", "192.0.2.1/24", l.b, "eth0", "192.0.2.2/24")
 	l.wgA = newWGNode(t, l.a, "cma", "10.10.0.1/24 fd10::1/64", "192.0.2.1", 51820)
 	l.wgB = newWGNode(t, l.b, "cmb", "10.10.0.2/24 fd10::2/64", "192.0.2.2", 0)

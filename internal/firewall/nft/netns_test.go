@@ -138,9 +138,9 @@ const (
 // guarded, a public and an unguarded port: the lab before any CNI.
 func newBaseLab(t *testing.T) *lab {
 	l := &lab{
-		srv: netns.NewNetns(t, "fw-srv"),
-		pub: netns.NewNetns(t, "fw-pub"),
-		ovl: netns.NewNetns(t, "fw-ovl"),
+		srv: netns.New(t, "fw-srv"),
+		pub: netns.New(t, "fw-pub"),
+		ovl: netns.New(t, "fw-ovl"),
 	}
 	// The kernel's own reverse-path filter would drop the forged packets
 	// before the guard sees them; turn it off so the guard is what is tested.
@@ -164,7 +164,7 @@ func newBaseLab(t *testing.T) *lab {
 // and one of the node's own pod addresses on the public client, forged.
 func newLab(t *testing.T) *lab {
 	l := newBaseLab(t)
-	l.pod = netns.NewNetns(t, "fw-pod")
+	l.pod = netns.New(t, "fw-pod")
 	kubeBridge(t, l.srv, l.pod, "10.244.0.1/24 fd00:10:244::1/64", "10.244.0.5/24 fd00:10:244::5/64")
 	l.pod.Run(t, "ip", "route", "add", "default", "via", "10.244.0.1")
 	l.pod.Run(t, "ip", "-6", "route", "add", "default", "via", "fd00:10:244::1")

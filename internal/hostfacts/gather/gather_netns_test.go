@@ -15,7 +15,7 @@ import (
 // address; a host with only an IPv6 route has it as defaultRoute.
 func TestGatherBothDefaultRoutes(t *testing.T) {
 	host.RequireRoot(t, "ip")
-	node, peer := netns.NewNetns(t, "hfn"), netns.NewNetns(t, "hfp")
+	node, peer := netns.New(t, "hfn"), netns.New(t, "hfp")
 	netns.Veth(t, node, "ul0", "192.0.2.1/24", peer, "ul0", "192.0.2.2/24")
 	for _, ns := range []*netns.Netns{node, peer} {
 		ns.Run(t, "sysctl", "-qw", "net.ipv6.conf.ul0.accept_dad=0")

@@ -13,7 +13,7 @@ import (
 // one has none.
 func TestGatherReadsMACs(t *testing.T) {
 	host.RequireRoot(t, "ip")
-	ns := netns.NewNetns(t, "mac")
+	ns := netns.New(t, "mac")
 	ns.Run(t, "ip", "link", "add", "bond0.100", "address", "52:54:00:AB:CD:EF", "type", "veth", "peer", "name", "p0")
 	ns.Run(t, "ip", "link", "set", "bond0.100", "up")
 	f, err := gather.Gather(ns.Netlink(t))

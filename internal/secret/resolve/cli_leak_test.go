@@ -233,7 +233,7 @@ func (h *hitCounter) reset() {
 // Authorization header and the query.
 func tokenServer(t *testing.T, s cliSecrets) (*httptest.Server, *hitCounter) {
 	hits := &hitCounter{n: map[string]int{}}
-	srv := tlsserver.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := tlsserver.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := hits.add(r.URL.Path)
 		echo := "you sent " + r.Header.Get("Authorization") + " with " + r.URL.RawQuery
 		switch {

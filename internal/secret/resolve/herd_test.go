@@ -91,7 +91,7 @@ func herd(t *testing.T, jitter retry.Jitter) (total, minimum int) {
 		wait      = 2 * time.Minute
 	)
 	limiter := &rateLimited{perSecond: perSecond}
-	srv := tlsserver.NewTLSServer(t, limiter)
+	srv := tlsserver.New(t, limiter)
 
 	// Every node has its TLS connection up before the fleet starts: on a
 	// loaded test machine the handshakes alone would spread the herd over

@@ -51,7 +51,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	// its error pages, as some do.
 	var mu sync.Mutex
 	served := map[string]int{}
-	srv := tlsserver.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := tlsserver.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		served[r.URL.Path]++
 		n := served[r.URL.Path]

@@ -16,9 +16,9 @@ func retryPolicy(base, ceiling time.Duration) retry.Policy {
 }
 
 // listenNotify stands in for the service manager, as NOTIFY_SOCKET names it.
-func listenNotify(t *testing.T) *notifytest.NotifySocket {
+func listenNotify(t *testing.T) *notifytest.Socket {
 	t.Helper()
-	s := notifytest.ListenNotify(t)
+	s := notifytest.Listen(t)
 	t.Setenv("NOTIFY_SOCKET", s.Path)
 	return s
 }

@@ -62,7 +62,7 @@ type liveLab struct {
 func newLiveLab(tb testing.TB, name string) liveLab {
 	tb.Helper()
 	sfx := fixture.RandHex(6)
-	l := liveLab{nsA: netns.NewNetns(tb, name+"a"), nsB: netns.NewNetns(tb, name+"b")}
+	l := liveLab{nsA: netns.New(tb, name+"a"), nsB: netns.New(tb, name+"b")}
 	netns.Veth(tb, l.nsA, "ul0", "192.0.2.1/24", l.nsB, "ul0", "192.0.2.2/24")
 	l.na = newNode(tb, name+"a"+sfx)
 	nb := node{iface: name + "b" + sfx, priv: l.na.peer, peer: l.na.priv, psk: l.na.psk,

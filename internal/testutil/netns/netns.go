@@ -14,9 +14,9 @@ type Netns struct {
 	Name string
 }
 
-// NewNetns creates a namespace with loopback up; it is deleted (with its
+// New creates a namespace with loopback up; it is deleted (with its
 // links) when the test ends, pass or fail.
-func NewNetns(t testing.TB, prefix string) *Netns {
+func New(t testing.TB, prefix string) *Netns {
 	t.Helper()
 	n := &Netns{Name: prefix + "-" + fixture.RandHex(6)}
 	host.Run(t, "ip", "netns", "add", n.Name)
