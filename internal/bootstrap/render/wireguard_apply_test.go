@@ -6,107 +6,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
-	"os"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/vishvananda/netlink"
-	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
-
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 )
-
-// fakeDevices answers like wgctrl from devices built for the test.
-type fakeDevices map[string]*wgtypes.Device
-
-func (f fakeDevices) Device(name string) (*wgtypes.Device, error) {
-	if d, ok := f[name]; ok {
-		return d, nil
-	}
-	return nil, fmt.Errorf("device %s: %w", name, os.ErrNotExist)
-}
-
-// fakeLinks answers like netlink; an address shows up after `after` reads.
-type fakeLinks struct {
-	addrs map[string][]string
-	mtu   map[string]int
-	after int
-	reads int
-}
-
-func (f *fakeLinks) LinkByName(name string) (netlink.Link, error) {
-	if _, ok := f.addrs[name]; !ok {
-		return nil, netlink.LinkNotFoundError{}
-	}
-	return &netlink.Dummy{LinkAttrs: netlink.LinkAttrs{Name: name, MTU: f.mtu[name]}}, nil
-}
-
-func (f *fakeLinks) AddrList(link netlink.Link, _ int) ([]netlink.Addr, error) {
-	f.reads++
-	if f.reads <= f.after {
-		return nil, nil
-	}
-	var out []netlink.Addr
-	for _, s := range f.addrs[link.Attrs().Name] {
-		ip, n, err := net.ParseCIDR(s)
-		if err != nil {
-			return nil, err
-		}
-		n.IP = ip
-		out = append(out, netlink.Addr{IPNet: n})
-	}
-	return out, nil
-}
-
-// liveDevicesFor builds devices and links exactly as step expects them.
-func liveDevicesFor(t *testing.T, steps ...plan.Step) (fakeDevices, *fakeLinks) {
-	t.Helper()
-	devs, links := fakeDevices{}, &fakeLinks{addrs: map[string][]string{}, mtu: map[string]int{}}
-	for _, s := range steps {
-		for _, a := range s.Actions {
-			if a.Kind != plan.ActionVerifyDevice {
-				continue
-			}
-			e := *a.Device
-			d := &wgtypes.Device{Name: e.Name, PublicKey: wgtypes.Key(e.PublicKey), ListenPort: e.ListenPort}
-			for _, p := range e.Peers {
-				d.Peers = append(d.Peers, livePeer(p))
-			}
-			devs[e.Name] = d
-			links.mtu[e.Name] = e.MTU
-			for _, p := range e.Addresses {
-				links.addrs[e.Name] = append(links.addrs[e.Name], p.String())
-			}
-		}
-	}
-	return devs, links
-}
-
-// livePeer is the peer wgctrl would report for a device that matches p.
-func livePeer(p plan.Peer) wgtypes.Peer {
-	lp := wgtypes.Peer{PublicKey: wgtypes.Key(p.PublicKey)}
-	if p.Endpoint.IsValid() {
-		lp.Endpoint = net.UDPAddrFromAddrPort(p.Endpoint)
-	}
-	for _, a := range p.AllowedIPs {
-		lp.AllowedIPs = append(lp.AllowedIPs, net.IPNet{IP: a.Addr().AsSlice(), Mask: net.CIDRMask(a.Bits(), a.Addr().BitLen())})
-	}
-	if p.Keepalive != nil {
-		lp.PersistentKeepaliveInterval = time.Duration(*p.Keepalive) * time.Second
-	}
-	if p.PresharedKey != nil && *p.PresharedKey {
-		lp.PresharedKey = wgtypes.Key{1}
-	}
-	return lp
-}
 
 type fileID struct {
 	ino   uint64
@@ -136,7 +48,7 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	ctx := context.Background()
 	cfg := twoInterfaceConfig(schema.RoleWorker)
 	steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
-	devs, links := liveDevicesFor(t, steps[2])
+	devs, links := applytest.LiveDevicesFor(t, steps[2])
 	root := rootfs.New(t.TempDir())
 	run := func(steps []plan.Step) string {
 		t.Helper()
@@ -180,7 +92,7 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	keepalive := 10
 	cfg.WireGuard[1].Peers[0].PersistentKeepalive = &keepalive
 	changed := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
-	devs, links = liveDevicesFor(t, changed[2]) // as the restart leaves the device
+	devs, links = applytest.LiveDevicesFor(t, changed[2]) // as the restart leaves the device
 	third := run(changed)
 	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") || strings.Contains(third, "reload") {
 		t.Errorf("after changing wg1 only, systemd was asked:\n%s\nwant wg1 restarted, wg0 left alone, and no reload", third)
@@ -209,7 +121,7 @@ func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	devs, links := liveDevicesFor(t, step)
+	devs, links := applytest.LiveDevicesFor(t, step)
 	devs["wg0"].ListenPort = 4242
 	ex := &apply.Executor{Root: rootfs.New(t.TempDir()), LiveUnderRoot: true,
 		Live: &apply.LiveHost{Systemd: &systemdtest.Fake{}, Verifier: apply.Verifier{Devices: devs, Links: links}}}
@@ -224,13 +136,13 @@ func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {
 
 func TestVerifyWaitsForAddresses(t *testing.T) {
 	step := workerStep(t)
-	devs, links := liveDevicesFor(t, step)
-	e := expectationOf(t, step)
-	links.after = 2 // the addresses appear on the third read
+	devs, links := applytest.LiveDevicesFor(t, step)
+	e := applytest.DeviceOf(t, step)
+	links.After = 2 // the addresses appear on the third read
 	if err := (apply.Verifier{Devices: devs, Links: links, AddressWait: 5 * time.Second}).Verify(context.Background(), e); err != nil {
 		t.Fatalf("addresses that appear within the wait: %v", err)
 	}
-	links.addrs[e.Name] = nil
+	links.Addrs[e.Name] = nil
 	err := apply.Verifier{Devices: devs, Links: links, AddressWait: 200 * time.Millisecond}.Verify(context.Background(), e)
 	if err == nil || !strings.Contains(err.Error(), "10.10.0.1/24") {
 		t.Fatalf("got %v, want the missing address named", err)
@@ -239,8 +151,8 @@ func TestVerifyWaitsForAddresses(t *testing.T) {
 
 func TestVerifyMissingDevice(t *testing.T) {
 	step := workerStep(t)
-	_, links := liveDevicesFor(t, step)
-	err := apply.Verifier{Devices: fakeDevices{}, Links: links}.Verify(context.Background(), expectationOf(t, step))
+	_, links := applytest.LiveDevicesFor(t, step)
+	err := apply.Verifier{Devices: applytest.Devices{}, Links: links}.Verify(context.Background(), applytest.DeviceOf(t, step))
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "journalctl -u wg-quick@wg0.service") {
 		t.Fatalf("got %v, want a not-exist error that says where to look", err)
 	}

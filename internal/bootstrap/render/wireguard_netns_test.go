@@ -13,6 +13,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
@@ -88,7 +89,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 	t.Run("verify", func(t *testing.T) {
 		for _, n := range []*overlayNode{a, b} {
 			v := apply.Verifier{Devices: wg, Links: n.handle, AddressWait: 2 * time.Second}
-			if err := v.Verify(ctx, expectationOf(t, n.step)); err != nil {
+			if err := v.Verify(ctx, applytest.DeviceOf(t, n.step)); err != nil {
 				t.Errorf("%s: %v", n.iface, err)
 			}
 		}
@@ -103,7 +104,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := apply.Verifier{Devices: wg, Links: a.handle, AddressWait: time.Second}
-		err = v.Verify(ctx, expectationOf(t, step))
+		err = v.Verify(ctx, applytest.DeviceOf(t, step))
 		if err == nil {
 			t.Fatal("verification passed against a device whose peer key differs from the configuration")
 		}
@@ -122,7 +123,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 	})
 
 	t.Run("wrong private key caught", func(t *testing.T) {
-		e := expectationOf(t, a.step)
+		e := applytest.DeviceOf(t, a.step)
 		e.PublicKey = plan.Key(fixture.GenKey(t).PublicKey())
 		e.Addresses = append(e.Addresses, netip.MustParsePrefix("10.77.9.1/24"))
 		v := apply.Verifier{Devices: wg, Links: a.handle, AddressWait: 300 * time.Millisecond}
@@ -191,17 +192,6 @@ func fileAt(t *testing.T, s plan.Step, path string) plan.File {
 	}
 	t.Fatalf("step %s renders no %s", s.Name, path)
 	return plan.File{}
-}
-
-func expectationOf(t *testing.T, s plan.Step) plan.Device {
-	t.Helper()
-	for _, a := range s.Actions {
-		if a.Kind == plan.ActionVerifyDevice {
-			return *a.Device
-		}
-	}
-	t.Fatal("no verify action in the step")
-	return plan.Device{}
 }
 
 func candidate(d Decision, iface, addr string) *Candidate {
