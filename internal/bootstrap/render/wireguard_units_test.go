@@ -132,6 +132,21 @@ func unitsStep(t *testing.T, in Inputs) plan.Step {
 	return steps[0]
 }
 
+// overlaySteps are the unit files, their reload and the interfaces (with
+// those removed on day two), as Render orders them, with the guard off.
+func overlaySteps(t *testing.T, in Inputs) []plan.Step {
+	t.Helper()
+	units, err := RenderUnits(in, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay, err := RenderOverlay(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(units, overlay...)
+}
+
 // workerStep renders the two-interface worker the verification tests use.
 func workerStep(t *testing.T) plan.Step {
 	t.Helper()

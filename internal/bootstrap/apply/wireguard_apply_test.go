@@ -1,4 +1,4 @@
-package render
+package apply_test
 
 import (
 	"context"
@@ -14,9 +14,10 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/bootstrap/render"
+	"github.com/corium/corium-agent/internal/bootstrap/render/rendertest"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 )
 
@@ -46,8 +47,8 @@ func identify(t *testing.T, root rootfs.Root, paths ...string) map[string]fileID
 // changed interface restarts alone.
 func TestWireGuardApplyTwice(t *testing.T) {
 	ctx := context.Background()
-	cfg := twoInterfaceConfig(schema.RoleWorker)
-	steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
+	cfg := rendertest.TwoInterfaceConfig(schema.RoleWorker)
+	steps := overlaySteps(t, render.Inputs{Config: cfg, Secrets: rendertest.TwoInterfaceSecrets()})
 	devs, links := applytest.LiveDevicesFor(t, steps[2])
 	root := rootfs.New(t.TempDir())
 	run := func(steps []plan.Step) string {
@@ -69,9 +70,9 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	if first != want {
 		t.Errorf("first run asked systemd:\n%s\nwant:\n%s", first, want)
 	}
-	paths := []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1"), WireGuardDropInPath(cfg.Role), steps[0].Links[0].Path, steps[0].Links[1].Path}
+	paths := []string{render.WireGuardConfPath("wg0"), render.WireGuardConfPath("wg1"), render.WireGuardDropInPath(cfg.Role), steps[0].Links[0].Path, steps[0].Links[1].Path}
 	before := identify(t, root, paths...)
-	for _, p := range []string{WireGuardConfPath("wg0"), WireGuardConfPath("wg1")} {
+	for _, p := range []string{render.WireGuardConfPath("wg0"), render.WireGuardConfPath("wg1")} {
 		if info, _ := root.Stat(p); info.Mode().Perm() != 0o600 {
 			t.Errorf("%s has mode %v, want 0600", p, info.Mode().Perm())
 		}
@@ -91,7 +92,7 @@ func TestWireGuardApplyTwice(t *testing.T) {
 
 	keepalive := 10
 	cfg.WireGuard[1].Peers[0].PersistentKeepalive = &keepalive
-	changed := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets()})
+	changed := overlaySteps(t, render.Inputs{Config: cfg, Secrets: rendertest.TwoInterfaceSecrets()})
 	devs, links = applytest.LiveDevicesFor(t, changed[2]) // as the restart leaves the device
 	third := run(changed)
 	if !strings.Contains(third, "restart wg-quick@wg1.service") || strings.Contains(third, "restart wg-quick@wg0.service") || strings.Contains(third, "reload") {
@@ -99,25 +100,10 @@ func TestWireGuardApplyTwice(t *testing.T) {
 	}
 }
 
-// overlaySteps are the unit files, their reload and the interfaces (with
-// those removed on day two), as Render orders them, with the guard off.
-func overlaySteps(t *testing.T, in Inputs) []plan.Step {
-	t.Helper()
-	units, err := RenderUnits(in, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	overlay, err := RenderOverlay(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(units, overlay...)
-}
-
 func TestWireGuardApplyFailsOnBadDevice(t *testing.T) {
 	ctx := context.Background()
-	cfg := twoInterfaceConfig(schema.RoleWorker)
-	step, err := RenderWireGuard(cfg, twoInterfaceSecrets())
+	cfg := rendertest.TwoInterfaceConfig(schema.RoleWorker)
+	step, err := render.RenderWireGuard(cfg, rendertest.TwoInterfaceSecrets())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,37 +141,5 @@ func TestVerifyMissingDevice(t *testing.T) {
 	err := apply.Verifier{Devices: applytest.Devices{}, Links: links}.Verify(context.Background(), applytest.DeviceOf(t, step))
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), "journalctl -u wg-quick@wg0.service") {
 		t.Fatalf("got %v, want a not-exist error that says where to look", err)
-	}
-}
-
-// The verify action carries the device it checks as data, and the record
-// of the devices holds the same, so status reads what apply verified.
-func TestVerifyActionCarriesItsDevice(t *testing.T) {
-	step := workerStep(t)
-	var verified []plan.Device
-	for _, a := range step.Actions {
-		if a.Kind == plan.ActionVerifyDevice {
-			if a.Device == nil || a.Args != nil {
-				t.Fatalf("verify action %+v: want its device as data and no arguments", a)
-			}
-			verified = append(verified, *a.Device)
-		}
-	}
-	var rec []byte
-	for _, f := range step.Files {
-		if f.Path == status.DevicesPath {
-			rec = f.Content
-		}
-	}
-	if !strings.Contains(string(rec), verified[0].PublicKey.String()) || strings.Contains(string(rec), testPrivA) {
-		t.Errorf("the devices record does not hold the verified device's public key, or holds the private key:\n%s", rec)
-	}
-	root := rootfs.New(t.TempDir())
-	if _, err := root.WriteFile(status.DevicesPath, rec, 0o600, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	got, ok, err := status.ReadDevices(root)
-	if err != nil || !ok || len(got) != len(verified) || got[0].PublicKey != verified[0].PublicKey || got[0].MTU != verified[0].MTU {
-		t.Errorf("read back %+v, %v, %v; want %+v", got, ok, err, verified)
 	}
 }

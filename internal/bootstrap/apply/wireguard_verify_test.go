@@ -1,4 +1,4 @@
-package render
+package apply_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/bootstrap/render/rendertest"
 )
 
 // TestVerifyComparesWhatTheFileStates changes one thing at a time on devices
@@ -19,7 +20,7 @@ import (
 // names it: what a reload could leave behind is caught where wgctrl shows it.
 func TestVerifyComparesWhatTheFileStates(t *testing.T) {
 	step := workerStep(t)
-	psk, err := wgtypes.ParseKey(testPSK)
+	psk, err := wgtypes.ParseKey(rendertest.PSK)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +70,7 @@ func TestVerifyComparesWhatTheFileStates(t *testing.T) {
 			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 				t.Fatalf("got %v, want it to say %q", err, c.want)
 			}
-			if err != nil && strings.Contains(err.Error(), testPSK) {
+			if err != nil && strings.Contains(err.Error(), rendertest.PSK) {
 				t.Error("the error shows the preshared key")
 			}
 		})
