@@ -12,7 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // hostDir is a directory outside the root, 0755, with real directories
@@ -80,7 +80,7 @@ func TestApplyKeepsPlantedLinksInsideTheRoot(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root, host := testutil.DemoRoot(t, demo), hostDir(t)
+			root, host := fixture.DemoRoot(t, demo), hostDir(t)
 			if err := os.MkdirAll(filepath.Join(root, "etc"), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func TestApplyKeepsPlantedLinksInsideTheRoot(t *testing.T) {
 
 // A FIFO as a secret file blocked apply in the open, past every waitFor.
 func TestApplyRefusesAFIFOSecretAtOnce(t *testing.T) {
-	root := testutil.DemoRoot(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	secret := filepath.Join(root, "run/corium/secrets/join-token")
 	if err := os.Remove(secret); err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // A k0s.patch that k0s would refuse stops plan and apply before the first
@@ -60,7 +60,7 @@ func TestK0sPatchRefusalShowsNoValue(t *testing.T) {
 			facts := filepath.Join(demo, "facts.json")
 			outputs := map[string]string{}
 			for _, cmd := range []string{"plan", "apply"} {
-				root := testutil.DemoRoot(t, demo)
+				root := fixture.DemoRoot(t, demo)
 				code, out, errOut := runCLI(t, cmd, "--root", root, "--config", config, "--facts", facts)
 				// Validation refuses it, as validate does, before anything
 				// is rendered: every field named at its k0s.patch path.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 const demo = "../../examples/demo"
@@ -63,8 +63,8 @@ func mtimes(t *testing.T, root string) map[string]time.Time {
 }
 
 func TestApplyAndPlanCLI(t *testing.T) {
-	secrets := testutil.DemoSecrets(t, demo)
-	root := testutil.DemoRoot(t, demo)
+	secrets := fixture.DemoSecrets(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	outputs := map[string]string{}
 
 	// plan first: it changes nothing.
@@ -147,8 +147,8 @@ func TestApplyAndPlanCLI(t *testing.T) {
 }
 
 func TestApplyCLIFailureLeavesStatusAndNoMarker(t *testing.T) {
-	secrets := testutil.DemoSecrets(t, demo)
-	root := testutil.DemoRoot(t, demo)
+	secrets := fixture.DemoSecrets(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	if err := os.Remove(filepath.Join(root, "run/corium/secrets/join-token")); err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestApplyCLINoConfigIsUnconfigured(t *testing.T) {
 }
 
 func TestApplyAgainCLIRefusesNamingTheField(t *testing.T) {
-	root := testutil.DemoRoot(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: %d\n%s%s", code, out, errOut)
 	}

@@ -12,7 +12,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/source"
 	"github.com/corium/corium-agent/internal/source/sourcetest"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // pxeDoc is a worker whose secrets come from systemd credentials: fit for
@@ -75,7 +76,7 @@ func TestCmdlineOutputBootsThroughTheReader(t *testing.T) {
 // unless the operator says otherwise; either way the check's warning says
 // which field, and nothing prints the secret but the line asked for.
 func TestCmdlineRefusesInlineSecrets(t *testing.T) {
-	token := testutil.JoinToken("fake00.inlinecmdline000")
+	token := fixture.JoinToken("fake00.inlinecmdline000")
 	file := writeConfig(t, "pxe.yaml", pxeDocWithToken(token))
 	code, out, errOut := runCLI(t, "cmdline", file)
 	if code != exitFailed || out != "" || !strings.Contains(errOut, "refusing") || !strings.Contains(errOut, "join.token") ||
@@ -183,7 +184,7 @@ func TestCmdlineCarriesOnlyTheBlockOfACloudConfig(t *testing.T) {
 	}
 
 	// The block's inline token, on line 10 of the cloud-config.
-	token := testutil.JoinToken("fake00.inlinecmdline000")
+	token := fixture.JoinToken("fake00.inlinecmdline000")
 	withToken := writeConfig(t, "cc.yaml", cloudConfig(pxeDocWithToken(token)))
 	code, out, errOut = runCLI(t, "cmdline", "--allow-inline-secrets", withToken)
 	if code != exitOK || !strings.Contains(errOut, "cc.yaml:10:12: warning: join.token: is an inline secret") {
@@ -320,7 +321,7 @@ func TestGrubQuote(t *testing.T) {
 // and returns the words it hands on.
 func grubWords(t *testing.T, words string) []string {
 	t.Helper()
-	testutil.RequireCommands(t, "grub-emu", "script")
+	host.RequireCommands(t, "grub-emu", "script")
 	dir := t.TempDir()
 	cfg := "echo BEGIN\nfor w in " + words + "; do echo \"[$w]\"; done\necho END\nreboot\n"
 	if err := os.WriteFile(filepath.Join(dir, "grub.cfg"), []byte(cfg), 0o644); err != nil {

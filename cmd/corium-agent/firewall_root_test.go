@@ -8,7 +8,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // renderedRoot is a root holding the guard of firewallDoc, as first boot
@@ -38,10 +39,10 @@ func renderedRoot(t *testing.T) string {
 // remove refuse to touch it and say what to pass, show prints the rendered
 // guard without comparing it; with --netns they act on the namespace named.
 func TestFirewallRootIsNotTheKernel(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft")
-	workstation, node := testutil.NewNetns(t, "fwr-ws"), testutil.NewNetns(t, "fwr-node")
+	host.RequireRoot(t, "ip", "nft")
+	workstation, node := netns.New(t, "fwr-ws"), netns.New(t, "fwr-node")
 	root := renderedRoot(t)
-	hasTable := func(ns *testutil.Netns) bool {
+	hasTable := func(ns *netns.Netns) bool {
 		_, err := ns.Try("nft", "list", "table", "inet", "corium")
 		return err == nil
 	}
@@ -92,8 +93,8 @@ func TestFirewallRootIsNotTheKernel(t *testing.T) {
 // TestFirewallIfRendered is what nftables.service's drop-in runs: with no
 // rendered guard it does nothing, quietly; with one it programs it.
 func TestFirewallIfRendered(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft")
-	ns := testutil.NewNetns(t, "fwr-ifr")
+	host.RequireRoot(t, "ip", "nft")
+	ns := netns.New(t, "fwr-ifr")
 	r := runFirewallOn(t, ns, "apply", "--if-rendered", "--root", t.TempDir())
 	if r.code != exitOK || r.stdout != "" || r.stderr != "" {
 		t.Errorf("apply --if-rendered with no rendered guard = %+v; want exit 0 and no output", r)

@@ -15,7 +15,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // firewallPrivateKey is the config's inline key: no firewall output may hold it.
@@ -45,7 +46,7 @@ type fwRun struct {
 // runFirewallOn runs `corium-agent firewall ARGS --netns NS` in-process:
 // the command programs the namespace named by the flag, whichever one the
 // test runs in.
-func runFirewallOn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
+func runFirewallOn(t *testing.T, ns *netns.Netns, args ...string) fwRun {
 	t.Helper()
 	return runFirewallCmd(t, append(args, "--netns", ns.Path())...)
 }
@@ -53,7 +54,7 @@ func runFirewallOn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
 // runFirewallIn runs `corium-agent firewall ARGS` on a thread inside the
 // namespace, as a command run on some machine would: the namespace is the
 // kernel it runs on.
-func runFirewallIn(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
+func runFirewallIn(t *testing.T, ns *netns.Netns, args ...string) fwRun {
 	t.Helper()
 	var r fwRun
 	if err := ns.Do(func() error {
@@ -78,7 +79,7 @@ func runFirewallCmd(t *testing.T, args ...string) fwRun {
 
 // runFirewallUnprivileged is runFirewallOn on a thread without
 // CAP_NET_ADMIN, so the kernel refuses the batch. The thread is never reused.
-func runFirewallUnprivileged(t *testing.T, ns *testutil.Netns, args ...string) fwRun {
+func runFirewallUnprivileged(t *testing.T, ns *netns.Netns, args ...string) fwRun {
 	t.Helper()
 	var out, errb bytes.Buffer
 	done := make(chan int, 1)
@@ -106,9 +107,9 @@ func runFirewallUnprivileged(t *testing.T, ns *testutil.Netns, args ...string) f
 }
 
 func TestFirewallCommand(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft")
-	srv, pub := testutil.NewNetns(t, "fwc-srv"), testutil.NewNetns(t, "fwc-pub")
-	testutil.Veth(t, srv, "eth0", "192.0.2.1/24", pub, "eth0", "192.0.2.2/24")
+	host.RequireRoot(t, "ip", "nft")
+	srv, pub := netns.New(t, "fwc-srv"), netns.New(t, "fwc-pub")
+	netns.Veth(t, srv, "eth0", "192.0.2.1/24", pub, "eth0", "192.0.2.2/24")
 	var l net.Listener
 	if err := srv.Do(func() (err error) { l, err = net.Listen("tcp", "192.0.2.1:10250"); return err }); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // shapeDoc is a document every command takes, with no secret to resolve.
@@ -35,7 +35,7 @@ func deliveryShapes(t *testing.T) map[string]string {
 		"node.yaml":      shapeDoc,
 		"corium.yaml":    "#cloud-config\nhostname: s1\ncorium:\n  " + strings.ReplaceAll(strings.TrimSuffix(shapeDoc, "\n"), "\n", "\n  ") + "\n",
 		"plain.yaml":     "#cloud-config\nwrite_files:\n  - path: /etc/corium/config.yaml\n    permissions: \"0600\"\n    content: |\n  " + strings.ReplaceAll(indented, "\n", "\n  ") + "\n",
-		"gzb64.yaml":     "#cloud-config\nwrite_files:\n  - path: /etc/corium/config.yaml\n    permissions: \"0600\"\n    encoding: gz+b64\n    content: " + testutil.GzipBase64(t, []byte(shapeDoc)) + "\n",
+		"gzb64.yaml":     "#cloud-config\nwrite_files:\n  - path: /etc/corium/config.yaml\n    permissions: \"0600\"\n    encoding: gz+b64\n    content: " + fixture.GzipBase64(t, []byte(shapeDoc)) + "\n",
 		"b64.yaml":       "#cloud-config\nwrite_files:\n  - path: /etc/corium/config.yaml\n    permissions: \"0600\"\n    encoding: b64\n    content: " + base64.StdEncoding.EncodeToString([]byte(shapeDoc)) + "\n",
 		"node.cmdline":   "BOOT_IMAGE=/vmlinuz root=/dev/sda1 " + line() + " quiet\n",
 		"grub.cmdline":   line("--grub") + "\n",

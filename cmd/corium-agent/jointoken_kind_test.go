@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // A token of the wrong kind is well formed: the refusal says which kind it
 // is and which the role wants, and quotes no part of it, inline at
 // validate nor read from join.tokenFrom at apply.
 func TestJoinTokenOfTheOtherKindIsRefusedUnquoted(t *testing.T) {
-	worker := testutil.JoinToken("fake00.kindrefusal00000")
-	controller := testutil.ControllerJoinToken("fake00.kindrefusal00000")
+	worker := fixture.JoinToken("fake00.kindrefusal00000")
+	controller := fixture.ControllerJoinToken("fake00.kindrefusal00000")
 	for _, c := range []struct{ role, token, want string }{
 		{"controller", worker, "join.token: is a worker's join token, but this node is a controller"},
 		{"controller+worker", worker, "k0s token create --role=controller"},
@@ -28,7 +28,7 @@ func TestJoinTokenOfTheOtherKindIsRefusedUnquoted(t *testing.T) {
 		noWindowOf(t, c.token, map[string]string{"stdout": out, "stderr": errOut})
 	}
 
-	root := testutil.DemoRoot(t, demo) // a controller+worker
+	root := fixture.DemoRoot(t, demo) // a controller+worker
 	if err := os.WriteFile(filepath.Join(root, "run/corium/secrets/join-token"), []byte(worker+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // badToken is what went into /etc/k0s/join-token before tokens were
@@ -25,7 +25,7 @@ func TestValidateRefusesAJoinTokenOfAnotherShape(t *testing.T) {
 		t.Errorf("validate: exit %d\n%s%s", code, out, errOut)
 	}
 	noTokenPart(t, map[string]string{"stdout": out, "stderr": errOut})
-	good := writeConfig(t, "good.yaml", strings.Replace(doc, "%s", testutil.JoinToken(""), 1))
+	good := writeConfig(t, "good.yaml", strings.Replace(doc, "%s", fixture.JoinToken(""), 1))
 	if code, out, errOut := runCLI(t, "validate", good); code != exitOK {
 		t.Errorf("validate of a well-formed fake token: exit %d\n%s%s", code, out, errOut)
 	}
@@ -34,7 +34,7 @@ func TestValidateRefusesAJoinTokenOfAnotherShape(t *testing.T) {
 // apply refuses a token read from join.tokenFrom that is not k0s's shape
 // before it writes anything, naming the field and never the value.
 func TestApplyRefusesAResolvedJoinTokenOfAnotherShape(t *testing.T) {
-	root := testutil.DemoRoot(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	if err := os.WriteFile(filepath.Join(root, "run/corium/secrets/join-token"), []byte(badToken+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // nulls lists where a decoded JSON value holds null: --format json prints
@@ -49,7 +49,7 @@ func TestJSONOutputsHoldNoNull(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(broken, "etc/corium/config.yaml"), []byte("role: [worker\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	provisioned := testutil.DemoRoot(t, demo)
+	provisioned := fixture.DemoRoot(t, demo)
 	if code, _, errOut := runCLI(t, demoArgs("apply", provisioned)...); code != exitOK {
 		t.Fatalf("provisioning the demo: %s", errOut)
 	}

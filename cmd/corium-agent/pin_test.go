@@ -10,7 +10,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // pinnedDemoRoot is the demo's root booted with its document pinned on the
@@ -24,7 +24,7 @@ func pinnedDemoRoot(t *testing.T, cloudInit string) (root, pin string) {
 	}
 	sum := sha256.Sum256(doc)
 	pin = hex.EncodeToString(sum[:])
-	root = testutil.DemoRoot(t, demo)
+	root = fixture.DemoRoot(t, demo)
 	files := map[string]string{
 		"/run/corium/node.yaml": string(doc),
 		"/proc/cmdline":         "BOOT_IMAGE=/vmlinuz corium.config=/run/corium/node.yaml corium.config.sha256=" + pin + " quiet\n",

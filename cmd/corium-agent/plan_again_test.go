@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // demoDayTwo is the demo config with wg0's first peer moved and wg1 dropped.
@@ -30,7 +30,7 @@ func demoDayTwo(t *testing.T) string {
 }
 
 func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
-	root := testutil.DemoRoot(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: %d\n%s%s", code, out, errOut)
 	}
@@ -58,7 +58,7 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 			t.Errorf("plan --again shows %q, which day two never does:\n%s", never, out)
 		}
 	}
-	noDemoSecrets(t, testutil.DemoSecrets(t, demo), map[string]string{"stdout": out, "stderr": errOut})
+	noDemoSecrets(t, fixture.DemoSecrets(t, demo), map[string]string{"stdout": out, "stderr": errOut})
 	after := mtimes(t, root)
 	for p, m := range before {
 		if !after[p].Equal(m) {
@@ -70,7 +70,7 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 	}
 
 	// A fresh node has no day two.
-	fresh := testutil.DemoRoot(t, demo)
+	fresh := fixture.DemoRoot(t, demo)
 	if code, _, errOut := runCLI(t, "plan", "--again", "--root", fresh, "--config", filepath.Join(demo, "config.yaml")); code != exitFailed || !strings.Contains(errOut, "not provisioned") {
 		t.Errorf("plan --again on a fresh node: exit %d, %s", code, errOut)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/firewall"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // guardLine is plan's line on the guard.
@@ -30,12 +30,12 @@ func guardLine(t *testing.T, out string) string {
 // from one list to the other; with clusterPorts: open it says the guard
 // is off.
 func TestPlanSummarisesTheGuard(t *testing.T) {
-	code, out, errOut := runCLI(t, demoArgs("plan", testutil.DemoRoot(t, demo))...)
+	code, out, errOut := runCLI(t, demoArgs("plan", fixture.DemoRoot(t, demo))...)
 	if code != exitOK {
 		t.Fatalf("plan: exit %d\n%s", code, errOut)
 	}
 	line := guardLine(t, out)
-	root := testutil.DemoRoot(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	if code, _, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: exit %d\n%s", code, errOut)
 	}

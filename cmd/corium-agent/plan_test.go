@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // A node address and hostname left to the boot say so once, with why.
@@ -47,7 +47,7 @@ func TestPlanPrintsAnErrorOnce(t *testing.T) {
 // mode, size and change, the actions, the node address; no content and no
 // verify line of a thousand characters. --full lists everything.
 func TestPlanSummaryAndFull(t *testing.T) {
-	root := testutil.DemoRoot(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	code, out, errOut := runCLI(t, demoArgs("plan", root)...)
 	if code != exitOK {
 		t.Fatalf("plan: exit %d\n%s", code, errOut)

@@ -12,12 +12,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
 	"github.com/corium/corium-agent/internal/testutil/agentbin"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // resolveToken is the test documents' join token.
-var resolveToken = testutil.ControllerJoinToken("fake00.resolvesecret000")
+var resolveToken = fixture.ControllerJoinToken("fake00.resolvesecret000")
 
 // Secret values of the test documents; no output of resolve may hold one.
 var resolveSecrets = []string{
@@ -244,14 +245,14 @@ func TestResolveUsage(t *testing.T) {
 func TestResolveHTTPS(t *testing.T) {
 	bin := agentbin.Path(t)
 	doc := resolveSecretDoc("from-https")
-	srv := testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := tlsserver.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/broken" {
 			w.WriteHeader(http.StatusInternalServerError)
 			return
 		}
 		fmt.Fprint(w, doc)
 	}))
-	ca := testutil.CAFile(t, srv)
+	ca := tlsserver.CAFile(t, srv)
 	for _, tc := range []struct {
 		path   string
 		code   int

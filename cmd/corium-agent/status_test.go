@@ -12,7 +12,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status/report"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 func statusFirstLine(s string) string {
@@ -52,8 +52,8 @@ func TestStatusCLIUnprovisioned(t *testing.T) {
 }
 
 func TestStatusCLIProvisionedDemo(t *testing.T) {
-	secrets := testutil.DemoSecrets(t, demo)
-	root := testutil.DemoRoot(t, demo)
+	secrets := fixture.DemoSecrets(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	if code, out, errOut := runCLI(t, demoArgs("apply", root)...); code != exitOK {
 		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -103,7 +103,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 }
 
 func TestStatusCLIFailedRun(t *testing.T) {
-	root := testutil.DemoRoot(t, demo)
+	root := fixture.DemoRoot(t, demo)
 	if err := os.Remove(filepath.Join(root, "run/corium/secrets/join-token")); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 	"gopkg.in/yaml.v3"
 )
 
@@ -81,7 +81,7 @@ func TestValidateExitCodes(t *testing.T) {
 }
 
 func TestValidateTextLines(t *testing.T) {
-	file := writeConfig(t, "node.yaml", "role: worker\njoin: {token: "+testutil.JoinToken("")+"}\nwireguard:\n  - name: wg0\n    address: 10.10.0.5/24\n    mtu: 100\n    privateKeyFrom: {credential: c}\n    peers:\n      - publicKey: lE+n+RtAGM4fk6zSnJt+lVWRo7DhbtYTjuU5U5tQ4Ho=\n        endpoint: hub.example.com:1\n        allowedIPs: [10.10.0.0/24]\n")
+	file := writeConfig(t, "node.yaml", "role: worker\njoin: {token: "+fixture.JoinToken("")+"}\nwireguard:\n  - name: wg0\n    address: 10.10.0.5/24\n    mtu: 100\n    privateKeyFrom: {credential: c}\n    peers:\n      - publicKey: lE+n+RtAGM4fk6zSnJt+lVWRo7DhbtYTjuU5U5tQ4Ho=\n        endpoint: hub.example.com:1\n        allowedIPs: [10.10.0.0/24]\n")
 	code, out, _ := runCLI(t, "validate", file)
 	if code != exitFailed {
 		t.Fatalf("exit %d, want 1", code)
@@ -251,7 +251,7 @@ func TestValidateStopsOnTermination(t *testing.T) {
 // validate --for cmdline gives the warning a node gives for a document that
 // arrives inline on its kernel command line; --strict makes it fatal.
 func TestValidateForCmdlineWarnsOfInlineSecrets(t *testing.T) {
-	file := writeConfig(t, "pxe.yaml", pxeDocWithToken(testutil.JoinToken("")))
+	file := writeConfig(t, "pxe.yaml", pxeDocWithToken(fixture.JoinToken("")))
 	code, out, _ := runCLI(t, "validate", file)
 	if code != exitOK || strings.Contains(out, "/proc/cmdline") {
 		t.Fatalf("without --for: exit %d\n%s", code, out)

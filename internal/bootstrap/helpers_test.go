@@ -16,7 +16,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 const demoDir = "../../examples/demo"
@@ -25,7 +25,7 @@ const demoDir = "../../examples/demo"
 // output may contain any of them.
 func demoSecrets(t *testing.T) []string {
 	t.Helper()
-	out := testutil.DemoSecrets(t, demoDir)
+	out := fixture.DemoSecrets(t, demoDir)
 	if len(out) < 5 {
 		t.Fatalf("want the demo's 5 secrets, found %d", len(out))
 	}
@@ -36,7 +36,7 @@ func demoSecrets(t *testing.T) []string {
 // machine-id, as scripts/demo.sh lays them out.
 func newDemoRoot(t testing.TB) rootfs.Root {
 	t.Helper()
-	return rootfs.New(testutil.DemoRoot(t, demoDir))
+	return rootfs.New(fixture.DemoRoot(t, demoDir))
 }
 
 // fileResolver resolves file: sources under the root; the one kind the

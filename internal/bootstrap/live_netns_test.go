@@ -18,7 +18,9 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // nsSystemd stands in for systemd on a node that is a network namespace:
@@ -29,7 +31,7 @@ import (
 type nsSystemd struct {
 	systemdtest.Fake
 	t      *testing.T
-	ns     *testutil.Netns
+	ns     *netns.Netns
 	root   rootfs.Root
 	tamper func(conf []byte) []byte
 	mu     sync.Mutex
@@ -84,16 +86,16 @@ func (s *nsSystemd) wgQuick(unit string) error {
 // and the install command; and a device that does not match its file stops
 // the run before k0s is configured.
 func TestFirstBootLiveOverlay(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "wg", "wg-quick", "wireguard-go", "ping")
-	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
-	sfx := testutil.RandHex(6)
+	host.RequireRoot(t, "ip", "wg", "wg-quick", "wireguard-go", "ping")
+	keyA, keyB := fixture.GenKey(t), fixture.GenKey(t)
+	sfx := fixture.RandHex(6)
 	// Distinct names: userspace UAPI sockets in /run/wireguard are shared
 	// by every namespace, and a wireguard-go that was just stopped may
 	// still hold its name for a moment.
 	ifB := "cfb" + sfx
 
-	a, b := testutil.NewNetns(t, "cfa"), testutil.NewNetns(t, "cfb")
-	testutil.Veth(t, a, "ul0", "192.0.2.1/24", b, "ul0", "192.0.2.2/24")
+	a, b := netns.New(t, "cfa"), netns.New(t, "cfb")
+	netns.Veth(t, a, "ul0", "192.0.2.1/24", b, "ul0", "192.0.2.2/24")
 	a.Run(t, "ip", "route", "add", "default", "via", "192.0.2.2", "dev", "ul0")
 
 	peerConf := filepath.Join(t.TempDir(), ifB+".conf")
@@ -105,7 +107,7 @@ func TestFirstBootLiveOverlay(t *testing.T) {
 		t.Fatalf("peer up: %v\n%s", err, out)
 	}
 
-	wg := testutil.WireGuardClient(t)
+	wg := netns.WireGuardClient(t)
 	nl := a.Netlink(t)
 
 	run := func(t *testing.T, ifA string, tamper func([]byte) []byte) (rootfs.Root, *status.Status, [][]string, error) {
@@ -184,7 +186,7 @@ wireguard:
 	})
 
 	t.Run("a device that does not match stops before k0s", func(t *testing.T) {
-		other := testutil.GenKey(t)
+		other := fixture.GenKey(t)
 		root, st, installs, err := run(t, "cfc"+sfx, func(conf []byte) []byte {
 			return []byte(strings.Replace(string(conf), keyA.String(), other.String(), 1))
 		})

@@ -9,7 +9,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // The planned record of the devices shows the publicKey the document
@@ -21,7 +21,7 @@ func TestPlanDevicesShowNoPlaceholderKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	bogus := placeholder.PublicKey().String()
-	stated := testutil.GenKey(t).PublicKey().String()
+	stated := fixture.GenKey(t).PublicKey().String()
 	for _, tc := range []struct {
 		name, config, want string
 	}{

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // Inline secrets, written in the document itself, must be masked in a plan
@@ -20,7 +20,7 @@ func TestPlanMasksInlineSecrets(t *testing.T) {
 		psk  = "YmFzZTY0IG9mIDMyIGJ5dGVzIG9mIHByZXNoYXJlZCE="
 		pass = "Pw12345x"
 	)
-	token := testutil.ControllerJoinToken("fake00.inlineplantoken0")
+	token := fixture.ControllerJoinToken("fake00.inlineplantoken0")
 	doc := `role: controller
 cluster: {endpoint: 192.0.2.100}
 join:

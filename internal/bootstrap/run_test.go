@@ -16,7 +16,7 @@ import (
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 func demoOptions(root rootfs.Root, log *bytes.Buffer) Options {
@@ -76,7 +76,7 @@ func TestApplyRootProducesTheTree(t *testing.T) {
 		t.Errorf("wg-quick@wg0 not enabled: %q %v", link, err)
 	}
 	token, _ := root.ReadFile("/etc/k0s/join-token")
-	if string(token) != testutil.ControllerJoinToken("")+"\n" { // the demo's token file
+	if string(token) != fixture.ControllerJoinToken("")+"\n" { // the demo's token file
 		t.Errorf("join token file holds %q", token)
 	}
 	k0s, _ := root.ReadFile("/etc/k0s/k0s.yaml")
@@ -381,7 +381,7 @@ func TestInlineSecretsAreRedactedInTheRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	token := testutil.ControllerJoinToken("fake00.inlinerecord0000")
+	token := fixture.ControllerJoinToken("fake00.inlinerecord0000")
 	const key = "yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk="
 	cfg := filepath.Join(t.TempDir(), "c.yaml")
 	if err := os.WriteFile(cfg, append(data, []byte("join: {token: "+token+"}\n")...), 0o600); err != nil {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // demoStating is the demo's configuration with wg0 stating publicKey.
@@ -54,7 +54,7 @@ func demoWg0Key(t *testing.T) (string, string) {
 // way.
 func TestApplyHoldsTheResolvedKeyToThePublicKey(t *testing.T) {
 	priv, pub := demoWg0Key(t)
-	other := testutil.GenKey(t).PublicKey().String()
+	other := fixture.GenKey(t).PublicKey().String()
 	for _, tc := range []struct {
 		name, stated, want string
 	}{

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // nodeSet is a cluster in testdata: plain documents, which the tests edit,
@@ -81,7 +81,7 @@ func writeFilesGzB64(t *testing.T, doc []byte) []byte {
 		"    owner: root:root\n" +
 		"    permissions: \"0600\"\n" +
 		"    encoding: gz+b64\n" +
-		"    content: " + testutil.GzipBase64(t, doc) + "\n")
+		"    content: " + fixture.GzipBase64(t, doc) + "\n")
 }
 
 func writeFilesPlain(_ *testing.T, doc []byte) []byte {

@@ -14,11 +14,11 @@ import (
 
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 func TestGetReturnsBodyAndSendsHeader(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "hello"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "hello"})
 	body, err := fastClient(srv.Server).Get(context.Background(), Request{
 		URL:    srv.URL + "/doc",
 		Header: http.Header{"Authorization": {"Bearer abc"}},
@@ -32,7 +32,7 @@ func TestGetReturnsBodyAndSendsHeader(t *testing.T) {
 }
 
 func TestNotThereYetThenOK(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 404}, testutil.Answer{Status: 503}, testutil.Answer{Status: 200, Body: "ok"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 404}, tlsserver.Answer{Status: 503}, tlsserver.Answer{Status: 200, Body: "ok"})
 	var reports []Attempt
 	body, err := fastClient(srv.Server).Get(context.Background(), Request{
 		URL: srv.URL + "/k", Wait: time.Minute,
@@ -51,7 +51,7 @@ func TestNotThereYetThenOK(t *testing.T) {
 
 func TestEveryTransientStatusIsRetried(t *testing.T) {
 	for _, code := range []int{404, 408, 425, 429, 502, 503, 504} {
-		srv := testutil.NewScriptedServer(t, testutil.Answer{Status: code}, testutil.Answer{Status: 200, Body: "ok"})
+		srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: code}, tlsserver.Answer{Status: 200, Body: "ok"})
 		if _, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute}); err != nil {
 			t.Errorf("%d then 200: %v", code, err)
 		}
@@ -63,7 +63,7 @@ func TestEveryTransientStatusIsRetried(t *testing.T) {
 
 func TestFatalStatusFailsAfterOneRequest(t *testing.T) {
 	for _, code := range []int{400, 401, 403, 410, 418, 500, 501} {
-		srv := testutil.NewScriptedServer(t, testutil.Answer{Status: code}, testutil.Answer{Status: 200})
+		srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: code}, tlsserver.Answer{Status: 200})
 		_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute})
 		var se *StatusError
 		if !errors.As(err, &se) || se.Code != code {
@@ -79,8 +79,8 @@ func TestFatalStatusFailsAfterOneRequest(t *testing.T) {
 }
 
 func TestRedirectToHTTPRefused(t *testing.T) {
-	plain := testutil.NewScriptedHTTPServer(t, testutil.Answer{Status: 200, Body: "downgraded"})
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: http.StatusFound, Location: plain.URL + "/k?sig=QUERYSECRET"})
+	plain := tlsserver.NewScriptedHTTPServer(t, tlsserver.Answer{Status: 200, Body: "downgraded"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: http.StatusFound, Location: plain.URL + "/k?sig=QUERYSECRET"})
 	_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute})
 	if !errors.Is(err, ErrInsecureRedirect) {
 		t.Fatalf("err = %v, want ErrInsecureRedirect", err)
@@ -100,9 +100,9 @@ func TestRedirectToHTTPRefused(t *testing.T) {
 }
 
 func TestRedirectWithinHTTPSFollowed(t *testing.T) {
-	target := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "moved"})
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: http.StatusMovedPermanently, Location: target.URL + "/new"})
-	c := New(WithRootCAs(testutil.CertPool(srv.Server, target.Server)))
+	target := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "moved"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: http.StatusMovedPermanently, Location: target.URL + "/new"})
+	c := New(WithRootCAs(tlsserver.CertPool(srv.Server, target.Server)))
 	body, err := c.Get(context.Background(), Request{URL: srv.URL})
 	if err != nil || string(body) != "moved" {
 		t.Fatalf("Get = %q, %v", body, err)
@@ -110,7 +110,7 @@ func TestRedirectWithinHTTPSFollowed(t *testing.T) {
 }
 
 func TestPlainHTTPRefusedWithoutAllow(t *testing.T) {
-	plain := testutil.NewScriptedHTTPServer(t, testutil.Answer{Status: 200})
+	plain := tlsserver.NewScriptedHTTPServer(t, tlsserver.Answer{Status: 200})
 	_, err := New().Get(context.Background(), Request{URL: plain.URL, Wait: time.Minute})
 	if err == nil || !strings.Contains(err.Error(), "only https://") || plain.Count() != 0 {
 		t.Fatalf("err = %v, hits = %d", err, plain.Count())
@@ -118,7 +118,7 @@ func TestPlainHTTPRefusedWithoutAllow(t *testing.T) {
 }
 
 func TestRetryAfterHonoured(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503, RetryAfter: "1"}, testutil.Answer{Status: 200, Body: "ok"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 503, RetryAfter: "1"}, tlsserver.Answer{Status: 200, Body: "ok"})
 	if _, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 }
 
 func TestRetryAfterDate(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 429, RetryAfter: time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)}, testutil.Answer{Status: 200})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 429, RetryAfter: time.Now().Add(2 * time.Second).UTC().Format(http.TimeFormat)}, tlsserver.Answer{Status: 200})
 	if _, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute}); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestRetryAfterParsing(t *testing.T) {
 }
 
 func TestUntrustedCertificateFailsAtOnce(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200})
 	attempts := 0
 	// The system store does not hold httptest's CA.
 	_, err := New().Get(context.Background(), Request{URL: srv.URL, Wait: time.Minute, Report: func(Attempt) { attempts++ }})
@@ -196,8 +196,8 @@ func TestConnectionRefusedUntilServerStarts(t *testing.T) {
 	}()
 	// The certificate is only known once started, so trust is checked after
 	// the refusals; build the pool from httptest's fixed test certificate.
-	probe := testutil.NewTLSServer(t, http.NotFoundHandler())
-	c := New(WithRootCAs(testutil.CertPool(probe)), WithBackoff(retry.Policy{Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond}))
+	probe := tlsserver.New(t, http.NotFoundHandler())
+	c := New(WithRootCAs(tlsserver.CertPool(probe)), WithBackoff(retry.Policy{Base: 20 * time.Millisecond, Cap: 100 * time.Millisecond}))
 	body, err := c.Get(context.Background(), Request{URL: "https://" + addr + "/", Wait: time.Minute, Report: func(a Attempt) {
 		if strings.Contains(a.Err.Error(), "refused") {
 			refused++
@@ -213,7 +213,7 @@ func TestConnectionRefusedUntilServerStarts(t *testing.T) {
 }
 
 func TestBodyCap(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: strings.Repeat("x", 100)})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: strings.Repeat("x", 100)})
 	_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: srv.URL, MaxBytes: 50, Wait: time.Minute})
 	if !errors.Is(err, ErrTooLarge) || srv.Count() != 1 || !strings.Contains(err.Error(), "limit is 50") {
 		t.Fatalf("err = %v, requests %d", err, srv.Count())
@@ -225,7 +225,7 @@ func TestBodyCap(t *testing.T) {
 }
 
 func TestURLRedactedInErrorsAndReports(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 503})
 	u := strings.Replace(srv.URL, "https://", "https://user:PASSWORDSECRET@", 1) + "/obj?X-Amz-Signature=QUERYSECRET#FRAGSECRET"
 	var lines []string
 	_, err := fastClient(srv.Server).Get(context.Background(), Request{URL: u, Wait: 100 * time.Millisecond,
@@ -246,7 +246,7 @@ func TestURLRedactedInErrorsAndReports(t *testing.T) {
 }
 
 func TestDeadlineRespected(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 503})
 	const wait = 500 * time.Millisecond
 	step := 50 * time.Millisecond
 	start := time.Now()
@@ -264,9 +264,9 @@ func TestDeadlineRespected(t *testing.T) {
 
 func TestCancelStopsAtOnce(t *testing.T) {
 	t.Run("between attempts", func(t *testing.T) {
-		srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503})
+		srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 503})
 		ctx, cancel := context.WithCancel(context.Background())
-		c := New(WithRootCAs(testutil.CertPool(srv.Server)), WithBackoff(retry.Policy{Base: time.Hour, Cap: time.Hour}))
+		c := New(WithRootCAs(tlsserver.CertPool(srv.Server)), WithBackoff(retry.Policy{Base: time.Hour, Cap: time.Hour}))
 		done := make(chan error, 1)
 		go func() {
 			_, err := c.Get(ctx, Request{URL: srv.URL, Wait: 2 * time.Hour, Report: func(Attempt) { cancel() }})
@@ -276,14 +276,14 @@ func TestCancelStopsAtOnce(t *testing.T) {
 	})
 	t.Run("during a request", func(t *testing.T) {
 		arrived := make(chan struct{})
-		srv := testutil.NewTLSServer(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+		srv := tlsserver.New(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 			close(arrived)
 			<-r.Context().Done()
 		}))
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {
-			_, err := New(WithRootCAs(testutil.CertPool(srv))).Get(ctx, Request{URL: srv.URL, Wait: time.Hour})
+			_, err := New(WithRootCAs(tlsserver.CertPool(srv))).Get(ctx, Request{URL: srv.URL, Wait: time.Hour})
 			done <- err
 		}()
 		<-arrived
@@ -323,15 +323,15 @@ func TestShownURL(t *testing.T) {
 // a hop to another host name, so another port of the same host, which is
 // another server, must be stripped here.
 func TestAuthorizationStaysWithItsOrigin(t *testing.T) {
-	other := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "other port"})
-	srv := testutil.NewScriptedServer(t,
-		testutil.Answer{Status: http.StatusFound, Location: "/same-origin"},
-		testutil.Answer{Status: http.StatusFound, Location: other.URL + "/elsewhere"},
+	other := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "other port"})
+	srv := tlsserver.NewScriptedServer(t,
+		tlsserver.Answer{Status: http.StatusFound, Location: "/same-origin"},
+		tlsserver.Answer{Status: http.StatusFound, Location: other.URL + "/elsewhere"},
 	)
 	if strings.Split(srv.Listener.Addr().String(), ":")[0] != strings.Split(other.Listener.Addr().String(), ":")[0] {
 		t.Fatal("both servers must listen on the same host for this test")
 	}
-	c := New(WithRootCAs(testutil.CertPool(srv.Server, other.Server)))
+	c := New(WithRootCAs(tlsserver.CertPool(srv.Server, other.Server)))
 	body, err := c.Get(context.Background(), Request{URL: srv.URL + "/start", Header: http.Header{"Authorization": {"Bearer TOKEN-FOR-SRV"}}})
 	if err != nil || string(body) != "other port" {
 		t.Fatalf("Get = %q, %v", body, err)

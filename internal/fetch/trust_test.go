@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // The system store is read once per process, so SSL_CERT_FILE is proved in a
 // child process: the test binary itself, which TestMain turns into a one-shot
 // fetch.
 func TestSystemTrustStoreHonoursSSLCertFile(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "trusted"})
-	ca := testutil.CAFile(t, srv.Server)
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "trusted"})
+	ca := tlsserver.CAFile(t, srv.Server)
 	for _, tc := range []struct {
 		certFile string
 		want     string

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // widest always picks the end of the jitter window: the worst case for a
@@ -18,7 +18,7 @@ func widest(n time.Duration) time.Duration { return max(n-1, 0) }
 var errMissing = errors.New("missing")
 
 func TestSucceedsAfterNotYet(t *testing.T) {
-	clock := testutil.NewClock()
+	clock := fixture.NewClock()
 	calls := 0
 	var reports []Attempt
 	err := Do(context.Background(), Policy{Wait: time.Minute, Clock: clock, Jitter: widest, Report: func(a Attempt) { reports = append(reports, a) }},
@@ -54,7 +54,7 @@ func TestBackoffDoublesUpToCap(t *testing.T) {
 	var windows []time.Duration
 	jitter := func(n time.Duration) time.Duration { windows = append(windows, n); return 0 }
 	calls := 0
-	_ = Do(context.Background(), Policy{Wait: time.Hour, Base: 250 * time.Millisecond, Cap: 3 * time.Second, Clock: testutil.NewClock(), Jitter: jitter},
+	_ = Do(context.Background(), Policy{Wait: time.Hour, Base: 250 * time.Millisecond, Cap: 3 * time.Second, Clock: fixture.NewClock(), Jitter: jitter},
 		func(context.Context) error {
 			calls++
 			if calls == 8 {
@@ -69,7 +69,7 @@ func TestBackoffDoublesUpToCap(t *testing.T) {
 }
 
 func TestFatalStopsAtOnce(t *testing.T) {
-	clock := testutil.NewClock()
+	clock := fixture.NewClock()
 	calls := 0
 	fatal := errors.New("401 unauthorized")
 	err := Do(context.Background(), Policy{Wait: time.Hour, Clock: clock}, func(context.Context) error {
@@ -83,7 +83,7 @@ func TestFatalStopsAtOnce(t *testing.T) {
 
 func TestNoWaitMeansOneAttempt(t *testing.T) {
 	calls := 0
-	err := Do(context.Background(), Policy{Clock: testutil.NewClock()}, func(context.Context) error {
+	err := Do(context.Background(), Policy{Clock: fixture.NewClock()}, func(context.Context) error {
 		calls++
 		return NotYet(errMissing)
 	})
@@ -98,7 +98,7 @@ func TestNoWaitMeansOneAttempt(t *testing.T) {
 
 func TestDeadlineRespected(t *testing.T) {
 	for _, wait := range []time.Duration{time.Second, 10 * time.Second, 95 * time.Second, time.Hour} {
-		clock := testutil.NewClock()
+		clock := fixture.NewClock()
 		start := clock.Now()
 		var last time.Time
 		err := Do(context.Background(), Policy{Wait: wait, Clock: clock, Jitter: widest}, func(context.Context) error {
@@ -120,7 +120,7 @@ func TestDeadlineRespected(t *testing.T) {
 }
 
 func TestRetryAfterIsAFloor(t *testing.T) {
-	clock := testutil.NewClock()
+	clock := fixture.NewClock()
 	calls := 0
 	err := Do(context.Background(), Policy{Wait: time.Minute, Clock: clock, Jitter: func(time.Duration) time.Duration { return 0 }},
 		func(context.Context) error {
@@ -141,7 +141,7 @@ func TestRetryAfterIsAFloor(t *testing.T) {
 func TestRetryAfterWidensJitter(t *testing.T) {
 	var windows []time.Duration
 	jitter := func(n time.Duration) time.Duration { windows = append(windows, n); return n / 2 }
-	clock := testutil.NewClock()
+	clock := fixture.NewClock()
 	calls := 0
 	_ = Do(context.Background(), Policy{Wait: time.Minute, Base: 100 * time.Millisecond, Clock: clock, Jitter: jitter},
 		func(context.Context) error {
@@ -157,7 +157,7 @@ func TestRetryAfterWidensJitter(t *testing.T) {
 }
 
 func TestRetryAfterPastDeadlineGivesUp(t *testing.T) {
-	clock := testutil.NewClock()
+	clock := fixture.NewClock()
 	calls := 0
 	err := Do(context.Background(), Policy{Wait: 10 * time.Second, Clock: clock}, func(context.Context) error {
 		calls++
@@ -198,7 +198,7 @@ func TestCancelStopsSleepAtOnce(t *testing.T) {
 func TestCancelDuringAttempt(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := 0
-	err := Do(ctx, Policy{Wait: time.Hour, Clock: testutil.NewClock()}, func(ctx context.Context) error {
+	err := Do(ctx, Policy{Wait: time.Hour, Clock: fixture.NewClock()}, func(ctx context.Context) error {
 		calls++
 		cancel()
 		<-ctx.Done()

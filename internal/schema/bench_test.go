@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // bigConfig is a controller with 3 interfaces of 2,000 peers each, every peer
@@ -23,7 +23,7 @@ func bigConfig(tb testing.TB, ifaces, peers int) []byte {
 		}
 		fmt.Fprintf(&b, "    privateKeyFrom: {credential: corium.wg%d}\n    peers:\n", i)
 		for j := 0; j < peers; j++ {
-			k := testutil.GenKey(tb)
+			k := fixture.GenKey(tb)
 			fmt.Fprintf(&b, "      - publicKey: %s\n        allowedIPs: [172.%d.%d.%d/32]\n", k.PublicKey(), 16+i, 1+j/250, 1+j%250)
 		}
 	}

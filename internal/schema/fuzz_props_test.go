@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // The seeds below (and those under testdata/fuzz/) run in the normal suite;
@@ -228,7 +228,7 @@ var messageAlphabet = regexp.MustCompile(`^[a-z0-9 .,:;'()/_\-\[\]]*$`)
 func FuzzInlineSecret(f *testing.F) {
 	f.Add(fuzzKey)
 	f.Add("K0S-JOIN-TOKEN-H4sIAAAAAAAC/0yVzY7j")
-	f.Add(testutil.JoinToken("")) // of k0s's shape: past the token's own check
+	f.Add(fixture.JoinToken("")) // of k0s's shape: past the token's own check
 	f.Add("p@ss word\nsecond line")
 	f.Add("not base64!!")
 	f.Add("yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk")  // no padding

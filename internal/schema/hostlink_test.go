@@ -8,7 +8,8 @@ import (
 
 	"github.com/vishvananda/netlink"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 func TestHostLink(t *testing.T) {
@@ -36,8 +37,8 @@ func TestHostLink(t *testing.T) {
 // be made, of every name it refuses cannot, control characters aside (the
 // kernel takes them; keepalived's line-based configuration would not).
 func TestKernelLinkNameIsTheKernels(t *testing.T) {
-	testutil.RequireRoot(t, "ip")
-	nl := testutil.NewNetns(t, "ifname").Netlink(t)
+	host.RequireRoot(t, "ip")
+	nl := netns.New(t, "ifname").Netlink(t)
 	names := []string{
 		"eth0", "bond0.100", "a", strings.Repeat("b", 15), strings.Repeat("c", 16), ".", "..", "...",
 		"eth0:1", "a/b", "a b", "x\u00a0y", "\u00e9t\u00e9", "5254.00ab.cdef", "UP-per_1", "-x", "v@1", "a\u00e0",

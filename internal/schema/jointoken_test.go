@@ -10,12 +10,12 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 func gzipBase64(t *testing.T, s string) string {
 	t.Helper()
-	return base64.StdEncoding.EncodeToString(testutil.Gzip(t, []byte(s)))
+	return base64.StdEncoding.EncodeToString(fixture.Gzip(t, []byte(s)))
 }
 
 // Each way a value falls short of a k0s token is refused with what is
@@ -27,7 +27,7 @@ func TestCheckJoinToken(t *testing.T) {
 	_ = w.Flush() // no trailer: a stream cut short
 	for _, tc := range []struct{ name, token, want string }{
 		{"placeholder", "FAKE-token-7f3a9c2e51d0", "not standard base64"},
-		{"url-safe base64", strings.NewReplacer("+", "-", "/", "_").Replace(testutil.JoinToken("fake00.abcdefgh++//++//")), "not standard base64"},
+		{"url-safe base64", strings.NewReplacer("+", "-", "/", "_").Replace(fixture.JoinToken("fake00.abcdefgh++//++//")), "not standard base64"},
 		{"base64 of text", base64.StdEncoding.EncodeToString([]byte("kubeconfig-secret-4711")), "does not hold a gzip stream"},
 		{"cut gzip", base64.StdEncoding.EncodeToString(cut.Bytes()), "cut short or corrupt"},
 		{"not yaml", gzipBase64(t, "clusters: [secret-4711\n"), "not a kubeconfig"},
@@ -47,7 +47,7 @@ func TestCheckJoinToken(t *testing.T) {
 			}
 		})
 	}
-	for _, good := range []string{testutil.JoinToken(""), testutil.JoinToken("fake01.anotherfake00000") + "\n",
+	for _, good := range []string{fixture.JoinToken(""), fixture.JoinToken("fake01.anotherfake00000") + "\n",
 		gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\ncontexts: [{context: {user: kubelet-bootstrap}}]\nusers: [{user: {client-certificate-data: Yw==, client-key-data: aw==}}]\n")} {
 		if err := schema.CheckJoinToken(good, schema.RoleWorker); err != nil {
 			t.Errorf("a well-formed token refused: %v", err)
@@ -59,7 +59,7 @@ func TestCheckJoinToken(t *testing.T) {
 // (a worker wants kubelet-bootstrap, a joining controller
 // controller-bootstrap), and a token of no kind for any role.
 func TestCheckJoinTokenKind(t *testing.T) {
-	worker, controller := testutil.JoinToken(""), testutil.ControllerJoinToken("")
+	worker, controller := fixture.JoinToken(""), fixture.ControllerJoinToken("")
 	noContext := gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\nusers: [{user: {token: secret-4711}}]\n")
 	otherUser := gzipBase64(t, "clusters: [{cluster: {server: https://192.0.2.1:9443}}]\ncontexts: [{context: {user: admin}}]\nusers: [{user: {token: secret-4711}}]\n")
 	for _, tc := range []struct {
@@ -101,7 +101,7 @@ func TestValidateRefusesInlineTokenOfAnotherShape(t *testing.T) {
 	if strings.Contains(fmt.Sprint(fs), bad) || strings.Contains(fmt.Sprint(fs), "5c2e9d1f7a") {
 		t.Errorf("a finding quotes the token: %v", fs)
 	}
-	good := "role: worker\njoin:\n  token: " + testutil.JoinToken("") + "\n"
+	good := "role: worker\njoin:\n  token: " + fixture.JoinToken("") + "\n"
 	if _, fs, err := schema.Check(context.Background(), []byte(good)); err != nil || len(fs.Errors()) != 0 {
 		t.Errorf("a well-formed fake token refused: %v %v", err, fs)
 	}

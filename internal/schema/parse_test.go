@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 func TestParseShapes(t *testing.T) {
@@ -140,7 +140,7 @@ func TestLoad(t *testing.T) {
 // document order.
 func TestFiveMistakesAllReported(t *testing.T) {
 	doc := `role: worker
-join: {token: ` + testutil.JoinToken("") + `}
+join: {token: ` + fixture.JoinToken("") + `}
 cluster: {name: Bad_Name}
 network: {cni: weave}
 node:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // secretURLsDoc takes every kind of secret from a URL: a presigned query, a
@@ -87,7 +87,7 @@ func TestCmdlineWarnsOfCredentialsInSecretURLs(t *testing.T) {
 // Inline secrets and URL credentials are one list, in document order, each
 // named by the field that shows it.
 func TestCmdlineSecretsListsInlineAndURLCredentials(t *testing.T) {
-	data := strings.Replace(secretURLsDoc, `tokenFrom: {url: "https://s3.example.net/tok?X-Amz-Signature=sigvalue4711&X-Amz-Credential=AKIDEXAMPLE"}`, "token: "+testutil.ControllerJoinToken(""), 1)
+	data := strings.Replace(secretURLsDoc, `tokenFrom: {url: "https://s3.example.net/tok?X-Amz-Signature=sigvalue4711&X-Amz-Credential=AKIDEXAMPLE"}`, "token: "+fixture.ControllerJoinToken(""), 1)
 	doc, fs, err := Check(context.Background(), []byte(data), ForCmdline())
 	if err != nil || doc.Config == nil {
 		t.Fatal(err)

@@ -25,7 +25,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/retry"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // TestMain makes httptest's certificate the system trust store, the way an
@@ -41,7 +41,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	ca := filepath.Join(dir, "ca.pem")
-	if err := os.WriteFile(ca, testutil.CertPEM(cert), 0o644); err != nil {
+	if err := os.WriteFile(ca, tlsserver.CertPEM(cert), 0o644); err != nil {
 		panic(err)
 	}
 	os.Setenv("SSL_CERT_FILE", ca)
@@ -60,16 +60,16 @@ type server struct {
 // serve answers with the statuses in order, then with the document.
 func serve(t *testing.T, tlsOn bool, body string, statuses ...int) *server {
 	t.Helper()
-	var script []testutil.Answer
+	var script []tlsserver.Answer
 	for _, code := range statuses {
-		script = append(script, testutil.Answer{Status: code})
+		script = append(script, tlsserver.Answer{Status: code})
 	}
-	script = append(script, testutil.Answer{Status: http.StatusOK, Body: body})
-	var s *testutil.ScriptedServer
+	script = append(script, tlsserver.Answer{Status: http.StatusOK, Body: body})
+	var s *tlsserver.ScriptedServer
 	if tlsOn {
-		s = testutil.NewScriptedServer(t, script...)
+		s = tlsserver.NewScriptedServer(t, script...)
 	} else {
-		s = testutil.NewScriptedHTTPServer(t, script...)
+		s = tlsserver.NewScriptedHTTPServer(t, script...)
 	}
 	return &server{s.Server, s.Count}
 }
@@ -212,7 +212,7 @@ func repeat(code, n int) []int {
 
 func redirectTo(t *testing.T, target string) *server {
 	t.Helper()
-	s := testutil.NewScriptedServer(t, testutil.Answer{Status: http.StatusFound, Location: target})
+	s := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: http.StatusFound, Location: target})
 	return &server{s.Server, s.Count}
 }
 

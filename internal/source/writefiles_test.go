@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 const writtenDoc = "role: worker\njoin:\n  tokenFrom: {file: /etc/corium/token}\n"
 
-func gz(t *testing.T, s string) []byte { return testutil.Gzip(t, []byte(s)) }
+func gz(t *testing.T, s string) []byte { return fixture.Gzip(t, []byte(s)) }
 
 // encodedEntries is one write_files entry for every encoding cloud-init's
 // canonicalize_extraction knows, in the spellings it accepts (any case,
@@ -62,7 +63,7 @@ func cloudConfigWriting(enc, content string) string {
 // each entry is decoded by cloud-init's own cc_write_files functions on its
 // own YAML loader, and the bytes must be the same.
 func TestWriteFilesDecodesEveryEncoding(t *testing.T) {
-	testutil.RequireCommands(t, "/usr/bin/python3", "cloud-init")
+	host.RequireCommands(t, "/usr/bin/python3", "cloud-init")
 	entries := encodedEntries(t)
 	docs := map[string]string{}
 	var all []string

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 const wgQuickTemplate = `[Unit]
@@ -50,7 +50,7 @@ Alias=corium-standin-alias.service
 // Fedora (/usr/lib) and as a root that does not merge /usr (/lib), and
 // compares the symlinks each leaves behind.
 func TestEnableOfflineMatchesSystemctl(t *testing.T) {
-	testutil.RequireRoot(t, "systemctl")
+	host.RequireRoot(t, "systemctl")
 	cases := []struct {
 		name, dir, file, content, unit string
 	}{

@@ -1,26 +1,27 @@
-// Package testutil holds the helpers that tests of more than one package
-// share, so each exists once and every test means the same by it:
+// Package testutil is the index of the helpers that tests of more than one
+// package share; it has no code of its own. Each topic is a package, so a
+// test binary links only the topics it uses (a parser's test no netlink, a
+// fetcher's no nftables):
 //
-//   - privileged.go, commands.go: the root and command checks that turn a
-//     skip into a failure in CI;
-//   - netns.go, netns_do.go, netns_handles.go: throwaway network namespaces
-//     joined by veth pairs, a thread inside one, and netlink and nftables
-//     handles on one;
-//   - wireguard.go, keys.go: the real wg-quick over wireguard-go in a
-//     namespace, a wgctrl client, fresh WireGuard keys;
-//   - tls.go, scripted.go: local HTTPS servers, trusting them (a pool, a
-//     PEM file for SSL_CERT_FILE), and a server answering from a script;
-//   - agent.go, notify.go, credentials.go: the built agent, a clean
-//     environment, a stand-in notify socket and credentials directory, as
-//     systemd would give them;
-//   - demo.go, random.go, gzip.go: the demo's root and secrets, random
-//     names, content as cloud-init's write_files encodings hold it;
-//   - jointoken.go: a well-formed fake k0s join token;
-//   - tree.go, gobuild.go, standin.go, systemdshow.go: what the boot and VM
-//     tests share about a guest: its root staged as an overlayfs over a
-//     cached tree, the static binaries it carries, the k0s stand-in's
-//     record, and systemd's unit properties as it reports them.
+//   - fixture: pure values and files, linking no driver: fresh WireGuard
+//     keys, fake k0s join tokens, random names, gzip encodings, a clock
+//     for retry loops, the demo's root and secrets, a credentials
+//     directory, a clean environment;
+//   - host: what a test needs of the machine it runs on: root and commands
+//     on PATH (a failure rather than a skip in CI), and running a command;
+//   - netns: throwaway network namespaces joined by veth pairs, with the
+//     real wg-quick over wireguard-go, wgctrl, netlink and nftables in them;
+//   - tlsserver: local HTTPS servers, trusting them, and a server answering
+//     from a script;
+//   - guest: what the boot and VM tests share about a guest: its root
+//     staged as an overlayfs over a cached tree, the k0s stand-in's record,
+//     and systemd's unit properties as it reports them;
+//   - agentbin: the agent (and the other programs a guest carries) built
+//     once per test binary;
+//   - deptest: the check that a package links no driver it promises not to.
 //
-// Test data (configurations, expected messages) stays with its test. Nothing
-// in this package is linked into the agent; only _test.go files import it.
+// The stand-in for systemd's notify socket is systemd/notify/notifytest,
+// beside the client it tests. Test data (configurations, expected messages)
+// stays with its test. Nothing here is linked into the agent; only tests
+// import it.
 package testutil

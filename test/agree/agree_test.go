@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
 	"github.com/corium/corium-agent/internal/testutil/agentbin"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 	"github.com/corium/corium-agent/test/hostile"
 )
 
@@ -176,7 +176,7 @@ func (a agent) plan(t *testing.T, file string, extra ...string) (bool, planned) 
 // document.
 func TestValidateAgreesWithPlanAndApply(t *testing.T) {
 	docs := documents(t)
-	a := agent{bin: agentbin.Path(t), env: testutil.CleanEnv()}
+	a := agent{bin: agentbin.Path(t), env: fixture.CleanEnv()}
 	var applied atomic.Int64
 	t.Cleanup(func() { // after every document's subtest
 		if n := applied.Load(); n < 15 {

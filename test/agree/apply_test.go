@@ -13,7 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // applyOnly are the refusals only a resolved secret can answer, as apply
@@ -87,7 +87,7 @@ func applies(t *testing.T, a agent, d document) bool {
 func fake(t *testing.T, kind schema.SecretKind, r schema.Role) string {
 	switch kind {
 	case schema.SecretWireGuardKey:
-		return testutil.GenKey(t).String() + "\n"
+		return fixture.GenKey(t).String() + "\n"
 	case schema.SecretPassword:
 		return "Fake%pw8\n" // keepalived's 8 characters
 	case schema.SecretDataSource:
@@ -95,9 +95,9 @@ func fake(t *testing.T, kind schema.SecretKind, r schema.Role) string {
 	}
 	bearer := "fake00." + strings.ToLower(rand.Text()[:16])
 	if r.IsController() {
-		return testutil.ControllerJoinToken(bearer) + "\n"
+		return fixture.ControllerJoinToken(bearer) + "\n"
 	}
-	return testutil.JoinToken(bearer) + "\n" // k0s's shape
+	return fixture.JoinToken(bearer) + "\n" // k0s's shape
 }
 
 func write(t *testing.T, p, content string) {

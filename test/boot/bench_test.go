@@ -15,7 +15,10 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/guest"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // benchConfig is the node the boot benchmark provisions: a single node with
@@ -46,13 +49,13 @@ wireguard:
 // agent/floor. Run it with -benchtime=5x or more; each step's median is
 // logged.
 func BenchmarkBootFirstBoot(b *testing.B) {
-	testutil.RequireRoot(b, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
-	ns := testutil.NewNetns(b, "cb-bench")
+	host.RequireRoot(b, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
+	ns := netns.New(b, "cb-bench")
 	var agent, floor []time.Duration
 	agentSteps, floorSteps := map[string][]time.Duration{}, map[string][]time.Duration{}
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		config := benchConfig(testutil.GenKey(b), testutil.GenKey(b))
+		config := benchConfig(fixture.GenKey(b), fixture.GenKey(b))
 
 		n := NewNode(b, "bench", ns)
 		n.WriteFile("/etc/corium/config.yaml", []byte(config), 0o600)
@@ -96,14 +99,14 @@ func bootAndTime(b *testing.B, n *Node, unit string) time.Duration {
 	if p["Result"] != "success" {
 		b.Fatalf("%s: %v\n%s", unit, p, n.JournalText(n.BootID))
 	}
-	us := testutil.Monotonic(p, "ExecMainExitTimestampMonotonic") - testutil.Monotonic(p, "ExecMainStartTimestampMonotonic")
+	us := guest.Monotonic(p, "ExecMainExitTimestampMonotonic") - guest.Monotonic(p, "ExecMainStartTimestampMonotonic")
 	return time.Duration(us) * time.Microsecond
 }
 
 // floorNode is a node that runs bench/boot-floor.sh where corium-agent
 // would run, with what the agent writes for config laid out for it: the
 // tree a run of the agent into a scratch root writes, and its install line.
-func floorNode(b *testing.B, ns *testutil.Netns, config string) *Node {
+func floorNode(b *testing.B, ns *netns.Netns, config string) *Node {
 	b.Helper()
 	scratch := b.TempDir()
 	cfgFile := filepath.Join(b.TempDir(), "config.yaml")
@@ -154,8 +157,8 @@ ExecStart=/usr/local/bin/boot-floor.sh
 [Install]
 WantedBy=multi-user.target
 `), 0o644)
-	testutil.Run(b, "systemctl", "--root="+f.Root, "disable", "corium-agent.service")
-	testutil.Run(b, "systemctl", "--root="+f.Root, "enable", "corium-floor.service")
+	host.Run(b, "systemctl", "--root="+f.Root, "disable", "corium-agent.service")
+	host.Run(b, "systemctl", "--root="+f.Root, "enable", "corium-floor.service")
 	return f
 }
 

@@ -7,7 +7,10 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/guest"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestBootCloudInit boots a node with the real cloud-init (25, with
@@ -20,9 +23,9 @@ import (
 // keeps the name the agent gave it across a reboot, although the metadata
 // names it otherwise.
 func TestBootCloudInit(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := testutil.GenKey(t), testutil.GenKey(t)
-	n := newNodeOn(t, "cinit", testutil.NewNetns(t, "cb-ci"), cloudInitLower(t))
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
+	key, peer := fixture.GenKey(t), fixture.GenKey(t)
+	n := newNodeOn(t, "cinit", netns.New(t, "cb-ci"), cloudInitLower(t))
 	n.WriteFile("/var/lib/cloud/seed/nocloud/meta-data", []byte("instance-id: corium-boot-test\nlocal-hostname: fedora\n"), 0o644)
 	n.WriteFile("/var/lib/cloud/seed/nocloud/user-data", []byte(fmt.Sprintf(`#cloud-config
 corium:
@@ -52,16 +55,16 @@ corium:
 
 	n.Boot()
 	ci := n.Show("cloud-init-network.service", "Result", "ActiveEnterTimestampMonotonic")
-	if ci["Result"] != "success" || testutil.Monotonic(ci, "ActiveEnterTimestampMonotonic") == 0 {
+	if ci["Result"] != "success" || guest.Monotonic(ci, "ActiveEnterTimestampMonotonic") == 0 {
 		t.Fatalf("cloud-init-network.service did not run (%v); cloud-init is not in force in this boot:\n%s", ci, n.JournalText(n.BootID))
 	}
 	assertProvisioned(t, n)
 	agent := n.Show("corium-agent.service", "ExecMainStartTimestampMonotonic", "ActiveEnterTimestampMonotonic")
-	if s := testutil.Monotonic(agent, "ExecMainStartTimestampMonotonic"); s < testutil.Monotonic(ci, "ActiveEnterTimestampMonotonic") {
+	if s := guest.Monotonic(agent, "ExecMainStartTimestampMonotonic"); s < guest.Monotonic(ci, "ActiveEnterTimestampMonotonic") {
 		t.Errorf("corium-agent.service started at %d, before cloud-init's network stage finished (%v)", s, ci)
 	}
 	final := n.Show("cloud-final.service", "ExecMainStartTimestampMonotonic")
-	if s := testutil.Monotonic(final, "ExecMainStartTimestampMonotonic"); s == 0 || s < testutil.Monotonic(agent, "ActiveEnterTimestampMonotonic") {
+	if s := guest.Monotonic(final, "ExecMainStartTimestampMonotonic"); s == 0 || s < guest.Monotonic(agent, "ActiveEnterTimestampMonotonic") {
 		t.Errorf("cloud-final.service started at %d, want after corium-agent.service finished (%v)", s, agent)
 	}
 	var st status.Status
@@ -119,7 +122,7 @@ corium:
 	n.Boot()
 	probe := n.Show("probe-after-final.service", "ExecMainStartTimestampMonotonic", "ActiveState")
 	cloudFinal := n.Show("cloud-final.service", "ExecMainStartTimestampMonotonic", "ActiveState")
-	if testutil.Monotonic(probe, "ExecMainStartTimestampMonotonic") != 0 && testutil.Monotonic(cloudFinal, "ExecMainStartTimestampMonotonic") != 0 {
+	if guest.Monotonic(probe, "ExecMainStartTimestampMonotonic") != 0 && guest.Monotonic(cloudFinal, "ExecMainStartTimestampMonotonic") != 0 {
 		t.Errorf("negative control: the unit ordered after cloud-final ran (%v), and so did cloud-final (%v); expected a job of the cycle dropped", probe, cloudFinal)
 	}
 	n.Shutdown()

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/k0srules"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // containerfile is the Containerfile's instructions: ARG defaults and RUN
@@ -104,7 +104,7 @@ func TestContainerfileBuildStage(t *testing.T) {
 			t.Errorf("ARG K0S_SHA256_%s = %q, want a SHA-256 in hex", arch, cf.args["K0S_SHA256_"+arch])
 		}
 	}
-	testutil.RequireCommands(t, "go")
+	host.RequireCommands(t, "go")
 	script := cf.run(t, "go build")
 	out := t.TempDir()
 	// The stage writes to /out; point it at a temporary directory.
@@ -130,7 +130,7 @@ func TestContainerfileBuildStage(t *testing.T) {
 // file's digest it installs /usr/bin/k0s; with any other it stops before
 // installing anything.
 func TestBootContainerfileK0sDigest(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn")
+	host.RequireRoot(t, "systemd-nspawn")
 	cf := readContainerfile(t)
 	script := cf.run(t, "sha256sum -c")
 	binary := "#!/bin/sh\necho \"k0s stand-in version\"\n"

@@ -7,7 +7,9 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // dayTwoConfig is a single node with wg0 (the node address) and, when
@@ -54,10 +56,10 @@ wireguard:
 //     Requires=), so the probe above could have seen one;
 //   - without the marker the k0s unit is skipped by its condition.
 func TestBootDayTwo(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, wg1Key, peer := testutil.GenKey(t), testutil.GenKey(t), testutil.GenKey(t)
-	ns, other := testutil.NewNetns(t, "cb-d2"), testutil.NewNetns(t, "cb-d2p")
-	testutil.Veth(t, ns, "eth0", "192.0.2.1/24", other, "eth0", "192.0.2.2/24")
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
+	key, wg1Key, peer := fixture.GenKey(t), fixture.GenKey(t), fixture.GenKey(t)
+	ns, other := netns.New(t, "cb-d2"), netns.New(t, "cb-d2p")
+	netns.Veth(t, ns, "eth0", "192.0.2.1/24", other, "eth0", "192.0.2.2/24")
 	n := NewNode(t, "day-two", ns)
 	n.WriteFile("/etc/corium/config.yaml", []byte(dayTwoConfig(key, wg1Key, peer, 51820, "192.0.2.2:51820", 1420, true)), 0o600)
 	n.Boot()

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/status/report"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 const guardFile = "/var/lib/corium/firewall.json"
@@ -15,9 +17,9 @@ const guardFile = "/var/lib/corium/firewall.json"
 // first boot, whose k0s stand-in started after corium-firewall.
 func newGuardedNode(t *testing.T, name string) *Node {
 	t.Helper()
-	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
-	ns, other := testutil.NewNetns(t, "cb-"+name), testutil.NewNetns(t, "cb-"+name+"p")
-	testutil.Veth(t, ns, "eth0", underlayA+"/24", other, "eth0", underlayB+"/24")
+	keyA, keyB := fixture.GenKey(t), fixture.GenKey(t)
+	ns, other := netns.New(t, "cb-"+name), netns.New(t, "cb-"+name+"p")
+	netns.Veth(t, ns, "eth0", underlayA+"/24", other, "eth0", underlayB+"/24")
 	n := NewNode(t, name, ns)
 	n.WriteFile("/etc/corium/config.yaml", []byte(nodeAConfig(keyA, keyB)), 0o600)
 	n.Boot()
@@ -49,7 +51,7 @@ func guardStatus(t *testing.T, n *Node) report.Firewall {
 // k0s back. A file that is there but torn fails corium-firewall itself, and
 // k0s with it.
 func TestBootGuardFileGone(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
 	n := newGuardedNode(t, "guard-gone")
 	k0s := "k0scontroller.service"
 
@@ -132,7 +134,7 @@ func TestBootGuardFileGone(t *testing.T) {
 // the drop-in masked (the negative control) the same restart leaves the
 // guard gone, and status is what says so.
 func TestBootGuardSurvivesNftablesService(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
 	n := newGuardedNode(t, "guard-nft")
 	n.WriteFile("/etc/nftables.conf", []byte("#!/usr/sbin/nft -f\nflush ruleset\n\ntable inet filter {\n\tchain input {\n\t\ttype filter hook input priority filter;\n\t}\n}\n"), 0o755)
 	guardLoaded := func() bool {

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // probeUnit is a oneshot that appends its name to the probe log, after an
@@ -28,8 +30,8 @@ func probeUnit(name, sleep, dropIn string) string {
 // A unit with Requires= on a failing unit never runs; with After= alone, it
 // does.
 func TestBootHarness(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
-	ns := testutil.NewNetns(t, "cb-harness")
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
+	ns := netns.New(t, "cb-harness")
 	n := NewNode(t, "harness", ns)
 
 	units := map[string]string{
@@ -94,7 +96,7 @@ func TestBootHarness(t *testing.T) {
 	// is still applied on the next boot).
 	agent := n.Show("corium-agent.service", "ConditionResult", "UnitFileState", "Result", "ExecMainStartTimestampMonotonic")
 	if agent["ConditionResult"] != "yes" || agent["UnitFileState"] != "enabled" || agent["Result"] != "success" ||
-		testutil.Monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
+		guest.Monotonic(agent, "ExecMainStartTimestampMonotonic") == 0 {
 		t.Errorf("corium-agent.service on an unconfigured node = %v, want enabled, run, success", agent)
 	}
 	var st status.Status

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // Entry is one journal record, with the fields the assertions use.
@@ -126,5 +126,5 @@ func messages(entries []Entry, s string) []Entry {
 // Show reads unit properties from the running node's systemd.
 func (n *Node) Show(unit string, props ...string) map[string]string {
 	n.t.Helper()
-	return testutil.ParseShow(n.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ",")))
+	return guest.ParseShow(n.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ",")))
 }

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
 	"github.com/corium/corium-agent/internal/testutil/agentbin"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // repoRoot is the checkout the test runs in; tests run in their package
@@ -37,7 +37,7 @@ func rootfs(t testing.TB) string {
 			rootfsPath = p
 			return
 		}
-		rootfsPath, rootfsErr = testutil.CachePath(repoRoot, "rootfs.sh")
+		rootfsPath, rootfsErr = guest.CachePath(repoRoot, "rootfs.sh")
 	})
 	if rootfsErr != nil {
 		t.Fatalf("preparing the boot rootfs: %v", rootfsErr)
@@ -60,7 +60,7 @@ func cloudInitLower(t testing.TB) string {
 	t.Helper()
 	base := rootfs(t)
 	cloudInitOnce.Do(func() {
-		cloudInitLayer, cloudInitErr = testutil.CachePath(repoRoot, "rootfs.sh", "cloud-init")
+		cloudInitLayer, cloudInitErr = guest.CachePath(repoRoot, "rootfs.sh", "cloud-init")
 	})
 	if cloudInitErr != nil {
 		t.Fatalf("preparing the cloud-init layer: %v", cloudInitErr)

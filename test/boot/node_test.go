@@ -13,7 +13,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/guest"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // bootTimeout bounds one boot, including a first-boot agent run.
@@ -23,10 +26,10 @@ const bootTimeout = 3 * time.Minute
 // files, booted with systemd-nspawn inside a network namespace. Its upper
 // layer survives shutdowns, so a second Boot is a reboot of the same disk.
 type Node struct {
-	*testutil.Tree // the disk the container boots from
-	t              testing.TB
-	Name           string
-	Netns          *testutil.Netns
+	*guest.Tree // the disk the container boots from
+	t           testing.TB
+	Name        string
+	Netns       *netns.Netns
 	// Credentials are passed at each boot the way a hypervisor would
 	// (--set-credential=NAME:VALUE).
 	Credentials map[string]string
@@ -41,21 +44,21 @@ type Node struct {
 
 // NewNode makes a node from the cached rootfs with image/ and the agent
 // installed. Everything it makes is removed when the test ends.
-func NewNode(t testing.TB, name string, ns *testutil.Netns) *Node {
+func NewNode(t testing.TB, name string, ns *netns.Netns) *Node {
 	t.Helper()
 	return newNodeOn(t, name, ns, rootfs(t))
 }
 
 // newNodeOn is NewNode on the given overlayfs lower layers (LAYER:...:ROOTFS).
-func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Node {
+func newNodeOn(t testing.TB, name string, ns *netns.Netns, lower string) *Node {
 	t.Helper()
 	agent := agentBinary(t)
-	n := &Node{Tree: testutil.NewTree(t, lower), t: t, Name: name + "-" + testutil.RandHex(3), Netns: ns, dir: t.TempDir(), Credentials: map[string]string{}}
+	n := &Node{Tree: guest.NewTree(t, lower), t: t, Name: name + "-" + fixture.RandHex(3), Netns: ns, dir: t.TempDir(), Credentials: map[string]string{}}
 	t.Cleanup(n.destroy)
 
 	n.CopyTree(filepath.Join(repoRoot, "image"), "/")
 	n.CopyFile(agent, "/usr/bin/corium-agent", 0o755)
-	n.WriteFile("/etc/machine-id", []byte(testutil.RandHex(32)+"\n"), 0o444)
+	n.WriteFile("/etc/machine-id", []byte(fixture.RandHex(32)+"\n"), 0o444)
 	// debootstrap copies the build host's name into the rootfs; a fresh
 	// image has no static hostname.
 	if err := os.Remove(n.Path("/etc/hostname")); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -68,7 +71,7 @@ func newNodeOn(t testing.TB, name string, ns *testutil.Netns, lower string) *Nod
 		[]byte("[Service]\nEnvironment=WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go\n"), 0o644)
 	installK0sStandIn(n)
 	// As the Containerfile does at build time.
-	testutil.Run(t, "systemctl", "--root="+n.Root, "enable", "corium-agent.service", "corium-firewall.service")
+	host.Run(t, "systemctl", "--root="+n.Root, "enable", "corium-agent.service", "corium-firewall.service")
 	return n
 }
 

@@ -9,7 +9,10 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/guest"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // A two-node cluster on TEST-NET underlay addresses with a 10.77.0.0/24
@@ -43,7 +46,7 @@ wireguard:
 
 // bootToken is node B's join token: of k0s's shape, which the agent checks;
 // the k0s stand-in joins nothing with it.
-var bootToken = testutil.JoinToken("fake00.bootoverlaytest0")
+var bootToken = fixture.JoinToken("fake00.bootoverlaytest0")
 
 // nodeBConfig is a worker whose WireGuard key comes from a systemd
 // credential, as a hypervisor passes it.
@@ -78,10 +81,10 @@ wireguard:
 //     come up again, the guard is back, and k0s starts after both;
 //   - an overlay that fails on boot keeps k0s from starting.
 func TestBootOverlayCluster(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
-	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
-	nsA, nsB := testutil.NewNetns(t, "cb-a"), testutil.NewNetns(t, "cb-b")
-	testutil.Veth(t, nsA, "eth0", underlayA+"/24", nsB, "eth0", underlayB+"/24")
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
+	keyA, keyB := fixture.GenKey(t), fixture.GenKey(t)
+	nsA, nsB := netns.New(t, "cb-a"), netns.New(t, "cb-b")
+	netns.Veth(t, nsA, "eth0", underlayA+"/24", nsB, "eth0", underlayB+"/24")
 
 	a, b := NewNode(t, "node-a", nsA), NewNode(t, "node-b", nsB)
 	a.WriteFile("/etc/corium/config.yaml", []byte(nodeAConfig(keyA, keyB)), 0o600)
@@ -119,7 +122,7 @@ func TestBootOverlayCluster(t *testing.T) {
 			t.Errorf("the guard was not re-applied on the second boot: %v\n%s", err, out)
 		}
 		agent := a.Show("corium-agent.service", "ConditionResult", "ExecMainStartTimestampMonotonic")
-		if agent["ConditionResult"] != "no" || testutil.Monotonic(agent, "ExecMainStartTimestampMonotonic") != 0 {
+		if agent["ConditionResult"] != "no" || guest.Monotonic(agent, "ExecMainStartTimestampMonotonic") != 0 {
 			t.Errorf("corium-agent.service on a provisioned node = %v, want skipped by its condition", agent)
 		}
 		if got := messages(a.Journal(a.BootID), "skipped, unmet condition check ConditionPathExists=!/var/lib/corium/provisioned"); len(got) == 0 {
@@ -235,14 +238,14 @@ func assertProvisioned(t *testing.T, n *Node) {
 func assertK0sAfter(t *testing.T, n *Node, k0sUnit string, after ...string) {
 	t.Helper()
 	k0s := n.Show(k0sUnit, "ActiveState", "ExecMainStartTimestampMonotonic")
-	started := testutil.Monotonic(k0s, "ExecMainStartTimestampMonotonic")
+	started := guest.Monotonic(k0s, "ExecMainStartTimestampMonotonic")
 	if k0s["ActiveState"] != "active" || started == 0 || !n.standIn().StartedIn(n.BootID) {
 		t.Errorf("%s: %s = %v, want the stand-in running in this boot:\n%s", n.Name, k0sUnit, k0s, n.JournalText(n.BootID))
 		return
 	}
 	for _, u := range after {
 		p := n.Show(u, "ActiveState", "ActiveEnterTimestampMonotonic")
-		active := testutil.Monotonic(p, "ActiveEnterTimestampMonotonic")
+		active := guest.Monotonic(p, "ActiveEnterTimestampMonotonic")
 		if p["ActiveState"] != "active" || active == 0 || active > started {
 			t.Errorf("%s: %s started at %d, before %s was active (%v)", n.Name, k0sUnit, started, u, p)
 		}

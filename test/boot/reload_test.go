@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestBootReloads counts systemd's reloads in a booted node's journal. A
@@ -15,10 +17,10 @@ import (
 // a loaded k0s unit: systemd says the unit is behind the disk, and the agent
 // reloads, once, which the same count sees.
 func TestBootReloads(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
-	ns := testutil.NewNetns(t, "cb-rl")
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip", "nft")
+	ns := netns.New(t, "cb-rl")
 	n := NewNode(t, "reload", ns)
-	n.WriteFile("/etc/corium/config.yaml", []byte(benchConfig(testutil.GenKey(t), testutil.GenKey(t))), 0o600)
+	n.WriteFile("/etc/corium/config.yaml", []byte(benchConfig(fixture.GenKey(t), fixture.GenKey(t))), 0o600)
 	n.Boot()
 	t.Cleanup(n.Shutdown)
 	assertProvisioned(t, n)

@@ -7,7 +7,9 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 const keyFile = "/etc/corium/wg0.key"
@@ -17,9 +19,9 @@ const keyFile = "/etc/corium/wg0.key"
 // installed or started, the status file says why, and no marker is written.
 // With the key in place, a reboot provisions the node.
 func TestBootSecretMissing(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
-	key, peer := testutil.GenKey(t), testutil.GenKey(t)
-	n := NewNode(t, "node-c", testutil.NewNetns(t, "cb-c"))
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
+	key, peer := fixture.GenKey(t), fixture.GenKey(t)
+	n := NewNode(t, "node-c", netns.New(t, "cb-c"))
 	n.WriteFile("/etc/corium/config.yaml", []byte(fmt.Sprintf(`role: single
 node:
   name: node-c

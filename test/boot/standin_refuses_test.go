@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // A controller config with keepalived unicast peers; the broken one lacks
@@ -36,7 +36,7 @@ spec:
 // refused without --force and replaces the unit with it; and the unit's
 // own command refuses a bad config when it starts.
 func TestBootStandInRefusesLikeK0s(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn")
+	host.RequireRoot(t, "systemd-nspawn")
 	n := NewNode(t, "standin", nil)
 	n.WriteFile("/etc/k0s/good.yaml", []byte(standInCPLB), 0o600)
 	n.WriteFile("/etc/k0s/no-source.yaml", []byte(strings.Replace(standInCPLB, "            unicastSourceIP: 192.0.2.11\n", "", 1)), 0o600)

@@ -13,7 +13,9 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/systemd/bus"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestBootSystemdDBus drives a booted node's real systemd through the
@@ -25,8 +27,8 @@ import (
 // none, and a rendered wg-quick file is brought up by wg-quick@.service
 // started and waited for.
 func TestBootSystemdDBus(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
-	ns := testutil.NewNetns(t, "cb-sd")
+	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep")
+	ns := netns.New(t, "cb-sd")
 	n := NewNode(t, "sd", ns)
 
 	oneshot := func(desc, exec, install string) []byte {
@@ -39,7 +41,7 @@ func TestBootSystemdDBus(t *testing.T) {
 	// The shape of the k0s drop-in, on a stand-in.
 	n.WriteFile("/etc/systemd/system/probe-dep.service.d/10-order.conf", []byte("[Unit]\nAfter=probe-ok.service\nRequires=probe-ok.service\n"), 0o644)
 
-	key, peer := testutil.GenKey(t), testutil.GenKey(t)
+	key, peer := fixture.GenKey(t), fixture.GenKey(t)
 	port, priv := 51820, secret.NewValue(key.String())
 	cfg := &schema.Config{Role: schema.RoleWorker, WireGuard: []schema.WireGuard{{
 		Name: "wg0", Address: schema.AddressList{"10.66.0.1/24"}, ListenPort: &port, NodeAddress: true, PrivateKey: &priv,

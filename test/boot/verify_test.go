@@ -7,14 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestBootVerifyUnits runs the rootfs's own systemd-analyze verify (systemd
 // 257, as on Fedora 44) on every unit image/ carries. verify exits 0 on an
 // unknown or misspelt key and only warns, so any stderr output fails too.
 func TestBootVerifyUnits(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-nspawn")
+	host.RequireRoot(t, "systemd-nspawn")
 	n := NewNode(t, "verify", nil)
 	units, err := filepath.Glob(filepath.Join(repoRoot, "image", "usr", "lib", "systemd", "system", "*.service"))
 	if err != nil || len(units) < 2 {
@@ -63,7 +64,7 @@ func TestBootVerifyUnits(t *testing.T) {
 // "disable *" policy, as `systemctl preset-all` does when /etc is reset to the
 // image's defaults.
 func TestBootPreset(t *testing.T) {
-	testutil.RequireRoot(t, "systemctl")
+	host.RequireRoot(t, "systemctl")
 	n := NewNode(t, "preset", nil)
 	// Fedora's policy (Debian's default would enable everything), and a
 	// unit the policy should leave off: the control.
@@ -72,17 +73,17 @@ func TestBootPreset(t *testing.T) {
 		[]byte("[Service]\nExecStart=/bin/true\n[Install]\nWantedBy=multi-user.target\n"), 0o644)
 	units := []string{"corium-agent.service", "corium-firewall.service"}
 	root := "--root=" + n.Root
-	testutil.Run(t, "systemctl", root, "preset", "probe-control.service")
+	host.Run(t, "systemctl", root, "preset", "probe-control.service")
 	if out, _ := exec.Command("systemctl", root, "is-enabled", "probe-control.service").Output(); strings.TrimSpace(string(out)) != "disabled" {
 		t.Fatalf("control: a unit without a preset entry is %s, want disabled; the check below would prove nothing", out)
 	}
-	testutil.Run(t, append([]string{"systemctl", root, "disable"}, units...)...)
+	host.Run(t, append([]string{"systemctl", root, "disable"}, units...)...)
 	for _, u := range units {
 		if out, _ := exec.Command("systemctl", root, "is-enabled", u).Output(); strings.TrimSpace(string(out)) != "disabled" {
 			t.Fatalf("%s after disable: %s", u, out)
 		}
 	}
-	testutil.Run(t, append([]string{"systemctl", root, "preset"}, units...)...)
+	host.Run(t, append([]string{"systemctl", root, "preset"}, units...)...)
 	for _, u := range units {
 		out, _ := exec.Command("systemctl", root, "is-enabled", u).Output()
 		if got := strings.TrimSpace(string(out)); got != "enabled" {
@@ -102,7 +103,7 @@ func verify(n *Node, args ...string) (string, error) {
 // throwaway network namespace (forwarding is per namespace) and reads the
 // values back from the kernel.
 func TestBootSysctl(t *testing.T) {
-	testutil.RequireRoot(t, "ip")
+	host.RequireRoot(t, "ip")
 	bin := "/usr/lib/systemd/systemd-sysctl"
 	if _, err := os.Stat(bin); err != nil {
 		bin = "/lib/systemd/systemd-sysctl"
@@ -111,7 +112,7 @@ func TestBootSysctl(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no sysctl.d file in image/")
 	}
-	ns := testutil.NewNetns(t, "cb-sysctl")
+	ns := netns.New(t, "cb-sysctl")
 	for _, f := range files {
 		out, err := ns.Try(bin, f)
 		if err != nil || len(out) != 0 {

@@ -17,7 +17,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // trixie is a throwaway copy of the boot tests' Debian trixie rootfs with
@@ -32,9 +32,9 @@ type trixie struct {
 
 func newTrixie(t *testing.T) *trixie {
 	t.Helper()
-	testutil.RequireRoot(t, "systemd-nspawn", "debootstrap", "mount")
-	base := strings.TrimSpace(testutil.Run(t, "bash", filepath.Join(repo, "scripts", "rootfs.sh")))
-	layer := strings.TrimSpace(testutil.Run(t, "bash", filepath.Join(repo, "scripts", "rootfs.sh"), "cloud-init"))
+	host.RequireRoot(t, "systemd-nspawn", "debootstrap", "mount")
+	base := strings.TrimSpace(host.Run(t, "bash", filepath.Join(repo, "scripts", "rootfs.sh")))
+	layer := strings.TrimSpace(host.Run(t, "bash", filepath.Join(repo, "scripts", "rootfs.sh"), "cloud-init"))
 	base, layer = lastLine(base), lastLine(layer)
 	dir := t.TempDir()
 	for _, d := range []string{"upper", "work", "merged"} {

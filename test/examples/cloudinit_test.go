@@ -10,7 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // The one complaint cloud-init 23.4 and later has about the embedded form:
@@ -22,7 +22,7 @@ const unknownCorium = "corium: Additional properties are not allowed ('corium' w
 // a pyenv or virtualenv python lacks cloud-init's modules.
 func cloudInitSchema(t *testing.T, file string) (string, int) {
 	t.Helper()
-	testutil.RequireCommands(t, "cloud-init", "/usr/bin/python3")
+	host.RequireCommands(t, "cloud-init", "/usr/bin/python3")
 	script, _ := exec.LookPath("cloud-init")
 	cmd := exec.Command("/usr/bin/python3", script, "schema", "-c", file)
 	var out bytes.Buffer

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // readmeBlocks are the README's self-contained shell blocks: those that make
@@ -35,7 +35,7 @@ func readmeBlocks(t *testing.T) []string {
 // annotated "# exit N" must exit N; every "#   text" line under a command is
 // output it must print (lines with " ..." or in parentheses are elisions).
 func TestREADMEBlocksRun(t *testing.T) {
-	testutil.RequireCommands(t, "bash", "wg")
+	host.RequireCommands(t, "bash", "wg")
 	blocks := readmeBlocks(t)
 	if len(blocks) < 3 {
 		t.Fatalf("found %d self-contained shell blocks in README.md; the quick start, the secrets and the resolve blocks are expected", len(blocks))

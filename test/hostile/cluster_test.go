@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/systemd/notify/notifytest"
 	"github.com/corium/corium-agent/internal/testutil/agentbin"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // TestClusterCheckLeaksNoSecret runs validate --cluster over the baseline
@@ -40,7 +41,7 @@ func TestClusterCheckLeaksNoSecret(t *testing.T) {
 	for name, content := range files {
 		write(t, filepath.Join(dir, name), content, 0o600)
 	}
-	a := &agent{bin: bin, env: testutil.CleanEnv(), notes: testutil.ListenNotify(t)}
+	a := &agent{bin: bin, env: fixture.CleanEnv(), notes: notifytest.Listen(t)}
 	for _, set := range [][]string{
 		{"base.yaml", "peer.yaml"},
 		{"base-wf.yaml", "peer-pxe.txt"},
@@ -65,5 +66,5 @@ func TestClusterCheckLeaksNoSecret(t *testing.T) {
 
 func writeFilesGzB64(t *testing.T, doc string) string {
 	return "#cloud-config\nwrite_files:\n  - path: /etc/corium/config.yaml\n    permissions: \"0600\"\n    encoding: gz+b64\n    content: " +
-		testutil.GzipBase64(t, []byte(doc)) + "\n"
+		fixture.GzipBase64(t, []byte(doc)) + "\n"
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // Corpus is the attacker-side corpus's placeholders filled, for a test
@@ -43,13 +43,13 @@ const (
 // value can pass by coinciding with a fixed one in the code.
 func newSecrets(t testing.TB) map[string]secret {
 	t.Helper()
-	key := func() string { return testutil.GenKey(t).String() }
+	key := func() string { return fixture.GenKey(t).String() }
 	// A well-formed fake k0s token, a fresh bearer in it, so the agent
 	// takes it as far as it takes a real one.
-	token := func() string { return testutil.JoinToken("fake00." + strings.ToLower(rand.Text()[:16])) }
+	token := func() string { return fixture.JoinToken("fake00." + strings.ToLower(rand.Text()[:16])) }
 	// A joining controller's is of the other kind: k0s refuses a worker's.
 	controllerToken := func() string {
-		return testutil.ControllerJoinToken("fake00." + strings.ToLower(rand.Text()[:16]))
+		return fixture.ControllerJoinToken("fake00." + strings.ToLower(rand.Text()[:16]))
 	}
 	// Eight characters, keepalived's limit, of every class, so the password
 	// is valid in no field but its own.

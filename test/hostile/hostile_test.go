@@ -13,8 +13,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/systemd/notify/notifytest"
 	"github.com/corium/corium-agent/internal/testutil/agentbin"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 const (
@@ -32,7 +34,7 @@ const (
 type agent struct {
 	bin   string
 	env   []string
-	notes *testutil.NotifySocket
+	notes *notifytest.Socket
 	out   []string // everything every run printed, each with its command line
 	// unresolved is what the commands that read no secret printed, for a
 	// document that writes a secret into a public field (see publicTo).
@@ -121,11 +123,11 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 	secrets := newSecrets(t)
 	srv := secretServer(t, secrets)
 	work := t.TempDir()
-	ca := testutil.CAFile(t, srv)
-	creds := testutil.CredentialsDir(t, map[string]string{"corium.wg1": secrets["CRED_KEY"].value + "\n"})
+	ca := tlsserver.CAFile(t, srv)
+	creds := fixture.CredentialsDir(t, map[string]string{"corium.wg1": secrets["CRED_KEY"].value + "\n"})
 	factsFile := filepath.Join(work, "facts.json")
 	write(t, factsFile, facts, 0o644)
-	env := append(testutil.CleanEnv(), "CREDENTIALS_DIRECTORY="+creds, "SSL_CERT_FILE="+ca, "SSL_CERT_DIR=/nonexistent")
+	env := append(fixture.CleanEnv(), "CREDENTIALS_DIRECTORY="+creds, "SSL_CERT_FILE="+ca, "SSL_CERT_DIR=/nonexistent")
 	template, err := os.ReadFile(filepath.Join(corpus, baseline))
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +146,7 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 			dir := t.TempDir()
 			config := filepath.Join(dir, "config.yaml")
 			write(t, config, doc, 0o600)
-			a := &agent{bin: bin, env: env, notes: testutil.ListenNotify(t), publicTo: publicTo(string(raw))}
+			a := &agent{bin: bin, env: env, notes: notifytest.Listen(t), publicTo: publicTo(string(raw))}
 
 			a.run(t, "validate", config)
 			a.run(t, "validate", "--format", "json", config)

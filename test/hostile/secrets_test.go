@@ -13,7 +13,7 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // forms are the spellings of a value a leak would take: itself, base64 and
@@ -72,7 +72,7 @@ func mayHold(p string, sec secret) bool {
 // pages echo the request's Authorization header and query, as careless
 // servers do.
 func secretServer(t *testing.T, s map[string]secret) *httptest.Server {
-	return testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return tlsserver.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		echo := "you sent " + r.Header.Get("Authorization") + " with " + r.URL.RawQuery
 		switch {
 		case r.Header.Get("Authorization") != "Bearer "+s["BEARER"].value:

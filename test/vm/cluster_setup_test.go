@@ -3,13 +3,14 @@ package vm
 import (
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // requireVM skips (or, under CI, fails) a test that cannot boot machines.
 func requireVM(t testing.TB) {
 	t.Helper()
-	testutil.RequireRoot(t, "qemu-system-x86_64", "mke2fs", "mkfs.vfat", "mcopy", "mount", "systemctl", "systemd-nspawn", "debootstrap")
+	host.RequireRoot(t, "qemu-system-x86_64", "mke2fs", "mkfs.vfat", "mcopy", "mount", "systemctl", "systemd-nspawn", "debootstrap")
 }
 
 // twoNodes is the cluster: c1, a controller+worker PXE-booted by iPXE and
@@ -35,7 +36,7 @@ func newTwoNodes(t *testing.T) *twoNodes {
 	// w1's network comes from its seed, as cloud-init renders it.
 	n.w1 = newMachine(t, "w1", newDisk(t, "w1", func(*staging) {}), macW1, n.secrets)
 	n.w1.Seed = newSeed(t, map[string]string{
-		"meta-data":      "instance-id: w1-" + testutil.RandHex(8) + "\nlocal-hostname: w1\n",
+		"meta-data":      "instance-id: w1-" + fixture.RandHex(8) + "\nlocal-hostname: w1\n",
 		"user-data":      workerUserData(n.keys),
 		"network-config": workerNetworkConfig(),
 	})

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/source"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // The k0s ports each role guards (docs/firewall.md); c1 leaves 6443 public.
@@ -69,7 +69,7 @@ func TestVMCluster(t *testing.T) {
 			k0sUnit := map[*Machine]string{c1: "k0scontroller.service", w1: "k0sworker.service"}[m]
 			logTimings(t, m, "reboot", k0sUnit)
 			if a := m.Show("corium-agent.service", "ConditionResult", "ExecMainStartTimestampMonotonic"); a["ConditionResult"] != "no" ||
-				testutil.Monotonic(a, "ExecMainStartTimestampMonotonic") != 0 {
+				guest.Monotonic(a, "ExecMainStartTimestampMonotonic") != 0 {
 				t.Errorf("%s: corium-agent.service on the reboot = %v, want skipped by its condition", m.Name, a)
 			}
 			if fw := m.Show("corium-firewall.service", "Result", "ActiveState"); fw["Result"] != "success" || fw["ActiveState"] != "active" {

@@ -7,7 +7,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // The test's private network. TEST-NET-1 for the underlay, as the other
@@ -36,7 +36,7 @@ type vmCluster struct {
 
 func newCluster(t testing.TB) vmCluster {
 	t.Helper()
-	return vmCluster{c1Key: testutil.GenKey(t), w1Key: testutil.GenKey(t), joinToken: testutil.JoinToken("vmtest." + testutil.RandHex(16))}
+	return vmCluster{c1Key: fixture.GenKey(t), w1Key: fixture.GenKey(t), joinToken: fixture.JoinToken("vmtest." + fixture.RandHex(16))}
 }
 
 func (c vmCluster) secrets() []string {

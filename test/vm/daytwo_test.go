@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // applyAgain writes doc to the machine and runs the agent's own day-two
@@ -58,7 +58,7 @@ func TestVMDayTwo(t *testing.T) {
 	if t.Failed() {
 		t.FailNow()
 	}
-	psk1, psk2, third := testutil.GenKey(t), testutil.GenKey(t), testutil.GenKey(t)
+	psk1, psk2, third := fixture.GenKey(t), fixture.GenKey(t), fixture.GenKey(t)
 	n.secrets.Add(psk1.String(), psk2.String(), third.String())
 	// w1's second underlay address, for the endpoint change.
 	const w1Moved = "192.0.2.12"

@@ -4,7 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
 	"github.com/corium/corium-agent/test/vm/wire"
 )
 
@@ -68,7 +69,7 @@ func newDisk(t testing.TB, name string, configure func(*staging)) string {
 	s.CopyFile(bins.Agent, "/usr/bin/corium-agent", 0o755)
 	// As the Containerfile turns cloud-init on and enables the agent's units.
 	s.Symlink("../cloud-init.target", "/usr/lib/systemd/system/default.target.wants/cloud-init.target")
-	testutil.Run(t, "systemctl", "--root="+s.Root, "enable", "corium-agent.service", "corium-firewall.service")
+	host.Run(t, "systemctl", "--root="+s.Root, "enable", "corium-agent.service", "corium-firewall.service")
 
 	// The k0s STAND-IN, not k0s: it refuses what k0s refuses and records
 	// how it was installed and started (test/boot/k0sstandin).
@@ -82,7 +83,7 @@ func newDisk(t testing.TB, name string, configure func(*staging)) string {
 
 	// The tree's /var/log/journal keeps the journal across the machine's
 	// boots; the machine id names its directory there.
-	s.WriteFile("/etc/machine-id", []byte(testutil.RandHex(32)+"\n"), 0o444)
+	s.WriteFile("/etc/machine-id", []byte(fixture.RandHex(32)+"\n"), 0o444)
 
 	configure(s)
 	disk := filepath.Join(t.TempDir(), name+".raw")

@@ -7,7 +7,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // image is the guest's common part, as scripts/vm-image.sh caches it.
@@ -30,7 +30,7 @@ func baseImage(t testing.TB) image {
 	t.Helper()
 	imageOnce.Do(func() {
 		var dir string
-		if dir, imageErr = testutil.CachePath(repoRoot, "vm-image.sh"); imageErr != nil {
+		if dir, imageErr = guest.CachePath(repoRoot, "vm-image.sh"); imageErr != nil {
 			return
 		}
 		// QEMU reads the kernel at every start: copies keep a rebuild of the

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // damageWireGuardConf replaces the private key in the rendered wg0.conf
@@ -30,7 +30,7 @@ func assertOverlayKeepsK0sDown(t *testing.T, m *Machine, k0sUnit string) {
 		t.Errorf("%s: %s start job = %q, want dependency", m.Name, k0sUnit, r)
 	}
 	k := m.Show(k0sUnit, "ActiveState", "ExecMainStartTimestampMonotonic")
-	if k["ActiveState"] == "active" || testutil.Monotonic(k, "ExecMainStartTimestampMonotonic") != 0 || m.standInStartedThisBoot() {
+	if k["ActiveState"] == "active" || guest.Monotonic(k, "ExecMainStartTimestampMonotonic") != 0 || m.standInStartedThisBoot() {
 		t.Errorf("%s: %s ran with the overlay down (%v)", m.Name, k0sUnit, k)
 	}
 	text, _ := m.Exec("corium-agent", "status")

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/status"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // assertProvisioned checks a first boot that went through, with the
@@ -51,7 +51,7 @@ func assertProvisioned(t *testing.T, m *Machine, source string) {
 func assertK0sStarted(t *testing.T, m *Machine, unit string) {
 	t.Helper()
 	k := m.Show(unit, "ActiveState", "ExecMainStartTimestampMonotonic")
-	if k["ActiveState"] != "active" || testutil.Monotonic(k, "ExecMainStartTimestampMonotonic") == 0 || !m.standInStartedThisBoot() {
+	if k["ActiveState"] != "active" || guest.Monotonic(k, "ExecMainStartTimestampMonotonic") == 0 || !m.standInStartedThisBoot() {
 		t.Errorf("%s: %s = %v, want the stand-in started in this boot", m.Name, unit, k)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // The order is read from systemd's own records: a unit's After= as systemd
@@ -19,16 +19,16 @@ func assertK0sOrder(t *testing.T, m *Machine, k0sUnit string) {
 	t.Helper()
 	after := m.afterList(k0sUnit)
 	k := m.Show(k0sUnit, "InactiveExitTimestampMonotonic")
-	started := testutil.Monotonic(k, "InactiveExitTimestampMonotonic")
+	started := guest.Monotonic(k, "InactiveExitTimestampMonotonic")
 	var evidence []string
 	for _, u := range []string{"wg-quick@wg0.service", "corium-firewall.service", "corium-agent.service"} {
 		if !slices.Contains(after, u) {
 			t.Errorf("%s: %s is not ordered after %s (After=%v)", m.Name, k0sUnit, u, after)
 		}
 		p := m.Show(u, "ActiveEnterTimestampMonotonic", "ConditionResult", "ConditionTimestampMonotonic")
-		done := testutil.Monotonic(p, "ActiveEnterTimestampMonotonic")
+		done := guest.Monotonic(p, "ActiveEnterTimestampMonotonic")
 		if p["ConditionResult"] == "no" {
-			done = testutil.Monotonic(p, "ConditionTimestampMonotonic")
+			done = guest.Monotonic(p, "ConditionTimestampMonotonic")
 		}
 		if done == 0 || started == 0 || done > started {
 			t.Errorf("%s: %s started at %s, before %s was done (%s, %v)", m.Name, k0sUnit, seconds(started), u, seconds(done), p)
@@ -53,11 +53,11 @@ func assertAgentOrder(t *testing.T, m *Machine) {
 		t.Errorf("%s: corium-agent.service is ordered after cloud-final.service (an ordering cycle through multi-user.target)", m.Name)
 	}
 	agent := m.Show("corium-agent.service", "InactiveExitTimestampMonotonic", "ActiveEnterTimestampMonotonic")
-	start, end := testutil.Monotonic(agent, "InactiveExitTimestampMonotonic"), testutil.Monotonic(agent, "ActiveEnterTimestampMonotonic")
-	online := testutil.Monotonic(m.Show("network-online.target", "ActiveEnterTimestampMonotonic"), "ActiveEnterTimestampMonotonic")
+	start, end := guest.Monotonic(agent, "InactiveExitTimestampMonotonic"), guest.Monotonic(agent, "ActiveEnterTimestampMonotonic")
+	online := guest.Monotonic(m.Show("network-online.target", "ActiveEnterTimestampMonotonic"), "ActiveEnterTimestampMonotonic")
 	ci := m.Show("cloud-init-network.service", "Result", "ActiveEnterTimestampMonotonic")
-	ciDone := testutil.Monotonic(ci, "ActiveEnterTimestampMonotonic")
-	final := testutil.Monotonic(m.Show("cloud-final.service", "InactiveExitTimestampMonotonic"), "InactiveExitTimestampMonotonic")
+	ciDone := guest.Monotonic(ci, "ActiveEnterTimestampMonotonic")
+	final := guest.Monotonic(m.Show("cloud-final.service", "InactiveExitTimestampMonotonic"), "InactiveExitTimestampMonotonic")
 	switch {
 	case online == 0 || start < online:
 		t.Errorf("%s: the agent started at %s, before network-online.target (%s)", m.Name, seconds(start), seconds(online))

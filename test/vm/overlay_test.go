@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // hasModule says whether /proc/modules lists the module.
@@ -99,11 +99,11 @@ func assertNetworkManager(t *testing.T, m *Machine, profile, addr string) {
 	wait := m.Show("NetworkManager-wait-online.service", "Result", "ActiveState", "ActiveEnterTimestampMonotonic")
 	online := m.Show("network-online.target", "ActiveEnterTimestampMonotonic")
 	if wait["Result"] != "success" || wait["ActiveState"] != "active" ||
-		testutil.Monotonic(wait, "ActiveEnterTimestampMonotonic") > testutil.Monotonic(online, "ActiveEnterTimestampMonotonic") {
+		guest.Monotonic(wait, "ActiveEnterTimestampMonotonic") > guest.Monotonic(online, "ActiveEnterTimestampMonotonic") {
 		t.Errorf("%s: NetworkManager-wait-online = %v, network-online.target %v; want wait-online done first", m.Name, wait, online)
 	}
 	if nd := m.Show("systemd-networkd.service", "ActiveState", "ExecMainStartTimestampMonotonic"); nd["ActiveState"] == "active" ||
-		testutil.Monotonic(nd, "ExecMainStartTimestampMonotonic") != 0 {
+		guest.Monotonic(nd, "ExecMainStartTimestampMonotonic") != 0 {
 		t.Errorf("%s: systemd-networkd ran (%v); NetworkManager is the only renderer", m.Name, nd)
 	}
 	conns := m.MustExec("nmcli", "-g", "NAME,DEVICE,STATE", "connection", "show", "--active")
@@ -114,5 +114,5 @@ func assertNetworkManager(t *testing.T, m *Machine, profile, addr string) {
 		t.Errorf("%s: no %s on the underlay:\n%s", m.Name, addr, addrs)
 	}
 	t.Logf("%s: NetworkManager profiles active: %s; network-online.target at %s", m.Name,
-		strings.Join(strings.Fields(conns), " "), seconds(testutil.Monotonic(online, "ActiveEnterTimestampMonotonic")))
+		strings.Join(strings.Fields(conns), " "), seconds(guest.Monotonic(online, "ActiveEnterTimestampMonotonic")))
 }

@@ -6,21 +6,21 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // staging is a VM's disk while it is made: the cached tree with the VM's
-// own files over it (testutil.Tree, an overlayfs mount, so the cache is
+// own files over it (guest.Tree, an overlayfs mount, so the cache is
 // never written), turned into an ext4 image by mke2fs -d. No loop device is
 // involved.
 type staging struct {
-	*testutil.Tree
+	*guest.Tree
 	t testing.TB
 }
 
 func newStaging(t testing.TB, img image) *staging {
 	t.Helper()
-	return &staging{Tree: testutil.NewTree(t, img.Root), t: t}
+	return &staging{Tree: guest.NewTree(t, img.Root), t: t}
 }
 
 // diskSize is each VM's disk, sparse: the tree is about 500 MB.

@@ -5,13 +5,13 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
 // Show reads unit properties from the running guest's systemd.
 func (m *Machine) Show(unit string, props ...string) map[string]string {
 	m.t.Helper()
-	return testutil.ParseShow(m.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ",")))
+	return guest.ParseShow(m.MustExec("systemctl", "show", unit, "-p", strings.Join(props, ",")))
 }
 
 // seconds is a monotonic timestamp as seconds since the kernel started.

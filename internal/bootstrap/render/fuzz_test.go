@@ -13,7 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // messageAlphabet is text an error may hold whatever the key: a fuzzed value
@@ -63,7 +63,7 @@ func FuzzWireGuardKey(f *testing.F) {
 // TestNonCanonicalKeyIsWhatWgRefuses checks the fuzz oracle against the real
 // tool: wg itself refuses the key Go's lenient base64 would take.
 func TestNonCanonicalKeyIsWhatWgRefuses(t *testing.T) {
-	testutil.RequireCommands(t, "wg")
+	host.RequireCommands(t, "wg")
 	wg, _ := exec.LookPath("wg")
 	for key, wantOK := range map[string]bool{
 		"yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=": true,

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // A node name that fits the kernel's 64 is the hostname whole, dots and all;
@@ -42,7 +42,7 @@ func TestHostnameOfALongNodeName(t *testing.T) {
 // What is written to /etc/hostname is what hostname -F sets, in a UTS
 // namespace of its own; the kernel refuses a name one byte longer.
 func TestHostnameFileIsTheKernels(t *testing.T) {
-	testutil.RequireRoot(t, "unshare", "hostname")
+	host.RequireRoot(t, "unshare", "hostname")
 	dir := t.TempDir()
 	set := func(content string) (string, error) {
 		file := filepath.Join(dir, "hostname")

@@ -7,7 +7,8 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestVRRPFromLiveRoutesInNamespaces puts a controller on two NICs: the
@@ -17,10 +18,10 @@ import (
 // unicast peer, and the VRRP instance follows them: ul0, the static route's
 // source, and the list without this node's own address.
 func TestVRRPFromLiveRoutesInNamespaces(t *testing.T) {
-	testutil.RequireRoot(t, "ip")
-	node, lan, wan := testutil.NewNetns(t, "cvn"), testutil.NewNetns(t, "cvl"), testutil.NewNetns(t, "cvw")
-	testutil.Veth(t, node, "ul0", "192.0.2.11/24", lan, "ul0", "192.0.2.1/24")
-	testutil.Veth(t, node, "ul1", "203.0.113.50/24", wan, "ul1", "203.0.113.1/24")
+	host.RequireRoot(t, "ip")
+	node, lan, wan := netns.New(t, "cvn"), netns.New(t, "cvl"), netns.New(t, "cvw")
+	netns.Veth(t, node, "ul0", "192.0.2.11/24", lan, "ul0", "192.0.2.1/24")
+	netns.Veth(t, node, "ul1", "203.0.113.50/24", wan, "ul1", "203.0.113.1/24")
 	node.Run(t, "ip", "addr", "add", "192.0.2.21/24", "dev", "ul0")
 	node.Run(t, "ip", "route", "add", "default", "via", "203.0.113.1", "dev", "ul1")
 	node.Run(t, "ip", "route", "add", "198.51.100.0/24", "via", "192.0.2.1", "dev", "ul0", "src", "192.0.2.21")

@@ -11,7 +11,9 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 func BenchmarkRenderWireGuard(b *testing.B) {
@@ -44,7 +46,7 @@ func BenchmarkSelectNodeAddress(b *testing.B) {
 // wireguard-go here; the image uses the kernel module), then the agent's
 // verification, then wg-quick down.
 func BenchmarkOverlayUpAndVerify(b *testing.B) {
-	testutil.RequireRoot(b, "wg-quick", "wireguard-go")
+	host.RequireRoot(b, "wg-quick", "wireguard-go")
 	cfg := twoInterfaceConfig(schema.RoleWorker)
 	cfg.WireGuard = cfg.WireGuard[:1]
 	step, err := RenderWireGuard(cfg, nil)
@@ -57,7 +59,7 @@ func BenchmarkOverlayUpAndVerify(b *testing.B) {
 			e = *a.Device
 		}
 	}
-	e.Name = "cbench" + testutil.RandHex(6)
+	e.Name = "cbench" + fixture.RandHex(6)
 	conf := filepath.Join(b.TempDir(), e.Name+".conf")
 	for _, f := range step.Files {
 		if f.Path == WireGuardConfPath("wg0") {
@@ -66,10 +68,10 @@ func BenchmarkOverlayUpAndVerify(b *testing.B) {
 			}
 		}
 	}
-	ns := testutil.NewNetns(b, "cbench")
-	wg := testutil.WireGuardClient(b)
+	ns := netns.New(b, "cbench")
+	wg := netns.WireGuardClient(b)
 	v := apply.Verifier{Devices: wg, Links: ns.Netlink(b), AddressWait: 5 * time.Second}
-	b.Cleanup(func() { testutil.KillWireGuardGo(e.Name) })
+	b.Cleanup(func() { netns.KillWireGuardGo(e.Name) })
 	for b.Loop() {
 		if out, err := ns.WgQuick("up", conf); err != nil {
 			b.Fatalf("wg-quick up: %v\n%s", err, out)

@@ -17,7 +17,9 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // nsUnits stands in for systemd on a node that is a network namespace:
@@ -28,7 +30,7 @@ import (
 type nsUnits struct {
 	systemdtest.Fake
 	t    *testing.T
-	ns   *testutil.Netns
+	ns   *netns.Netns
 	root rootfs.Root
 	mu   sync.Mutex
 	up   map[string]bool
@@ -106,21 +108,21 @@ func (u *nsUnits) ReloadAndWait(ctx context.Context, unit string) error {
 // restart; a dropped listen port is cleared by syncconf itself, so it
 // reloads and the device leaves the old port.
 func TestDayTwoDeviceEqualsFile(t *testing.T) {
-	testutil.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "bash")
-	ns, far := testutil.NewNetns(t, "cdn"), testutil.NewNetns(t, "cdf")
+	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "bash")
+	ns, far := netns.New(t, "cdn"), netns.New(t, "cdf")
 	// The far side runs no WireGuard: no handshake, no roaming, so the
 	// endpoint on the device is the one the file set, or a leftover.
-	testutil.Veth(t, ns, "ul0", "192.0.2.1/24", far, "ul0", "192.0.2.2/24")
+	netns.Veth(t, ns, "ul0", "192.0.2.1/24", far, "ul0", "192.0.2.2/24")
 	h := ns.Netlink(t)
-	wg := testutil.WireGuardClient(t)
-	peer := testutil.GenKey(t).PublicKey()
+	wg := netns.WireGuardClient(t)
+	peer := fixture.GenKey(t).PublicKey()
 
 	// A port outside the kernel's ephemeral range, so the one bound once
 	// it is dropped cannot be it by chance.
 	const oldPort = 5182
 	first := func(iface string) *schema.Config {
 		port, keepalive := oldPort, 25
-		key, psk := secret.NewValue(testutil.GenKey(t).String()), secret.NewValue(testutil.GenKey(t).String())
+		key, psk := secret.NewValue(fixture.GenKey(t).String()), secret.NewValue(fixture.GenKey(t).String())
 		return &schema.Config{Role: schema.RoleWorker, WireGuard: []schema.WireGuard{{
 			Name: iface, Address: schema.AddressList{"10.82.0.1/24"}, ListenPort: &port, PrivateKey: &key,
 			Peers: []schema.Peer{{PublicKey: peer.String(), Endpoint: "192.0.2.2:51820", AllowedIPs: []string{"10.82.0.2/32"},
@@ -159,7 +161,7 @@ func TestDayTwoDeviceEqualsFile(t *testing.T) {
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			iface := "cd" + testutil.RandHex(6)
+			iface := "cd" + fixture.RandHex(6)
 			root := rootfs.New(t.TempDir())
 			units := &nsUnits{t: t, ns: ns, root: root, up: map[string]bool{}}
 			apply := func(in Inputs) {

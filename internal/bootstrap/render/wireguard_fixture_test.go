@@ -1,50 +1,24 @@
 package render
 
 import (
+	"github.com/corium/corium-agent/internal/bootstrap/render/rendertest"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/secret"
 )
 
-// Test keys, never used outside tests.
+// The test keys and the two-interface worker are rendertest's, which apply's
+// tests share.
 const (
-	testPrivA = "0KoqO8A2DHCUpqHo+XTJy9ZkUWmBUVYj8owr7uEX+UA="
-	testPubA  = "FTk2vaoL1o1iTlThIwB4FnC/7TmUEEjCUIsjF3MvEVo="
-	testPrivB = "WK3g2azhakimcO+MMwY1K6oM4UoFIcsREdMb0ywlX2A="
-	testPubB  = "rhkIITlu9hcHjc/dRBiXPUsgoARI49+OEpEVIxUF9A4="
-	testPubC  = "MZYA/Hi/yrdBlOqNx4EH5Hsoad3T+I+kSQtim+v2N3s="
-	testPSK   = "WDaRGUVNK3MMmQ4IG54fCaLAAoaF7Ma5wZzjQK6wnmI="
-	testPrivD = "oKacMcVc/uHpOpXEhQe1rc5l4t8m8odR2CTVnRY7CF4="
-	testPubD  = "h/CTHx1kWGKvidmtFsb6O7kfvnV/DnE6eEmIahkIukQ="
-	// testPubE is another node's key, whose private half no test holds.
-	testPubE = "1+B04lWRwvQsTj+aXYSfobwX9X60Bko2Iq7Tx/3X0Tw="
+	testPrivA = rendertest.PrivA
+	testPubA  = rendertest.PubA
+	testPrivB = rendertest.PrivB
+	testPubB  = rendertest.PubB
+	testPubC  = rendertest.PubC
+	testPSK   = rendertest.PSK
+	testPrivD = rendertest.PrivD
+	testPubD  = rendertest.PubD
+	testPubE  = rendertest.PubE
 )
 
-// twoInterfaceConfig has wg0 (inline key, marked nodeAddress) and wg1 (key
-// and preshared key from SecretSources).
-func twoInterfaceConfig(role schema.Role) *schema.Config {
-	port, keepalive := 51820, 25
-	key := secret.NewValue(testPrivA)
-	return &schema.Config{
-		Role: role,
-		WireGuard: []schema.WireGuard{
-			{
-				Name: "wg0", Address: schema.AddressList{"10.10.0.1/24"}, ListenPort: &port, NodeAddress: true, PrivateKey: &key,
-				Peers: []schema.Peer{{PublicKey: testPubE, Endpoint: "192.0.2.2:51820", AllowedIPs: []string{"10.10.0.2/32"}, PersistentKeepalive: &keepalive}},
-			},
-			{
-				Name: "wg1", Address: schema.AddressList{"10.20.0.1/24", "fd20::1/64"},
-				PrivateKeyFrom: &secret.Source{File: "/run/corium/wg1.key"},
-				Peers: []schema.Peer{{PublicKey: testPubC, Endpoint: "192.0.2.3:51820", AllowedIPs: []string{"10.20.0.0/24"},
-					PresharedKeyFrom: &secret.Source{Credential: "corium.wg1psk"}}},
-			},
-		},
-	}
-}
+func twoInterfaceConfig(role schema.Role) *schema.Config { return rendertest.TwoInterfaceConfig(role) }
 
-// twoInterfaceSecrets resolves twoInterfaceConfig's SecretSources.
-func twoInterfaceSecrets() Secrets {
-	return Secrets{
-		"wireguard[1].privateKeyFrom":            secret.NewValue(testPrivB),
-		"wireguard[1].peers[0].presharedKeyFrom": secret.NewValue(testPSK),
-	}
-}
+func twoInterfaceSecrets() Secrets { return rendertest.TwoInterfaceSecrets() }

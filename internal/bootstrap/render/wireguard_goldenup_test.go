@@ -10,7 +10,9 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestGoldenConfsComeUp brings every rendered wg-quick file of the golden
@@ -18,8 +20,8 @@ import (
 // namespace of its own, and verifies the live device against the plan's
 // expectation: the files are not only stable, wg-quick takes them as meant.
 func TestGoldenConfsComeUp(t *testing.T) {
-	testutil.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip")
-	wg := testutil.WireGuardClient(t)
+	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip")
+	wg := netns.WireGuardClient(t)
 	for _, s := range loadScenarios(t) {
 		step, err := renderScenario(s)
 		if err != nil {
@@ -33,12 +35,12 @@ func TestGoldenConfsComeUp(t *testing.T) {
 			t.Run(s.name+"/"+e.Name, func(t *testing.T) {
 				conf := fileAt(t, step, WireGuardConfPath(e.Name))
 				// A name of its own: UAPI sockets are shared by all namespaces.
-				e.Name = "cg" + testutil.RandHex(6)
+				e.Name = "cg" + fixture.RandHex(6)
 				path := filepath.Join(t.TempDir(), e.Name+".conf")
 				if err := os.WriteFile(path, conf.Content, conf.Mode); err != nil {
 					t.Fatal(err)
 				}
-				ns := testutil.NewNetns(t, "cg")
+				ns := netns.New(t, "cg")
 				ns.WgQuickUp(t, path)
 				v := apply.Verifier{Devices: wg, Links: ns.Netlink(t), AddressWait: 2 * time.Second}
 				if err := v.Verify(context.Background(), e); err != nil {

@@ -14,7 +14,9 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestDerivedMTUInNamespaces puts a node on two underlays, one of MTU 1450
@@ -25,17 +27,17 @@ import (
 // device up at 1370, the verifier agrees, and k0s.yaml's CNI MTU is 1370 less
 // the encapsulation.
 func TestDerivedMTUInNamespaces(t *testing.T) {
-	testutil.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip")
-	node, small, big := testutil.NewNetns(t, "cmn"), testutil.NewNetns(t, "cms"), testutil.NewNetns(t, "cmb")
-	testutil.Veth(t, node, "ul0", "192.0.2.1/24", small, "ul0", "192.0.2.2/24")
-	testutil.Veth(t, node, "ul1", "198.51.100.1/24", big, "ul1", "198.51.100.2/24")
-	for _, ns := range []*testutil.Netns{node, small} {
+	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip")
+	node, small, big := netns.New(t, "cmn"), netns.New(t, "cms"), netns.New(t, "cmb")
+	netns.Veth(t, node, "ul0", "192.0.2.1/24", small, "ul0", "192.0.2.2/24")
+	netns.Veth(t, node, "ul1", "198.51.100.1/24", big, "ul1", "198.51.100.2/24")
+	for _, ns := range []*netns.Netns{node, small} {
 		ns.Run(t, "ip", "link", "set", "ul0", "mtu", "1450")
 	}
 	node.Run(t, "ip", "route", "add", "default", "via", "198.51.100.2", "dev", "ul1")
 	h := node.Netlink(t)
 
-	iface := "cm" + testutil.RandHex(6)
+	iface := "cm" + fixture.RandHex(6)
 	doc := func(cni string) string {
 		return fmt.Sprintf(`role: controller+worker
 network: {cni: %s}
@@ -52,7 +54,7 @@ wireguard:
       - publicKey: %s
         endpoint: 198.51.100.2:51820
         allowedIPs: [10.81.0.3/32]
-`, cni, iface, testutil.GenKey(t), testutil.GenKey(t).PublicKey(), testutil.GenKey(t).PublicKey())
+`, cni, iface, fixture.GenKey(t), fixture.GenKey(t).PublicKey(), fixture.GenKey(t).PublicKey())
 	}
 	cfg, _, err := schema.Load([]byte(doc("kuberouter")))
 	if err != nil {
@@ -92,7 +94,7 @@ wireguard:
 	if link.Attrs().MTU != 1370 {
 		t.Errorf("the live device has MTU %d, want 1370", link.Attrs().MTU)
 	}
-	wg := testutil.WireGuardClient(t)
+	wg := netns.WireGuardClient(t)
 	e := verify
 	v := apply.Verifier{Devices: wg, Links: h, AddressWait: 2 * time.Second}
 	if err := v.Verify(context.Background(), e); err != nil {

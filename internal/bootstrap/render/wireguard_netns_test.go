@@ -13,16 +13,19 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // overlayNode is one side of the two-namespace overlay test.
 type overlayNode struct {
-	ns     *testutil.Netns
+	ns     *netns.Netns
 	iface  string
 	cfg    *schema.Config
 	step   plan.Step
@@ -34,20 +37,20 @@ type overlayNode struct {
 // the agent's device verification and node-address selection against the
 // live interfaces inside those namespaces.
 func TestOverlayInNamespaces(t *testing.T) {
-	testutil.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "ping")
+	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "ping")
 
-	keyA, keyB := testutil.GenKey(t), testutil.GenKey(t)
+	keyA, keyB := fixture.GenKey(t), fixture.GenKey(t)
 	// Distinct interface names: the userspace UAPI sockets under
 	// /run/wireguard are shared by every namespace.
-	suffix := testutil.RandHex(6)
+	suffix := fixture.RandHex(6)
 	a := &overlayNode{iface: "cwa" + suffix, cfg: &schema.Config{Role: schema.RoleControllerWorker}}
 	b := &overlayNode{iface: "cwb" + suffix, cfg: &schema.Config{Role: schema.RoleWorker}}
 	a.cfg.WireGuard = []schema.WireGuard{overlayIface(a.iface, "10.77.0.1/24", 51820, true, keyA, keyB.PublicKey(), "192.0.2.2:51821", "10.77.0.2/32")}
 	b.cfg.WireGuard = []schema.WireGuard{overlayIface(b.iface, "10.77.0.2/24", 51821, false, keyB, keyA.PublicKey(), "192.0.2.1:51820", "10.77.0.1/32")}
 
-	a.ns = testutil.NewNetns(t, "cwa")
-	b.ns = testutil.NewNetns(t, "cwb")
-	testutil.Veth(t, a.ns, "ul0", "192.0.2.1/24", b.ns, "ul0", "192.0.2.2/24")
+	a.ns = netns.New(t, "cwa")
+	b.ns = netns.New(t, "cwb")
+	netns.Veth(t, a.ns, "ul0", "192.0.2.1/24", b.ns, "ul0", "192.0.2.2/24")
 	// b reaches "the internet" through a, so its default-route source is
 	// its underlay address; a has no default route at all.
 	b.ns.Run(t, "ip", "route", "add", "default", "via", "192.0.2.1", "dev", "ul0")
@@ -71,7 +74,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 	if out, err := a.ns.Try("ping", "-c", "1", "-W", "5", "10.77.0.2"); err != nil {
 		t.Fatalf("ping across the overlay: %v\n%s", err, out)
 	}
-	wg := testutil.WireGuardClient(t)
+	wg := netns.WireGuardClient(t)
 	for _, n := range []*overlayNode{a, b} {
 		dev, err := wg.Device(n.iface)
 		if err != nil {
@@ -86,14 +89,14 @@ func TestOverlayInNamespaces(t *testing.T) {
 	t.Run("verify", func(t *testing.T) {
 		for _, n := range []*overlayNode{a, b} {
 			v := apply.Verifier{Devices: wg, Links: n.handle, AddressWait: 2 * time.Second}
-			if err := v.Verify(ctx, expectationOf(t, n.step)); err != nil {
+			if err := v.Verify(ctx, applytest.DeviceOf(t, n.step)); err != nil {
 				t.Errorf("%s: %v", n.iface, err)
 			}
 		}
 	})
 
 	t.Run("wrong peer key caught", func(t *testing.T) {
-		wrong := testutil.GenKey(t).PublicKey()
+		wrong := fixture.GenKey(t).PublicKey()
 		cfg := *a.cfg
 		cfg.WireGuard = []schema.WireGuard{overlayIface(a.iface, "10.77.0.1/24", 51820, true, keyA, wrong, "192.0.2.2:51821", "10.77.0.2/32")}
 		step, err := RenderWireGuard(&cfg, nil)
@@ -101,7 +104,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := apply.Verifier{Devices: wg, Links: a.handle, AddressWait: time.Second}
-		err = v.Verify(ctx, expectationOf(t, step))
+		err = v.Verify(ctx, applytest.DeviceOf(t, step))
 		if err == nil {
 			t.Fatal("verification passed against a device whose peer key differs from the configuration")
 		}
@@ -120,8 +123,8 @@ func TestOverlayInNamespaces(t *testing.T) {
 	})
 
 	t.Run("wrong private key caught", func(t *testing.T) {
-		e := expectationOf(t, a.step)
-		e.PublicKey = plan.Key(testutil.GenKey(t).PublicKey())
+		e := applytest.DeviceOf(t, a.step)
+		e.PublicKey = plan.Key(fixture.GenKey(t).PublicKey())
 		e.Addresses = append(e.Addresses, netip.MustParsePrefix("10.77.9.1/24"))
 		v := apply.Verifier{Devices: wg, Links: a.handle, AddressWait: 300 * time.Millisecond}
 		err := v.Verify(ctx, e)
@@ -189,17 +192,6 @@ func fileAt(t *testing.T, s plan.Step, path string) plan.File {
 	}
 	t.Fatalf("step %s renders no %s", s.Name, path)
 	return plan.File{}
-}
-
-func expectationOf(t *testing.T, s plan.Step) plan.Device {
-	t.Helper()
-	for _, a := range s.Actions {
-		if a.Kind == plan.ActionVerifyDevice {
-			return *a.Device
-		}
-	}
-	t.Fatal("no verify action in the step")
-	return plan.Device{}
 }
 
 func candidate(d Decision, iface, addr string) *Candidate {

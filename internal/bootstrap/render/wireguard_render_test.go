@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -110,7 +111,7 @@ func TestRenderWireGuardSecretPrecedence(t *testing.T) {
 	if !strings.Contains(conf, "PrivateKey = "+testPrivD+"\n") {
 		t.Errorf("wg0.conf does not use the resolved key:\n%s", conf)
 	}
-	if e := expectationOf(t, step); e.PublicKey.String() != testPubD {
+	if e := applytest.DeviceOf(t, step); e.PublicKey.String() != testPubD {
 		t.Errorf("expected public key %s, want %s (derived from the key written)", e.PublicKey, testPubD)
 	}
 }
@@ -137,7 +138,7 @@ func TestWireGuardSecretsNeverShown(t *testing.T) {
 	decision, _ := json.Marshal(SelectNodeAddress(cfg, nil))
 	outputs.Write(decision)
 
-	devs, links := liveDevicesFor(t, step)
+	devs, links := applytest.LiveDevicesFor(t, step)
 	devs["wg0"].PublicKey = devs["wg1"].PublicKey // a mismatch, so an error is produced too
 	root := rootfs.New(t.TempDir())
 	var log bytes.Buffer

@@ -16,7 +16,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 func TestK0sUnit(t *testing.T) {
@@ -38,7 +38,7 @@ func TestK0sUnit(t *testing.T) {
 // key only warns, so stderr must be empty too; the negative controls show
 // that both channels do catch a broken drop-in.
 func TestDropInPassesSystemdAnalyze(t *testing.T) {
-	testutil.RequireRoot(t, "systemd-analyze", "wg-quick")
+	host.RequireRoot(t, "systemd-analyze", "wg-quick")
 	for _, role := range []schema.Role{schema.RoleControllerWorker, schema.RoleWorker} {
 		t.Run(string(role), func(t *testing.T) {
 			step := unitsStep(t, Inputs{Config: twoInterfaceConfig(role)})
@@ -90,7 +90,7 @@ func analyzeDropIn(t *testing.T, unit string, dropIn []byte) (string, error) {
 // the real `systemctl --root=DIR enable` makes in a root laid out like the
 // Fedora image (the template under /usr/lib/systemd/system).
 func TestWantsLinkMatchesSystemctl(t *testing.T) {
-	testutil.RequireRoot(t, "systemctl", "wg-quick")
+	host.RequireRoot(t, "systemctl", "wg-quick")
 	template, err := os.ReadFile("/usr/lib/systemd/system/wg-quick@.service")
 	if err != nil {
 		t.Fatalf("reading the host's wg-quick@.service (wireguard-tools): %v", err)
@@ -130,6 +130,21 @@ func unitsStep(t *testing.T, in Inputs) plan.Step {
 		t.Fatal(err)
 	}
 	return steps[0]
+}
+
+// overlaySteps are the unit files, their reload and the interfaces (with
+// those removed on day two), as Render orders them, with the guard off.
+func overlaySteps(t *testing.T, in Inputs) []plan.Step {
+	t.Helper()
+	units, err := RenderUnits(in, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	overlay, err := RenderOverlay(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(units, overlay...)
 }
 
 // workerStep renders the two-interface worker the verification tests use.
@@ -243,7 +258,7 @@ func TestDayTwoRemovesEveryEnableLink(t *testing.T) {
 // with the real `systemctl --root=DIR enable` and with render, and compares
 // every symlink each leaves under /etc.
 func TestWgQuickLinksMatchSystemctl(t *testing.T) {
-	testutil.RequireRoot(t, "systemctl")
+	host.RequireRoot(t, "systemctl")
 	cfg := twoInterfaceConfig(schema.RoleWorker)
 	for name, template := range map[string]string{"one WantedBy": wantedByOne, "two WantedBy": wantedByTwo} {
 		t.Run(name, func(t *testing.T) {

@@ -6,13 +6,14 @@ import (
 
 	"github.com/google/nftables"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // benchConn is a real nftables connection into a fresh namespace.
 func benchConn(b *testing.B) *nftables.Conn {
-	testutil.RequireRoot(b, "ip")
-	return testutil.NewNetns(b, "fw-bench").Nftables(b)
+	host.RequireRoot(b, "ip")
+	return netns.New(b, "fw-bench").Nftables(b)
 }
 
 // BenchmarkApply is one apply as first boot and every boot run it: the batch

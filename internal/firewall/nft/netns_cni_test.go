@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // The pod network of the CNI labs: this node holds the /24 (/64) at 0, a
@@ -19,9 +19,9 @@ const (
 // kubeBridge sets a pod up as kube-router's CNI config does (the bridge
 // plugin on "kube-bridge"): a veth whose node end is enslaved to the bridge,
 // which holds the node's gateway address of its pod range.
-func kubeBridge(t *testing.T, node, pod *testutil.Netns, bridgeAddrs, podAddrs string) {
+func kubeBridge(t *testing.T, node, pod *netns.Netns, bridgeAddrs, podAddrs string) {
 	t.Helper()
-	testutil.Veth(t, node, "veth-pod", "", pod, "eth0", podAddrs)
+	netns.Veth(t, node, "veth-pod", "", pod, "eth0", podAddrs)
 	node.Run(t, "ip", "link", "add", "kube-bridge", "type", "bridge")
 	node.Run(t, "ip", "link", "set", "veth-pod", "master", "kube-bridge")
 	addAddrs(t, node, "kube-bridge", bridgeAddrs)
@@ -43,10 +43,10 @@ func kubeRouterTunnelName(peer string) string {
 // pods. kube-router makes an ipip (IPv4) or ip6tnl (IPv6) device there; this
 // kernel has neither, so the link is a veth, and the pod's packets come in
 // on tun-... as decapsulation would hand them over.
-func kubeRouterTunnel(t *testing.T, node, pod *testutil.Netns, peer, podAddr, podRange string) {
+func kubeRouterTunnel(t *testing.T, node, pod *netns.Netns, peer, podAddr, podRange string) {
 	t.Helper()
 	name := kubeRouterTunnelName(peer)
-	testutil.Veth(t, node, name, "", pod, "eth0", podAddr)
+	netns.Veth(t, node, name, "", pod, "eth0", podAddr)
 	if strings.Contains(podRange, ":") {
 		addAddrs(t, node, name, "fe80::1/64")
 		pod.Run(t, "ip", "-6", "route", "add", "default", "via", "fe80::1", "dev", "eth0")
@@ -63,9 +63,9 @@ func kubeRouterTunnel(t *testing.T, node, pod *testutil.Netns, peer, podAddr, po
 // for the pod's gateway 169.254.1.1 by proxy; the node routes the pod's /32
 // and /128 to it. (calico's IPv6 gateway is the link-local address its MAC
 // ee:ee:ee:ee:ee:ee makes; a fixed link-local address stands in.)
-func caliVeth(t *testing.T, node, pod *testutil.Netns, name, pod4, pod6 string) {
+func caliVeth(t *testing.T, node, pod *netns.Netns, name, pod4, pod6 string) {
 	t.Helper()
-	testutil.Veth(t, node, name, "", pod, "eth0", pod4+"/32 "+pod6+"/128")
+	netns.Veth(t, node, name, "", pod, "eth0", pod4+"/32 "+pod6+"/128")
 	// Proxy ARP answers only on a node that forwards, as every node does.
 	node.Run(t, "sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv4.conf."+name+".proxy_arp=1")
 	addAddrs(t, node, name, "fe80::1/64")
@@ -80,7 +80,7 @@ func caliVeth(t *testing.T, node, pod *testutil.Netns, name, pod4, pod6 string) 
 // it (VNI 4096, port 4789, learning off, the node address as local), with
 // the node's tunnel address on it.
 type vxlanEnd struct {
-	ns                *testutil.Netns
+	ns                *netns.Netns
 	dev, mac, tunnel  string
 	underlay, overlay string // the node address and the link it is on
 }
@@ -124,7 +124,7 @@ func calicoVXLAN(t *testing.T, l *lab) {
 	addAddrs(t, l.ovl, "lo", "10.244.9.5/32 fd00:10:244:9::5/128")
 }
 
-func addAddrs(t *testing.T, ns *testutil.Netns, dev, addrs string) {
+func addAddrs(t *testing.T, ns *netns.Netns, dev, addrs string) {
 	t.Helper()
 	for _, a := range strings.Fields(addrs) {
 		args := []string{"ip", "addr", "add", a, "dev", dev}

@@ -11,7 +11,9 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // endpointLab is three nodes on one underlay LAN (veths on a bridge in a
@@ -20,7 +22,7 @@ import (
 // as keepalived would; ctl2, a second controller; wrk, a worker. ctl1
 // listens on every port a controller role can have.
 type endpointLab struct {
-	ctl1, ctl2, wrk *testutil.Netns
+	ctl1, ctl2, wrk *netns.Netns
 	wg1, wg2, wg3   *wgNode
 }
 
@@ -34,15 +36,15 @@ const (
 func newEndpointLab(t *testing.T) *endpointLab {
 	t.Helper()
 	l := &endpointLab{
-		ctl1: testutil.NewNetns(t, "fw-ctl1"),
-		ctl2: testutil.NewNetns(t, "fw-ctl2"),
-		wrk:  testutil.NewNetns(t, "fw-wrk"),
+		ctl1: netns.New(t, "fw-ctl1"),
+		ctl2: netns.New(t, "fw-ctl2"),
+		wrk:  netns.New(t, "fw-wrk"),
 	}
-	sw := testutil.NewNetns(t, "fw-sw")
+	sw := netns.New(t, "fw-sw")
 	sw.Run(t, "ip", "link", "add", "br0", "type", "bridge")
 	sw.Run(t, "ip", "link", "set", "br0", "up")
 	for i, n := range []struct {
-		ns    *testutil.Netns
+		ns    *netns.Netns
 		addrs string
 	}{
 		{l.ctl1, epLAN1 + "/24 " + epLAN1v6 + "/64"},
@@ -50,7 +52,7 @@ func newEndpointLab(t *testing.T) *endpointLab {
 		{l.wrk, epLAN3 + "/24 2001:db8:1::3/64"},
 	} {
 		port := fmt.Sprintf("p%d", i+1)
-		testutil.Veth(t, sw, port, "", n.ns, "eth0", n.addrs)
+		netns.Veth(t, sw, port, "", n.ns, "eth0", n.addrs)
 		sw.Run(t, "ip", "link", "set", port, "master", "br0")
 	}
 	// The virtual IP, as keepalived adds it: a second address on eth0.
@@ -87,9 +89,9 @@ func (n epNode) yaml() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "role: %s\ncluster:\n  endpoint: %q\n", n.role, n.endpoint)
 	if n.joins {
-		token := testutil.JoinToken("")
+		token := fixture.JoinToken("")
 		if n.role.IsController() {
-			token = testutil.ControllerJoinToken("") // the kind k0s wants of a joining controller
+			token = fixture.ControllerJoinToken("") // the kind k0s wants of a joining controller
 		}
 		b.WriteString("join:\n  token: " + token + "\n")
 	}
@@ -138,9 +140,9 @@ func (n epNode) load(t *testing.T) (firewall.Guard, schema.Findings) {
 // node's own underlay address stays dropped, and counted, on 6443, and so
 // do the virtual IP's ports other than the endpoint's (the kubelet, etcd).
 func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "wg", "wireguard-go", "ping")
+	host.RequireRoot(t, "ip", "nft", "wg", "wireguard-go", "ping")
 	l := newEndpointLab(t)
-	conns := map[*testutil.Netns]*nftables.Conn{l.ctl1: l.ctl1.Nftables(t), l.ctl2: l.ctl2.Nftables(t), l.wrk: l.wrk.Nftables(t)}
+	conns := map[*netns.Netns]*nftables.Conn{l.ctl1: l.ctl1.Nftables(t), l.ctl2: l.ctl2.Nftables(t), l.wrk: l.wrk.Nftables(t)}
 	t.Cleanup(func() {
 		for _, c := range conns {
 			_ = Remove(context.Background(), c)
@@ -159,7 +161,7 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 	} {
 		for _, role := range []schema.Role{schema.RoleSingle, schema.RoleController, schema.RoleControllerWorker} {
 			t.Run(kind.name+"/"+string(role), func(t *testing.T) {
-				nodes := map[*testutil.Netns]epNode{
+				nodes := map[*netns.Netns]epNode{
 					l.ctl1: {role: role, wg: l.wg1, peers: []*wgNode{l.wg2, l.wg3}, endpoint: kind.endpoint, public: kind.public},
 					l.ctl2: {role: schema.RoleController, wg: l.wg2, peers: []*wgNode{l.wg1}, joins: true, endpoint: kind.endpoint, public: kind.public},
 					l.wrk:  {role: schema.RoleWorker, wg: l.wg3, peers: []*wgNode{l.wg1}, joins: true, endpoint: kind.endpoint},
@@ -183,7 +185,7 @@ func TestGuardAdmitsTheClusterEndpoint(t *testing.T) {
 				conn := conns[l.ctl1]
 				endpointBefore := droppedBy(t, conn, commentEndpoint, "")
 				for _, c := range []struct {
-					ns    *testutil.Netns
+					ns    *netns.Netns
 					ports []int
 				}{{l.ctl2, []int{6443, 8132, 9443}}, {l.wrk, []int{6443, 8132}}} {
 					for _, p := range c.ports {

@@ -12,7 +12,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // forgedSources are pod addresses a sender on the underlay makes up: from a
@@ -30,7 +31,7 @@ var forgedSources = []struct{ what, v4, v6 string }{
 // the public client.
 func newForgedLab(t *testing.T) *lab {
 	l := newLab(t)
-	remote4, remote6 := testutil.NewNetns(t, "fw-krrem4"), testutil.NewNetns(t, "fw-krrem6")
+	remote4, remote6 := netns.New(t, "fw-krrem4"), netns.New(t, "fw-krrem6")
 	kubeRouterTunnel(t, l.srv, remote4, "198.51.100.2", "10.244.9.5/24", "10.244.9.0/24")
 	kubeRouterTunnel(t, l.srv, remote6, "2001:db8:2::2", "fd00:10:244:9::5/64", "fd00:10:244:9::/64")
 	for _, f := range forgedSources {
@@ -46,7 +47,7 @@ func newForgedLab(t *testing.T) *lab {
 // UDP to calico's VXLAN port under calico's, IPv4 and IPv6. Each packet is
 // dropped, and counted by the forged-source rules.
 func TestGuardDropsForgedPodSources(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl", "bridge")
+	host.RequireRoot(t, "ip", "nft", "sysctl", "bridge")
 	t.Parallel() // the drops wait out their timeouts; the lab is its own
 	l := newForgedLab(t)
 	conn := l.srv.Nftables(t)
@@ -91,7 +92,7 @@ func TestGuardDropsForgedPodSources(t *testing.T) {
 // a sender on the underlay first, so that sender's reply is "established"
 // for conntrack; it is dropped all the same, as a fresh one would be.
 func TestGuardUDPIgnoresConntrack(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newBaseLab(t)
 	conn := l.srv.Nftables(t)
 	t.Cleanup(func() { _ = Remove(context.Background(), conn) })
@@ -134,7 +135,7 @@ type sink struct {
 	got  chan string
 }
 
-func udpSink(t *testing.T, ns *testutil.Netns, port int) *sink {
+func udpSink(t *testing.T, ns *netns.Netns, port int) *sink {
 	t.Helper()
 	s := &sink{got: make(chan string, 64)}
 	if err := ns.Do(func() (err error) { s.conn, err = net.ListenPacket("udp", fmt.Sprintf("[::]:%d", port)); return err }); err != nil {
@@ -169,7 +170,7 @@ func (s *sink) received(msg string) bool {
 }
 
 // sendUDP sends one datagram from the namespace, from the given address.
-func sendUDP(t *testing.T, ns *testutil.Netns, from, to, msg string) {
+func sendUDP(t *testing.T, ns *netns.Netns, from, to, msg string) {
 	t.Helper()
 	if err := ns.Do(func() error {
 		c, err := net.DialUDP("udp", &net.UDPAddr{IP: net.ParseIP(from)}, net.UDPAddrFromAddrPort(netip.MustParseAddrPort(to)))

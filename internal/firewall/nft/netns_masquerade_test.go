@@ -11,7 +11,9 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // peerLog is a TCP listener that records where each connection came from.
@@ -39,7 +41,7 @@ func (p *peerLog) after(n int) string {
 
 // listenLogged accepts on every address of the namespace, records each
 // connection's source address, and echoes until the test ends.
-func listenLogged(t *testing.T, ns *testutil.Netns, port int) *peerLog {
+func listenLogged(t *testing.T, ns *netns.Netns, port int) *peerLog {
 	t.Helper()
 	log := &peerLog{}
 	serveEcho(t, ns, port, func(c net.Conn) {
@@ -57,15 +59,15 @@ func listenLogged(t *testing.T, ns *testutil.Netns, port int) *peerLog {
 // address in B's pod range and B as its gateway. A listens on 6443 and
 // 10250, standing in for the API and the kubelet.
 type masqLab struct {
-	a, b, pod *testutil.Netns
+	a, b, pod *netns.Netns
 	wgA, wgB  *wgNode
 	api, kub  *peerLog
 }
 
 func newMasqLab(t *testing.T) *masqLab {
 	t.Helper()
-	l := &masqLab{a: testutil.NewNetns(t, "fw-ma"), b: testutil.NewNetns(t, "fw-mb"), pod: testutil.NewNetns(t, "fw-mpod")}
-	testutil.Veth(t, l.a, "eth0", "192.0.2.1/24", l.b, "eth0", "192.0.2.2/24")
+	l := &masqLab{a: netns.New(t, "fw-ma"), b: netns.New(t, "fw-mb"), pod: netns.New(t, "fw-mpod")}
+	netns.Veth(t, l.a, "eth0", "192.0.2.1/24", l.b, "eth0", "192.0.2.2/24")
 	l.wgA = newWGNode(t, l.a, "cma", "10.10.0.1/24 fd10::1/64", "192.0.2.1", 51820)
 	l.wgB = newWGNode(t, l.b, "cmb", "10.10.0.2/24 fd10::2/64", "192.0.2.2", 0)
 	l.wgA.up(t, wgPeerOf{node: l.wgB, allowedIPs: []string{"10.10.0.2/32", "fd10::2/128"}})
@@ -114,7 +116,7 @@ func masqConfig(t *testing.T, role schema.Role, fam masqFamily, n, peer *wgNode,
 	var b strings.Builder
 	fmt.Fprintf(&b, "role: %s\n", role)
 	if role == schema.RoleWorker {
-		b.WriteString("join:\n  token: " + testutil.JoinToken("") + "\n")
+		b.WriteString("join:\n  token: " + fixture.JoinToken("") + "\n")
 	}
 	fmt.Fprintf(&b, "network:\n  cni: kuberouter\n  podCIDR: %s\n  serviceCIDR: %s\n", fam.podCIDR, fam.serviceCIDR)
 	fmt.Fprintf(&b, "wireguard:\n  - name: %s\n    address: [%s]\n    nodeAddress: true\n    privateKey: %s\n", n.name, strings.Join(addrs, ", "), n.key)
@@ -158,7 +160,7 @@ func renderFile(t *testing.T, cfg *schema.Config) firewall.Guard {
 // the nat chain deleted, and no table at all, and the pod is cut off again,
 // without A's guard seeing a packet.
 func TestMasqueradeLetsPodsReachAnotherNode(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "wg", "wireguard-go", "ping", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "wg", "wireguard-go", "ping", "sysctl")
 	l := newMasqLab(t)
 	connA, connB := l.a.Nftables(t), l.b.Nftables(t)
 	t.Cleanup(func() {

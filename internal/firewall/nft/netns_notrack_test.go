@@ -7,7 +7,8 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // operatorNotrack is a table of the operator's own, as calico's DoNotTrack
@@ -37,7 +38,7 @@ const operatorNotrack = `table inet operator {
 // same, and counted, from the node's own addresses and from a forged pod
 // source; over the overlay both ports are still reached.
 func TestGuardDropsUntracked(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "sysctl")
 	t.Parallel() // the drops wait out their timeouts; the lab is its own
 	l := newBaseLab(t)
 	addAddrs(t, l.pub, "eth0", "10.244.0.99/32")
@@ -114,7 +115,7 @@ func TestGuardDropsUntracked(t *testing.T) {
 var counterPackets = regexp.MustCompile(`packets (\d+)`)
 
 // operatorCount reads one of the operator table's named counters.
-func operatorCount(t *testing.T, ns *testutil.Netns, name string) uint64 {
+func operatorCount(t *testing.T, ns *netns.Netns, name string) uint64 {
 	t.Helper()
 	out := ns.Run(t, "nft", "list", "counter", "inet", "operator", name)
 	m := counterPackets.FindStringSubmatch(out)

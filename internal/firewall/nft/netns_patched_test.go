@@ -8,7 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // patchedGuard is the lab's guard with a k0s.patch merged into the
@@ -28,7 +28,7 @@ func patchedGuard(t *testing.T, patch string, change func(*schema.Config)) firew
 // 4790 is what the guard drops from the underlay, and what still arrives
 // over the overlay; 4789, where calico no longer listens, is left alone.
 func TestGuardFollowsAPatchedVXLANPort(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "sysctl")
 	t.Parallel()
 	l := newBaseLab(t)
 	conn := l.srv.Nftables(t)
@@ -63,7 +63,7 @@ func TestGuardFollowsAPatchedVXLANPort(t *testing.T) {
 // dropped from the underlay, reached over the overlay and by the node's own
 // pods on kube-router's bridge.
 func TestGuardCoversTheLoadBalancersProxyAndKubeProxy(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl", "bridge")
+	host.RequireRoot(t, "ip", "nft", "sysctl", "bridge")
 	t.Parallel()
 	l := newLab(t)
 	listen(t, l.srv, 7445)

@@ -6,14 +6,15 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // podPath is a pod reaching the node: from a namespace, from a pod
 // address, to one of the node's addresses.
 type podPath struct {
 	what     string
-	ns       *testutil.Netns
+	ns       *netns.Netns
 	from, to string
 }
 
@@ -35,7 +36,7 @@ func cniGuard(t *testing.T, cni schema.CNI, podCIDR string) firewall.Guard {
 // same packets are dropped under a guard for the other CNI, whose
 // interfaces these are not.
 func TestGuardAdmitsPodsOnTheCNIInterfaces(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl", "bridge")
+	host.RequireRoot(t, "ip", "nft", "sysctl", "bridge")
 	t.Parallel() // the drops wait out their timeouts; the labs share nothing
 	for _, tc := range []struct {
 		cni, other schema.CNI
@@ -80,11 +81,11 @@ func TestGuardAdmitsPodsOnTheCNIInterfaces(t *testing.T) {
 // kubeRouterPods: this node's pod on kube-bridge; another node's pod out of
 // the tunnel kube-router names for that node.
 func kubeRouterPods(t *testing.T, l *lab) (v4, v6 []podPath) {
-	local := testutil.NewNetns(t, "fw-krpod")
+	local := netns.New(t, "fw-krpod")
 	kubeBridge(t, l.srv, local, "10.244.0.1/24 fd00:10:244::1/64", "10.244.0.5/24 fd00:10:244::5/64")
 	local.Run(t, "ip", "route", "add", "default", "via", "10.244.0.1")
 	local.Run(t, "ip", "-6", "route", "add", "default", "via", "fd00:10:244::1")
-	remote4, remote6 := testutil.NewNetns(t, "fw-krrem4"), testutil.NewNetns(t, "fw-krrem6")
+	remote4, remote6 := netns.New(t, "fw-krrem4"), netns.New(t, "fw-krrem6")
 	kubeRouterTunnel(t, l.srv, remote4, "198.51.100.2", "10.244.9.5/24", "10.244.9.0/24")
 	kubeRouterTunnel(t, l.srv, remote6, "2001:db8:2::2", "fd00:10:244:9::5/64", "fd00:10:244:9::/64")
 	return []podPath{
@@ -99,7 +100,7 @@ func kubeRouterPods(t *testing.T, l *lab) (v4, v6 []podPath) {
 // calicoPods: this node's pod on a cali veth with its /32 and /128 routes;
 // another node's pod through real VXLAN devices over the overlay.
 func calicoPods(t *testing.T, l *lab) (v4, v6 []podPath) {
-	local := testutil.NewNetns(t, "fw-capod")
+	local := netns.New(t, "fw-capod")
 	caliVeth(t, l.srv, local, "cali0a1b2c3d4e5", "10.244.0.7", "fd00:10:244::7")
 	calicoVXLAN(t, l)
 	return []podPath{

@@ -17,16 +17,17 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // listen accepts TCP connections on every address of the namespace, v4 and
 // v6, and echoes what they send, until the test ends.
-func listen(t *testing.T, ns *testutil.Netns, port int) { serveEcho(t, ns, port, nil) }
+func listen(t *testing.T, ns *netns.Netns, port int) { serveEcho(t, ns, port, nil) }
 
 // serveEcho is listen, calling seen (when not nil) with each connection
 // before echoing on it.
-func serveEcho(t *testing.T, ns *testutil.Netns, port int, seen func(net.Conn)) {
+func serveEcho(t *testing.T, ns *netns.Netns, port int, seen func(net.Conn)) {
 	t.Helper()
 	var l net.Listener
 	if err := ns.Do(func() (err error) {
@@ -55,7 +56,7 @@ func serveEcho(t *testing.T, ns *testutil.Netns, port int, seen func(net.Conn)) 
 
 // dial opens a real TCP connection from the namespace (from the given source
 // address when it is not ""). A dropped SYN shows as a timeout.
-func dial(ns *testutil.Netns, from, to string) error {
+func dial(ns *netns.Netns, from, to string) error {
 	return ns.Do(func() error {
 		d := net.Dialer{Timeout: 1500 * time.Millisecond}
 		if from != "" {
@@ -119,7 +120,7 @@ func counted(t *testing.T, conn *nftables.Conn, chain, comment, set string) uint
 // public veth (the default route, as on a node), a link named like the
 // config's wireguard interface, and kube-router's bridge with a pod on it.
 type lab struct {
-	srv, pub, ovl, pod *testutil.Netns
+	srv, pub, ovl, pod *netns.Netns
 }
 
 const (
@@ -137,17 +138,17 @@ const (
 // guarded, a public and an unguarded port: the lab before any CNI.
 func newBaseLab(t *testing.T) *lab {
 	l := &lab{
-		srv: testutil.NewNetns(t, "fw-srv"),
-		pub: testutil.NewNetns(t, "fw-pub"),
-		ovl: testutil.NewNetns(t, "fw-ovl"),
+		srv: netns.New(t, "fw-srv"),
+		pub: netns.New(t, "fw-pub"),
+		ovl: netns.New(t, "fw-ovl"),
 	}
 	// The kernel's own reverse-path filter would drop the forged packets
 	// before the guard sees them; turn it off so the guard is what is tested.
 	for _, dev := range []string{"all", "default"} {
 		l.srv.Run(t, "sysctl", "-qw", "net.ipv4.conf."+dev+".rp_filter=0")
 	}
-	testutil.Veth(t, l.srv, "eth0", srvPub4+"/24 "+srvPub6+"/64", l.pub, "eth0", "192.0.2.2/24 2001:db8:1::2/64")
-	testutil.Veth(t, l.srv, "wg0", srvOvl4+"/24 "+srvOvl6+"/64", l.ovl, "eth0", "198.51.100.2/24 2001:db8:2::2/64")
+	netns.Veth(t, l.srv, "eth0", srvPub4+"/24 "+srvPub6+"/64", l.pub, "eth0", "192.0.2.2/24 2001:db8:1::2/64")
+	netns.Veth(t, l.srv, "wg0", srvOvl4+"/24 "+srvOvl6+"/64", l.ovl, "eth0", "198.51.100.2/24 2001:db8:2::2/64")
 	for _, dev := range []string{"eth0", "wg0"} {
 		l.srv.Run(t, "sysctl", "-qw", "net.ipv4.conf."+dev+".rp_filter=0")
 	}
@@ -163,7 +164,7 @@ func newBaseLab(t *testing.T) *lab {
 // and one of the node's own pod addresses on the public client, forged.
 func newLab(t *testing.T) *lab {
 	l := newBaseLab(t)
-	l.pod = testutil.NewNetns(t, "fw-pod")
+	l.pod = netns.New(t, "fw-pod")
 	kubeBridge(t, l.srv, l.pod, "10.244.0.1/24 fd00:10:244::1/64", "10.244.0.5/24 fd00:10:244::5/64")
 	l.pod.Run(t, "ip", "route", "add", "default", "via", "10.244.0.1")
 	l.pod.Run(t, "ip", "-6", "route", "add", "default", "via", "fd00:10:244::1")
@@ -174,7 +175,7 @@ func newLab(t *testing.T) *lab {
 
 func hostPort(addr string, port int) string { return net.JoinHostPort(addr, fmt.Sprint(port)) }
 
-func (l *lab) expect(t *testing.T, reachable bool, ns *testutil.Netns, from, to string, port int) {
+func (l *lab) expect(t *testing.T, reachable bool, ns *netns.Netns, from, to string, port int) {
 	t.Helper()
 	err := dial(ns, from, hostPort(to, port))
 	switch {
@@ -193,7 +194,7 @@ func isTimeout(err error) bool {
 }
 
 // expectDropped dials and wants the SYN dropped: a timeout, not a refusal.
-func expectDropped(t *testing.T, ns *testutil.Netns, to string, port int) {
+func expectDropped(t *testing.T, ns *netns.Netns, to string, port int) {
 	t.Helper()
 	err := dial(ns, "", hostPort(to, port))
 	switch {
@@ -223,7 +224,7 @@ table ip nat {
 `
 
 func TestGuardWithPackets(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "sysctl")
 	ctx := context.Background()
 	l := newLab(t)
 	conn := l.srv.Nftables(t)
@@ -380,7 +381,7 @@ func TestGuardWithPackets(t *testing.T) {
 
 // TestGuardIPv6PodNetwork is the pod half again with an IPv6 pod network.
 func TestGuardIPv6PodNetwork(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newLab(t)
 	conn := l.srv.Nftables(t)
 	g := labGuard(t, func(cfg *schema.Config) { cfg.Network.PodCIDR = "fd00:10:244::/56" })
@@ -402,7 +403,7 @@ func TestGuardIPv6PodNetwork(t *testing.T) {
 // TestGuardUDP sends real datagrams to calico's VXLAN port: dropped from the
 // public link, delivered over the overlay-named one.
 func TestGuardUDP(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newLab(t)
 	conn := l.srv.Nftables(t)
 	g := labGuard(t, func(cfg *schema.Config) { cfg.Network.CNI = "calico" })
@@ -422,7 +423,7 @@ func TestGuardUDP(t *testing.T) {
 			got <- string(buf[:n])
 		}
 	}()
-	send := func(ns *testutil.Netns, to, msg string) {
+	send := func(ns *netns.Netns, to, msg string) {
 		t.Helper()
 		if err := ns.Do(func() error {
 			c, err := net.Dial("udp", hostPort(to, 4789))

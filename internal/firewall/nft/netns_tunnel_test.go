@@ -11,7 +11,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestGuardDropsTunnelsOffTheOverlay sends kube-router's encapsulation, made
@@ -23,7 +24,7 @@ import (
 // kernel here has no ipip or ip6tnl to decapsulate them, which the guard
 // does not need: it drops the outer packet before any driver sees it.
 func TestGuardDropsTunnelsOffTheOverlay(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "nft", "sysctl")
+	host.RequireRoot(t, "ip", "nft", "sysctl")
 	l := newBaseLab(t)
 	l.pub.Run(t, "ip", "route", "add", srvOvl4+"/32", "via", srvPub4)
 	l.pub.Run(t, "ip", "-6", "route", "add", srvOvl6+"/128", "via", srvPub6)
@@ -62,7 +63,7 @@ func TestGuardDropsTunnelsOffTheOverlay(t *testing.T) {
 
 // rawSocket opens a raw socket in the namespace for the protocol (IPv4) or
 // next header (IPv6) of the family of to, receiving for a while only.
-func rawSocket(t *testing.T, ns *testutil.Netns, to netip.Addr, proto int) int {
+func rawSocket(t *testing.T, ns *netns.Netns, to netip.Addr, proto int) int {
 	t.Helper()
 	var fd int
 	if err := ns.Do(func() (err error) {
@@ -96,7 +97,7 @@ func rawReceived(t *testing.T, fd int, payload []byte) bool {
 
 // rawSend sends payload from the namespace in one packet whose header the
 // kernel writes, with the given protocol (next header).
-func rawSend(t *testing.T, ns *testutil.Netns, to netip.Addr, proto int, payload []byte) {
+func rawSend(t *testing.T, ns *netns.Netns, to netip.Addr, proto int, payload []byte) {
 	t.Helper()
 	if err := ns.Do(func() error {
 		fd, err := unix.Socket(family(to), unix.SOCK_RAW, proto)

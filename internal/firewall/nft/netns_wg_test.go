@@ -13,12 +13,12 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // wgNode is one end of a real userspace WireGuard overlay in a namespace.
 type wgNode struct {
-	ns      *testutil.Netns
+	ns      *netns.Netns
 	name    string // unique: the UAPI sockets in /run/wireguard are shared
 	key     wgtypes.Key
 	addr    string // the overlay address with its prefix, e.g. 10.10.0.1/24
@@ -34,7 +34,7 @@ type wgPeerOf struct {
 	keepalive  bool
 }
 
-func newWGNode(t *testing.T, ns *testutil.Netns, prefix, addr, underIP string, port int) *wgNode {
+func newWGNode(t *testing.T, ns *netns.Netns, prefix, addr, underIP string, port int) *wgNode {
 	t.Helper()
 	key, err := wgtypes.GeneratePrivateKey()
 	if err != nil {

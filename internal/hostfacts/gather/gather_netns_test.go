@@ -5,7 +5,8 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // TestGatherBothDefaultRoutes: a host with a default route of each family
@@ -13,10 +14,10 @@ import (
 // defaultRoute6, so an IPv6 or dual-stack cluster can take its IPv6 node
 // address; a host with only an IPv6 route has it as defaultRoute.
 func TestGatherBothDefaultRoutes(t *testing.T) {
-	testutil.RequireRoot(t, "ip")
-	node, peer := testutil.NewNetns(t, "hfn"), testutil.NewNetns(t, "hfp")
-	testutil.Veth(t, node, "ul0", "192.0.2.1/24", peer, "ul0", "192.0.2.2/24")
-	for _, ns := range []*testutil.Netns{node, peer} {
+	host.RequireRoot(t, "ip")
+	node, peer := netns.New(t, "hfn"), netns.New(t, "hfp")
+	netns.Veth(t, node, "ul0", "192.0.2.1/24", peer, "ul0", "192.0.2.2/24")
+	for _, ns := range []*netns.Netns{node, peer} {
 		ns.Run(t, "sysctl", "-qw", "net.ipv6.conf.ul0.accept_dad=0")
 	}
 	node.Run(t, "ip", "-6", "addr", "add", "2001:db8::1/64", "dev", "ul0", "nodad")

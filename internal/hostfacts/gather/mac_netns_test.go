@@ -4,15 +4,16 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // An interface's MAC is read as ip link prints it, which is how k0s
 // matches ha.interface given as a MAC (cplb_linux.go:52); a link without
 // one has none.
 func TestGatherReadsMACs(t *testing.T) {
-	testutil.RequireRoot(t, "ip")
-	ns := testutil.NewNetns(t, "mac")
+	host.RequireRoot(t, "ip")
+	ns := netns.New(t, "mac")
 	ns.Run(t, "ip", "link", "add", "bond0.100", "address", "52:54:00:AB:CD:EF", "type", "veth", "peer", "name", "p0")
 	ns.Run(t, "ip", "link", "set", "bond0.100", "up")
 	f, err := gather.Gather(ns.Netlink(t))

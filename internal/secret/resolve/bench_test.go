@@ -7,7 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/secret"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // BenchmarkResolveFile is the cost of one file source that is there: open,
@@ -29,7 +29,7 @@ func BenchmarkResolveFile(b *testing.B) {
 // BenchmarkResolveURL is one url source answered at once by a local TLS
 // server over a kept-alive connection.
 func BenchmarkResolveURL(b *testing.B) {
-	srv := testutil.NewTLSServer(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("token")) }))
+	srv := tlsserver.New(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("token")) }))
 	r := NewResolver(newRig(b).root, WithFetch(trusting(srv)), WithLogger(discard), WithStatus(func(string) {}))
 	src := secret.Source{URL: srv.URL + "/t"}
 	for b.Loop() {

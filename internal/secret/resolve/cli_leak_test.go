@@ -17,8 +17,9 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
 	"github.com/corium/corium-agent/internal/testutil/agentbin"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // cliInputs is where the test puts the secret source files under the root;
@@ -39,11 +40,11 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 	}
 	bin := agentbin.Path(t)
 	secrets := cliSecrets{
-		privateKey: testutil.GenKey(t).String(), psk: testutil.GenKey(t).String(),
-		token: testutil.ControllerJoinToken("fake00." + strings.ToLower(rand.Text()[:16])), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),
+		privateKey: fixture.GenKey(t).String(), psk: fixture.GenKey(t).String(),
+		token: fixture.ControllerJoinToken("fake00." + strings.ToLower(rand.Text()[:16])), auth: "BEARER-SECRET-" + rand.Text(), sig: "SIG-SECRET-" + rand.Text(),
 	}
 	srv, hits := tokenServer(t, secrets)
-	caFile := testutil.CAFile(t, srv)
+	caFile := tlsserver.CAFile(t, srv)
 
 	for _, sc := range []struct {
 		name     string
@@ -62,7 +63,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
 			hits.reset()
 			root := rootfs.New(t.TempDir())
 			dir := t.TempDir()
-			creds := testutil.CredentialsDir(t, map[string]string{"corium.wg0.key": secrets.privateKey + "\n"})
+			creds := fixture.CredentialsDir(t, map[string]string{"corium.wg0.key": secrets.privateKey + "\n"})
 			write := func(p, content string) {
 				if _, err := root.WriteFile(p, []byte(content), 0o600, 0o700); err != nil {
 					t.Fatal(err)
@@ -80,7 +81,7 @@ func TestCLINoSecretInAnyOutput(t *testing.T) {
  "defaultRoute": {"interface": "eth0", "source": "192.0.2.21"}}`)
 
 			sock := listenNotify(t)
-			env := append(testutil.CleanEnv(), "NOTIFY_SOCKET="+os.Getenv("NOTIFY_SOCKET"), "CREDENTIALS_DIRECTORY="+creds,
+			env := append(fixture.CleanEnv(), "NOTIFY_SOCKET="+os.Getenv("NOTIFY_SOCKET"), "CREDENTIALS_DIRECTORY="+creds,
 				"SSL_CERT_FILE="+caFile, "SSL_CERT_DIR=/nonexistent")
 			var out []string
 			run := func(wait bool, args ...string) (*exec.Cmd, *bytes.Buffer) {
@@ -232,7 +233,7 @@ func (h *hitCounter) reset() {
 // Authorization header and the query.
 func tokenServer(t *testing.T, s cliSecrets) (*httptest.Server, *hitCounter) {
 	hits := &hitCounter{n: map[string]int{}}
-	srv := testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := tlsserver.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n := hits.add(r.URL.Path)
 		echo := "you sent " + r.Header.Get("Authorization") + " with " + r.URL.RawQuery
 		switch {

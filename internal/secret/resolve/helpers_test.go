@@ -11,7 +11,7 @@ import (
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // rig is a resolver under a temp root whose every output is captured: the
@@ -71,5 +71,5 @@ func (g *rig) write(t *testing.T, p, content string) {
 
 // trusting is the real client, trusting exactly the servers given.
 func trusting(servers ...*httptest.Server) *fetch.Client {
-	return fetch.New(fetch.WithRootCAs(testutil.CertPool(servers...)))
+	return fetch.New(fetch.WithRootCAs(tlsserver.CertPool(servers...)))
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // rateLimited answers 200 to the first perSecond requests of each wall-clock
@@ -91,7 +91,7 @@ func herd(t *testing.T, jitter retry.Jitter) (total, minimum int) {
 		wait      = 2 * time.Minute
 	)
 	limiter := &rateLimited{perSecond: perSecond}
-	srv := testutil.NewTLSServer(t, limiter)
+	srv := tlsserver.New(t, limiter)
 
 	// Every node has its TLS connection up before the fleet starts: on a
 	// loaded test machine the handshakes alone would spread the herd over

@@ -12,7 +12,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/secret"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // The secret values of the leak test. Each flows through the resolver in at
@@ -50,7 +51,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	// its error pages, as some do.
 	var mu sync.Mutex
 	served := map[string]int{}
-	srv := testutil.NewTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := tlsserver.New(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		served[r.URL.Path]++
 		n := served[r.URL.Path]
@@ -82,7 +83,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	g.write(t, "/run/corium/wg0.key", leakFile+"\n")
 	g.write(t, "/etc/corium/auth", leakAuth)
 	g.write(t, "/run/corium/empty", "")
-	creds := testutil.CredentialsDir(t, map[string]string{"corium.wg0": leakCred})
+	creds := fixture.CredentialsDir(t, map[string]string{"corium.wg0": leakCred})
 	r := NewResolver(g.root, WithLogger(logger), WithFetch(trusting(srv)), WithCredentialsDir(creds),
 		WithBackoff(retryPolicy(10*time.Millisecond, 40*time.Millisecond)))
 	ctx := context.Background()

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/retry"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/systemd/notify/notifytest"
 )
 
 var discard = slog.New(slog.DiscardHandler)
@@ -16,9 +16,9 @@ func retryPolicy(base, ceiling time.Duration) retry.Policy {
 }
 
 // listenNotify stands in for the service manager, as NOTIFY_SOCKET names it.
-func listenNotify(t *testing.T) *testutil.NotifySocket {
+func listenNotify(t *testing.T) *notifytest.Socket {
 	t.Helper()
-	s := testutil.ListenNotify(t)
+	s := notifytest.Listen(t)
 	t.Setenv("NOTIFY_SOCKET", s.Path)
 	return s
 }

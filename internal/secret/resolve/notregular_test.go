@@ -16,7 +16,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // plant makes a FIFO, a directory or a bound unix socket at dir/name.
@@ -59,7 +59,7 @@ func TestNotARegularFileFailsAtOnce(t *testing.T) {
 			t.Run(kind+" as "+as, func(t *testing.T) {
 				g := newRig(t)
 				creds := t.TempDir()
-				srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "never"})
+				srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "never"})
 				var src secret.Source
 				var want string
 				switch as {
@@ -139,7 +139,7 @@ func TestSecretThroughALongChainReadsNothingOutside(t *testing.T) {
 		}
 	}
 	p := host + "/l0/key"
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "never"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "never"})
 	for _, src := range []secret.Source{{File: p, WaitFor: "1h"}, {URL: srv.URL + "/t", AuthFile: p, WaitFor: "1h"}} {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		v, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(ctx, "join.tokenFrom", src)

@@ -11,8 +11,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/retry"
 	"github.com/corium/corium-agent/internal/secret"
-	"github.com/corium/corium-agent/internal/testutil"
 	"github.com/corium/corium-agent/internal/testutil/agentbin"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 func TestFileAppearingAfterDelay(t *testing.T) {
@@ -96,7 +96,7 @@ func TestUnreadableFileFailsAtOnce(t *testing.T) {
 func TestDeadlineWithinOneStep(t *testing.T) {
 	g := newRig(t)
 	const wait, ceiling = 600 * time.Millisecond, 200 * time.Millisecond
-	clock := testutil.NewClock()
+	clock := fixture.NewClock()
 	widest := func(n time.Duration) time.Duration { return max(n-1, 0) }
 	r := g.resolver(WithBackoff(retry.Policy{Base: 100 * time.Millisecond, Cap: ceiling, Clock: clock, Jitter: widest}))
 	start := clock.Now()
@@ -131,7 +131,7 @@ func TestCancelStopsWaitAtOnce(t *testing.T) {
 
 func TestCredentialRead(t *testing.T) {
 	g := newRig(t)
-	dir := testutil.CredentialsDir(t, map[string]string{"corium.wg0": "a2V5\n"})
+	dir := fixture.CredentialsDir(t, map[string]string{"corium.wg0": "a2V5\n"})
 	v, err := g.resolver(WithCredentialsDir(dir)).Resolve(context.Background(), "wireguard[0].privateKeyFrom", secret.Source{Credential: "corium.wg0"})
 	if err != nil || v.Reveal() != "a2V5" {
 		t.Fatalf("Resolve = %v", err)
@@ -139,7 +139,7 @@ func TestCredentialRead(t *testing.T) {
 }
 
 func TestCredentialFromEnvironment(t *testing.T) {
-	t.Setenv("CREDENTIALS_DIRECTORY", testutil.CredentialsDir(t, map[string]string{"corium.join": "tok"}))
+	t.Setenv("CREDENTIALS_DIRECTORY", fixture.CredentialsDir(t, map[string]string{"corium.join": "tok"}))
 	v, err := NewResolver(newRig(t).root, WithStatus(func(string) {}), WithLogger(discard)).Resolve(context.Background(), "join.tokenFrom", secret.Source{Credential: "corium.join"})
 	if err != nil || v.Reveal() != "tok" {
 		t.Fatalf("Resolve = %v", err)
@@ -148,7 +148,7 @@ func TestCredentialFromEnvironment(t *testing.T) {
 
 func TestCredentialRefusals(t *testing.T) {
 	g := newRig(t)
-	dir := testutil.CredentialsDir(t, map[string]string{"x": "y"})
+	dir := fixture.CredentialsDir(t, map[string]string{"x": "y"})
 	for _, tc := range []struct {
 		dir, name, want string
 	}{

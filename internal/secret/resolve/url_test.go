@@ -11,13 +11,13 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 
 	"github.com/corium/corium-agent/internal/fetch"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 func TestURLNotThereYetThenOK(t *testing.T) {
 	g := newRig(t)
 	g.write(t, "/etc/corium/token", "\n bearer-abc \n")
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 404}, testutil.Answer{Status: 503}, testutil.Answer{Status: 200, Body: "join-token-value\n"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 404}, tlsserver.Answer{Status: 503}, tlsserver.Answer{Status: 200, Body: "join-token-value\n"})
 	v, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom",
 		secret.Source{URL: srv.URL + "/token?sig=abc", AuthFile: "/etc/corium/token", WaitFor: "1m"})
 	if err != nil || v.Reveal() != "join-token-value" {
@@ -40,7 +40,7 @@ func TestURLNotThereYetThenOK(t *testing.T) {
 func TestURLUnauthorizedFailsAfterOneRequest(t *testing.T) {
 	g := newRig(t)
 	g.write(t, "/etc/corium/token", "wrong")
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 401}, testutil.Answer{Status: 200, Body: "never"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 401}, tlsserver.Answer{Status: 200, Body: "never"})
 	_, err := g.resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom",
 		secret.Source{URL: srv.URL + "/t", AuthFile: "/etc/corium/token", WaitFor: "1h"})
 	var se *fetch.StatusError
@@ -59,8 +59,8 @@ func TestURLUnauthorizedFailsAfterOneRequest(t *testing.T) {
 }
 
 func TestURLRedirectToHTTPRefused(t *testing.T) {
-	plain := testutil.NewScriptedHTTPServer(t, testutil.Answer{Status: 200, Body: "x"})
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: http.StatusFound, Location: plain.URL + "/key"})
+	plain := tlsserver.NewScriptedHTTPServer(t, tlsserver.Answer{Status: 200, Body: "x"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: http.StatusFound, Location: plain.URL + "/key"})
 	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "wireguard[0].privateKeyFrom",
 		secret.Source{URL: srv.URL, WaitFor: "1h"})
 	if !errors.Is(err, fetch.ErrInsecureRedirect) || plain.Count() != 0 || srv.Count() != 1 {
@@ -69,7 +69,7 @@ func TestURLRedirectToHTTPRefused(t *testing.T) {
 }
 
 func TestURLRetryAfterHonoured(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 429, RetryAfter: "1"}, testutil.Answer{Status: 200, Body: "k"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 429, RetryAfter: "1"}, tlsserver.Answer{Status: 200, Body: "k"})
 	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "ha.authPassFrom", secret.Source{URL: srv.URL, WaitFor: "30s"})
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestURLRetryAfterHonoured(t *testing.T) {
 }
 
 func TestURLBodyCap(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: strings.Repeat("a", MaxURLBytes+1)})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: strings.Repeat("a", MaxURLBytes+1)})
 	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL, WaitFor: "1m"})
 	if !errors.Is(err, fetch.ErrTooLarge) || srv.Count() != 1 {
 		t.Fatalf("err = %v after %d requests", err, srv.Count())
@@ -90,7 +90,7 @@ func TestURLBodyCap(t *testing.T) {
 
 func TestURLAuthFileAppearsLater(t *testing.T) {
 	g := newRig(t)
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "k"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "k"})
 	go func() {
 		time.Sleep(200 * time.Millisecond)
 		g.write(t, "/run/auth", "tok")
@@ -102,7 +102,7 @@ func TestURLAuthFileAppearsLater(t *testing.T) {
 }
 
 func TestURLEmptyBodyIsNotThereYet(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 200, Body: "\n"}, testutil.Answer{Status: 200, Body: "k"})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 200, Body: "\n"}, tlsserver.Answer{Status: 200, Body: "k"})
 	v, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL, WaitFor: "10s"})
 	if err != nil || v.Reveal() != "k" || srv.Count() != 2 {
 		t.Fatalf("err = %v, requests %d", err, srv.Count())
@@ -110,7 +110,7 @@ func TestURLEmptyBodyIsNotThereYet(t *testing.T) {
 }
 
 func TestURLNeverAvailable(t *testing.T) {
-	srv := testutil.NewScriptedServer(t, testutil.Answer{Status: 503})
+	srv := tlsserver.NewScriptedServer(t, tlsserver.Answer{Status: 503})
 	_, err := newRig(t).resolver(WithFetch(trusting(srv.Server))).Resolve(context.Background(), "join.tokenFrom", secret.Source{URL: srv.URL + "/t?x=1", WaitFor: "200ms"})
 	want := "join.tokenFrom: " + srv.URL + "/t was not available within 200ms ("
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "last: server answered 503 Service Unavailable)") {

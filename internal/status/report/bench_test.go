@@ -11,7 +11,9 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // BenchmarkInspect6000Peers is one status of a node whose interface carries
@@ -25,7 +27,7 @@ func BenchmarkInspect6000Peers(b *testing.B) {
 	o, dev := healthy(b, n, 10*time.Second)
 	dev.Peers = dev.Peers[:0]
 	for i := range peers {
-		k := testutil.GenKey(b).PublicKey()
+		k := fixture.GenKey(b).PublicKey()
 		ip := fmt.Sprintf("10.%d.%d.%d", 100+i/65536, i/256%256, i%256)
 		fmt.Fprintf(&cfg, "      - publicKey: %s\n        allowedIPs: [%s/32]\n", k, ip)
 		dev.Peers = append(dev.Peers, wgtypes.Peer{PublicKey: k, AllowedIPs: []net.IPNet{{IP: net.ParseIP(ip).To4(), Mask: net.CIDRMask(32, 32)}}, LastHandshakeTime: t0.Add(-time.Second)})
@@ -47,9 +49,9 @@ func BenchmarkInspect6000Peers(b *testing.B) {
 // device with a handshaken peer and the guard in a namespace, read through
 // wgctrl, netlink and nftables (no systemd), plus the files under the root.
 func BenchmarkInspectLive(b *testing.B) {
-	testutil.RequireRoot(b, "ip", "wg", "wg-quick", "wireguard-go", "ping")
+	host.RequireRoot(b, "ip", "wg", "wg-quick", "wireguard-go", "ping")
 	a := newLiveLab(b, "csb").a
-	wg := testutil.WireGuardClient(b)
+	wg := netns.WireGuardClient(b)
 	o := a.options(b, wg)
 	for b.Loop() {
 		if r := Inspect(context.Background(), o); r.Verdict.Line != "ok (could not check: unit states)" {

@@ -24,7 +24,7 @@ import (
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // node is one lab node: its keys and the configuration they make.
@@ -42,9 +42,9 @@ type node struct {
 func newNode(t testing.TB, iface string) node {
 	t.Helper()
 	return node{
-		iface: iface, priv: testutil.GenKey(t), peer: testutil.GenKey(t), psk: testutil.GenKey(t),
+		iface: iface, priv: fixture.GenKey(t), peer: fixture.GenKey(t), psk: fixture.GenKey(t),
 		address: "10.77.0.1/24", peerAddr: "10.77.0.2/32", port: 51820,
-		endpoint: "192.0.2.2:51821", token: testutil.ControllerJoinToken("fake00.inlinestatus0000"),
+		endpoint: "192.0.2.2:51821", token: fixture.ControllerJoinToken("fake00.inlinestatus0000"),
 	}
 }
 

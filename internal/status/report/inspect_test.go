@@ -17,7 +17,7 @@ import (
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // TestVerdicts drives every layer from healthy to broken through the fakes
@@ -77,11 +77,11 @@ func TestVerdicts(t *testing.T) {
 			}},
 		{name: "foreign peer on the device",
 			break_: func(o *Options, dev *wgtypes.Device) {
-				dev.Peers = append(dev.Peers, wgtypes.Peer{PublicKey: testutil.GenKey(t).PublicKey()})
+				dev.Peers = append(dev.Peers, wgtypes.Peer{PublicKey: fixture.GenKey(t).PublicKey()})
 			},
 			line: "degraded: tunnel: wg0: differs from the applied configuration in peers"},
 		{name: "public key",
-			break_: func(o *Options, dev *wgtypes.Device) { dev.PublicKey = testutil.GenKey(t).PublicKey() },
+			break_: func(o *Options, dev *wgtypes.Device) { dev.PublicKey = fixture.GenKey(t).PublicKey() },
 			line:   "degraded: tunnel: wg0: differs from the applied configuration in publicKey"},
 		{name: "listen port",
 			break_: func(o *Options, dev *wgtypes.Device) { dev.ListenPort = 40000 },
@@ -308,7 +308,7 @@ func TestAfterReboot(t *testing.T) {
 	if !r.NodeAddress.Recomputed || r.NodeAddress.Decision.Address != "10.77.0.1" || r.K0s.Via != status.NodeAddressPath {
 		t.Errorf("node address %+v, k0s %+v", r.NodeAddress, r.K0s)
 	}
-	dev.PublicKey = testutil.GenKey(t).PublicKey()
+	dev.PublicKey = fixture.GenKey(t).PublicKey()
 	r = Inspect(context.Background(), o)
 	hasDrift(t, r, Drift{Field: "publicKey", Want: n.priv.PublicKey().String() + " (from " + status.DevicesPath + ")", Have: dev.PublicKey.String()})
 }

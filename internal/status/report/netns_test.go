@@ -16,21 +16,23 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // liveNode is a provisioned root whose rendered wg-quick file is up in a
 // namespace the test made.
 type liveNode struct {
 	node
-	ns   *testutil.Netns
+	ns   *netns.Netns
 	root rootfs.Root
 	conf string
 }
 
 // up provisions n into a fresh root and brings its rendered wg-quick file up
 // with the real wg-quick and wireguard-go inside ns.
-func up(t testing.TB, n node, ns *testutil.Netns) *liveNode {
+func up(t testing.TB, n node, ns *netns.Netns) *liveNode {
 	t.Helper()
 	l := &liveNode{node: n, ns: ns, root: provision(t, n)}
 	l.conf = filepath.Join(l.root.Dir(), render.WireGuardConfPath(n.iface))
@@ -50,7 +52,7 @@ func (l *liveNode) options(t testing.TB, wg *wgctrl.Client) Options {
 // 192.0.2.2) and a real userspace WireGuard overlay (10.77.0.1 and .2), A's
 // guard applied and a ping across the overlay done, so the peers handshook.
 type liveLab struct {
-	nsA, nsB *testutil.Netns
+	nsA, nsB *netns.Netns
 	na       node // A's keys and addresses; B's are their mirror
 	a, b     *liveNode
 }
@@ -59,9 +61,9 @@ type liveLab struct {
 // interfaces apart from other tests'.
 func newLiveLab(tb testing.TB, name string) liveLab {
 	tb.Helper()
-	sfx := testutil.RandHex(6)
-	l := liveLab{nsA: testutil.NewNetns(tb, name+"a"), nsB: testutil.NewNetns(tb, name+"b")}
-	testutil.Veth(tb, l.nsA, "ul0", "192.0.2.1/24", l.nsB, "ul0", "192.0.2.2/24")
+	sfx := fixture.RandHex(6)
+	l := liveLab{nsA: netns.New(tb, name+"a"), nsB: netns.New(tb, name+"b")}
+	netns.Veth(tb, l.nsA, "ul0", "192.0.2.1/24", l.nsB, "ul0", "192.0.2.2/24")
 	l.na = newNode(tb, name+"a"+sfx)
 	nb := node{iface: name + "b" + sfx, priv: l.na.peer, peer: l.na.priv, psk: l.na.psk,
 		address: "10.77.0.2/24", peerAddr: "10.77.0.1/32", port: 51821, endpoint: "192.0.2.1:51820", token: l.na.token}
@@ -90,10 +92,10 @@ func inspectLive(t *testing.T, o Options, wantLine string) *Report {
 // TestLiveOverlay produces every peer class and every guard state on live
 // userspace WireGuard devices and a real nftables table in namespaces.
 func TestLiveOverlay(t *testing.T) {
-	testutil.RequireRoot(t, "ip", "wg", "wg-quick", "wireguard-go", "nft", "ping")
+	host.RequireRoot(t, "ip", "wg", "wg-quick", "wireguard-go", "nft", "ping")
 	lab := newLiveLab(t, "cst")
 	nsA, nsB, na, a, b := lab.nsA, lab.nsB, lab.na, lab.a, lab.b
-	wg := testutil.WireGuardClient(t)
+	wg := netns.WireGuardClient(t)
 	o := a.options(t, wg)
 	keyB := na.peer.PublicKey().String()
 	peerB := "10.77.0.2 (" + keyB[:8] + "...)" // as status names it
@@ -141,7 +143,7 @@ func TestLiveOverlay(t *testing.T) {
 	})
 
 	t.Run("wrong key never handshakes", func(t *testing.T) {
-		nw := node{iface: "csn" + testutil.RandHex(6), priv: testutil.GenKey(t), peer: testutil.GenKey(t), psk: testutil.GenKey(t),
+		nw := node{iface: "csn" + fixture.RandHex(6), priv: fixture.GenKey(t), peer: fixture.GenKey(t), psk: fixture.GenKey(t),
 			address: "10.78.0.1/24", peerAddr: "10.78.0.2/32", port: 51822, endpoint: "192.0.2.2:51821", token: na.token}
 		w := up(t, nw, nsA)
 		ow := w.options(t, wg)

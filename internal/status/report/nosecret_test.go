@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // TestNoKeyInAnyOutput: the device read back holds the private and preshared
@@ -25,7 +25,7 @@ func TestNoKeyInAnyOutput(t *testing.T) {
 		t.Fatal("the fake device must carry the keys the report must not show")
 	}
 	dev.Peers = append(dev.Peers, dev.Peers[0]) // a foreign peer: drift too
-	dev.Peers[1].PublicKey = testutil.GenKey(t).PublicKey()
+	dev.Peers[1].PublicKey = fixture.GenKey(t).PublicKey()
 	r := Inspect(context.Background(), o)
 	if r.NodeAddress.Decision == nil || r.Firewall == nil || r.K0s == nil || len(r.Interfaces[0].Peers) == 0 || len(r.Interfaces[0].Drift) == 0 || r.LastRun == nil || r.Provenance == nil {
 		t.Fatalf("the report is not fully populated: %+v", r)

@@ -4,11 +4,11 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/systemd/notify/notifytest"
 )
 
 func TestStatusReachesNotifySocket(t *testing.T) {
-	sock := testutil.ListenNotify(t)
+	sock := notifytest.Listen(t)
 	t.Setenv("NOTIFY_SOCKET", sock.Path)
 
 	sent, err := Status("waiting for /run/corium/wg0.key\n(attempt 3)")
@@ -38,7 +38,7 @@ func TestStatusToAMissingSocketFails(t *testing.T) {
 // The run's last message carries an outcome that may span lines (a joined
 // error): it stays one STATUS= assignment after READY=1.
 func TestFinishedIsOneAssignment(t *testing.T) {
-	sock := testutil.ListenNotify(t)
+	sock := notifytest.Listen(t)
 	t.Setenv("NOTIFY_SOCKET", sock.Path)
 	if sent, err := Finished("failed: validating the configuration:\nrole: is required\nMAINPID=1"); err != nil || !sent {
 		t.Fatalf("Finished = %v, %v", sent, err)

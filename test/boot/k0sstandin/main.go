@@ -33,7 +33,7 @@ import (
 )
 
 // recordDir is where the stand-in records what it was asked to do; the
-// tests read it through testutil.StandInRecord (testutil.StandInDir, kept
+// tests read it through guest.StandInRecord (guest.StandInDir, kept
 // out of this binary, which links no test code).
 const recordDir = "/var/lib/k0s-standin"
 

@@ -1,4 +1,7 @@
-// Package applytest holds an apply.Live for tests: RecordingLive performs
-// nothing and records each action as one line of text. No production code
-// imports it.
+// Package applytest holds stand-ins for what apply drives, for tests:
+// RecordingLive, an apply.Live that performs nothing and records each action
+// as one line of text; and Devices and Links, the verifier's wgctrl and
+// netlink answering as a plan's verify actions expect (LiveDevicesFor), so
+// a test changes one thing and reads what the verifier says. No production
+// code imports it.
 package applytest

@@ -1,4 +1,4 @@
-package testutil
+package tlsserver
 
 import (
 	"crypto/x509"
@@ -10,11 +10,11 @@ import (
 	"testing"
 )
 
-// NewTLSServer starts a local HTTPS server with h and closes it when the test
+// New starts a local HTTPS server with h and closes it when the test
 // ends. Its certificate is httptest's, which no system store holds, so a
 // client reaches it only through CertPool or CAFile: a test proves trust
 // instead of assuming it.
-func NewTLSServer(t testing.TB, h http.Handler) *httptest.Server {
+func New(t testing.TB, h http.Handler) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewTLSServer(h)
 	t.Cleanup(srv.Close)

@@ -1,4 +1,4 @@
-package testutil
+package notifytest
 
 import (
 	"net"
@@ -9,25 +9,25 @@ import (
 	"time"
 )
 
-// NotifySocket is a service manager's notify socket standing in for
+// Socket is a service manager's notify socket standing in for
 // systemd's: it keeps every sd_notify datagram sent to Path.
-type NotifySocket struct {
+type Socket struct {
 	Path string
 	mu   sync.Mutex
 	all  []string
 	more chan struct{}
 }
 
-// ListenNotify opens a notify socket for the test; it closes when the test
+// Listen opens a notify socket for the test; it closes when the test
 // ends.
-func ListenNotify(t testing.TB) *NotifySocket {
+func Listen(t testing.TB) *Socket {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "notify")
 	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &NotifySocket{Path: path, more: make(chan struct{}, 1)}
+	s := &Socket{Path: path, more: make(chan struct{}, 1)}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -51,7 +51,7 @@ func ListenNotify(t testing.TB) *NotifySocket {
 }
 
 // First waits for the first datagram.
-func (s *NotifySocket) First(t testing.TB) string {
+func (s *Socket) First(t testing.TB) string {
 	t.Helper()
 	deadline := time.After(5 * time.Second)
 	for {
@@ -70,7 +70,7 @@ func (s *NotifySocket) First(t testing.TB) string {
 }
 
 // Text is every datagram received so far.
-func (s *NotifySocket) Text() string {
+func (s *Socket) Text() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return strings.Join(s.all, "\n")

@@ -1,9 +1,12 @@
-package testutil
+package netns
 
 import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil/fixture"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
 // Netns is a network namespace made for one test and deleted after it.
@@ -11,12 +14,12 @@ type Netns struct {
 	Name string
 }
 
-// NewNetns creates a namespace with loopback up; it is deleted (with its
+// New creates a namespace with loopback up; it is deleted (with its
 // links) when the test ends, pass or fail.
-func NewNetns(t testing.TB, prefix string) *Netns {
+func New(t testing.TB, prefix string) *Netns {
 	t.Helper()
-	n := &Netns{Name: prefix + "-" + RandHex(6)}
-	Run(t, "ip", "netns", "add", n.Name)
+	n := &Netns{Name: prefix + "-" + fixture.RandHex(6)}
+	host.Run(t, "ip", "netns", "add", n.Name)
 	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", n.Name).Run() })
 	n.Run(t, "ip", "link", "set", "lo", "up")
 	return n
@@ -29,7 +32,7 @@ func (n *Netns) Path() string { return "/run/netns/" + n.Name }
 // Run runs a command inside the namespace and fails the test on error.
 func (n *Netns) Run(t testing.TB, args ...string) string {
 	t.Helper()
-	return Run(t, append([]string{"ip", "netns", "exec", n.Name}, args...)...)
+	return host.Run(t, append([]string{"ip", "netns", "exec", n.Name}, args...)...)
 }
 
 // Try runs a command inside the namespace and returns its output and error.
@@ -42,10 +45,10 @@ func (n *Netns) Try(args ...string) (string, error) {
 // (in b), assigns the given addresses (CIDR, "" for none) and sets both up.
 func Veth(t testing.TB, a *Netns, nameA, addrA string, b *Netns, nameB, addrB string) {
 	t.Helper()
-	tmpA, tmpB := "cv"+RandHex(4), "cv"+RandHex(4)
-	Run(t, "ip", "link", "add", tmpA, "type", "veth", "peer", "name", tmpB)
-	Run(t, "ip", "link", "set", tmpA, "netns", a.Name)
-	Run(t, "ip", "link", "set", tmpB, "netns", b.Name)
+	tmpA, tmpB := "cv"+fixture.RandHex(4), "cv"+fixture.RandHex(4)
+	host.Run(t, "ip", "link", "add", tmpA, "type", "veth", "peer", "name", tmpB)
+	host.Run(t, "ip", "link", "set", tmpA, "netns", a.Name)
+	host.Run(t, "ip", "link", "set", tmpB, "netns", b.Name)
 	a.Run(t, "ip", "link", "set", tmpA, "name", nameA)
 	b.Run(t, "ip", "link", "set", tmpB, "name", nameB)
 	for _, side := range []struct {
@@ -61,14 +64,4 @@ func Veth(t testing.TB, a *Netns, nameA, addrA string, b *Netns, nameB, addrB st
 		}
 		side.ns.Run(t, "ip", "link", "set", side.name, "up")
 	}
-}
-
-// Run runs a host command and fails the test with its output on error.
-func Run(t testing.TB, args ...string) string {
-	t.Helper()
-	out, err := exec.Command(args[0], args[1:]...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return string(out)
 }

@@ -1,11 +1,11 @@
-package testutil
+package netns
 
 import (
 	"testing"
 
 	"github.com/google/nftables"
 	"github.com/vishvananda/netlink"
-	"github.com/vishvananda/netns"
+	vnetns "github.com/vishvananda/netns"
 )
 
 // The agent's kernel clients take a namespace as a handle, not as the
@@ -14,9 +14,9 @@ import (
 
 // Open opens the namespace's file descriptor; it is closed when the test
 // ends.
-func (n *Netns) Open(t testing.TB) netns.NsHandle {
+func (n *Netns) Open(t testing.TB) vnetns.NsHandle {
 	t.Helper()
-	h, err := netns.GetFromName(n.Name)
+	h, err := vnetns.GetFromName(n.Name)
 	if err != nil {
 		t.Fatal(err)
 	}

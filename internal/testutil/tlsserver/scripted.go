@@ -1,4 +1,4 @@
-package testutil
+package tlsserver
 
 import (
 	"net/http"

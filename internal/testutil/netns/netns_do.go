@@ -1,9 +1,9 @@
-package testutil
+package netns
 
 import (
 	"runtime"
 
-	"github.com/vishvananda/netns"
+	vnetns "github.com/vishvananda/netns"
 )
 
 // Do runs f on an OS thread switched into the namespace, so the sockets f
@@ -13,24 +13,24 @@ func (n *Netns) Do(f func() error) error {
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread()
-		orig, err := netns.Get()
+		orig, err := vnetns.Get()
 		if err != nil {
 			errc <- err
 			return
 		}
 		defer orig.Close()
-		h, err := netns.GetFromName(n.Name)
+		h, err := vnetns.GetFromName(n.Name)
 		if err != nil {
 			errc <- err
 			return
 		}
 		defer h.Close()
-		if err := netns.Set(h); err != nil {
+		if err := vnetns.Set(h); err != nil {
 			errc <- err
 			return
 		}
 		err = f()
-		if netns.Set(orig) == nil {
+		if vnetns.Set(orig) == nil {
 			runtime.UnlockOSThread()
 		}
 		errc <- err
