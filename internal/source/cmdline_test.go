@@ -29,13 +29,13 @@ func TestSplitCmdline(t *testing.T) {
 
 func TestCmdlineLastWins(t *testing.T) {
 	args := parseCmdline(`corium.config=/first corium.config.wait=1m quiet corium.config="/second path" corium.config.wait=5m`)
-	if v, _ := args.get(paramConfig); v != "/second path" {
+	if v, _ := args.get(ParamConfig); v != "/second path" {
 		t.Errorf("corium.config = %q, want the last one", v)
 	}
-	if v, _ := args.get(paramWait); v != "5m" {
+	if v, _ := args.get(ParamWait); v != "5m" {
 		t.Errorf("corium.config.wait = %q, want the last one", v)
 	}
-	if _, ok := args.get(paramSHA256); ok {
+	if _, ok := args.get(ParamSHA256); ok {
 		t.Error("corium.config.sha256 found where there is none")
 	}
 }

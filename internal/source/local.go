@@ -1,7 +1,6 @@
 package source
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,10 +21,10 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", p, bare(err))
 	}
-	if blank(data) {
+	if Blank(data) {
 		return answer{absent: p + " is empty"}, nil
 	}
-	tree, absent, err := inspect(data, cloudConfig)
+	tree, absent, err := Inspect(data, cloudConfig)
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", p, err)
 	}
@@ -54,7 +53,7 @@ func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	d, err := Unpack(ctx, data)
+	d, err := Unpack(data)
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
@@ -79,8 +78,6 @@ func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	res.Source, res.Data, res.Tree, res.OnCmdline, res.Pin = p, d.Data, tree, d.OnCmdline, d.Pin
 	return res, nil
 }
-
-func blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
 
 // bare drops the host path from a *fs.PathError, so a message names the node
 // path once, not the root-prefixed path beside it.

@@ -21,14 +21,14 @@ type binding struct {
 
 // String names the pinned source for provenance and errors.
 func (b *binding) String() string {
-	return fmt.Sprintf("%s=%s with %s=%s", paramConfig, b.shown, paramSHA256, b.pin)
+	return fmt.Sprintf("%s=%s with %s=%s", ParamConfig, b.shown, ParamSHA256, b.pin)
 }
 
 // check judges the block an earlier source yields.
 func (b *binding) check(name string, a answer) (answer, error) {
 	// The other document's digest is not shown: with its text guessed, a
 	// digest confirms a guessed password in it.
-	if checkPin(a.data, b.pin) != nil {
+	if CheckPin(a.data, b.pin) != nil {
 		return answer{}, &conflictError{source: name, pinned: b}
 	}
 	return answer{ignored: "holds the very document the kernel command line pins (" + b.String() + "); the pinned source runs"}, nil
@@ -48,5 +48,5 @@ func (e *conflictError) Error() string {
 		remove = "remove the corium: key from the instance's user-data"
 	}
 	return fmt.Sprintf("%s holds a corium block that is not the document the kernel command line pins (%s); a pin binds the node to the pinned document, so no other may run: %s, or drop %s= from the kernel command line",
-		where, e.pinned, remove, paramSHA256)
+		where, e.pinned, remove, ParamSHA256)
 }

@@ -121,7 +121,7 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 	// The command line is read first, because a pin on it decides how every
 	// source before it is read; a broken pin fails before any of them.
 	k := readKernelLine(opts.Root)
-	if k.params.pinned && k.err != nil {
+	if k.params.Pinned && k.err != nil {
 		res.record(opts.Logger, Attempt{Source: NameCmdline, Outcome: Failed, Reason: k.err.Error()})
 		return res, fmt.Errorf("configuration source %s: %w (the chain stops at a broken source; fix or remove it)", NameCmdline, k.err)
 	}
