@@ -10,6 +10,10 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 )
 
+// FilePath is the node's configuration file, the first place the agent
+// looks: a cloud-config's write_files may write it.
+const FilePath = "/etc/corium/config.yaml"
+
 // Delivery is the document a file hands a node, taken out of what wraps it,
 // for a workstation that checks the file before any node boots: the file
 // itself (standalone, or a #cloud-config with corium:), the

@@ -1,4 +1,4 @@
-package source
+package chain
 
 import (
 	"encoding/base64"
@@ -64,7 +64,7 @@ func TestChainCmdlineForms(t *testing.T) {
 
 // The PXE example's inline form decodes and matches its own pin.
 func TestChainCmdlineExample(t *testing.T) {
-	line, err := os.ReadFile("../../examples/worker-pxe/cmdline-data.txt")
+	line, err := os.ReadFile("../../../examples/worker-pxe/cmdline-data.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

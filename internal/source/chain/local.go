@@ -1,4 +1,4 @@
-package source
+package chain
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // readLocal reads a source file under the root: missing or blank is absent,
@@ -21,10 +22,10 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", p, bare(err))
 	}
-	if Blank(data) {
+	if source.Blank(data) {
 		return answer{absent: p + " is empty"}, nil
 	}
-	tree, absent, err := Inspect(data, cloudConfig)
+	tree, absent, err := source.Inspect(data, cloudConfig)
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", p, err)
 	}
@@ -36,7 +37,7 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 
 // fromFlag reads --config FILE, which replaces the chain: with nothing to
 // fall through to, every problem (missing and blank included) is a failure.
-// The file is read as validate reads it (Unpack): a cloud-config's
+// The file is read as validate reads it (source.Unpack): a cloud-config's
 // write_files, a kernel command line or a GRUB entry hands over the document
 // in it, and the provenance says where in the file it was.
 func fromFlag(ctx context.Context, o Options) (*Result, error) {
@@ -53,7 +54,7 @@ func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	d, err := Unpack(data)
+	d, err := source.Unpack(data)
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}

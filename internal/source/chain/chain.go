@@ -1,4 +1,4 @@
-package source
+package chain
 
 import (
 	"context"
@@ -9,19 +9,19 @@ import (
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // Names of the sources, as provenance and status spell them.
 const (
-	NameFile      = FilePath
+	NameFile      = source.FilePath
 	NameCloudInit = "cloud-init"
 	NameCmdline   = "cmdline"
 	NameDefault   = DefaultPath
 )
 
-// Paths the chain reads, under the root.
+// Paths the chain reads, under the root, after source.FilePath.
 const (
-	FilePath        = "/etc/corium/config.yaml"
 	CloudConfigPath = "/var/lib/cloud/instance/cloud-config.txt"
 	CmdlinePath     = "/proc/cmdline"
 	DefaultPath     = "/usr/share/corium/config.yaml"
@@ -96,7 +96,7 @@ type step struct {
 
 var chain = []step{
 	{NameFile, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
-		return readLocal(o.Root, FilePath, false)
+		return readLocal(o.Root, source.FilePath, false)
 	}},
 	{NameCloudInit, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
 		return readLocal(o.Root, CloudConfigPath, true)

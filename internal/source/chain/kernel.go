@@ -1,4 +1,4 @@
-package source
+package chain
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // maxBody bounds a fetched document.
@@ -19,7 +20,7 @@ const maxBody = 1 << 20
 type kernelLine struct {
 	absent string // why there is no line
 	err    error  // reading it, or its parameters, failed
-	params Params
+	params source.Params
 }
 
 func readKernelLine(root rootfs.Root) *kernelLine {
@@ -30,7 +31,7 @@ func readKernelLine(root rootfs.Root) *kernelLine {
 	case err != nil:
 		return &kernelLine{err: fmt.Errorf("reading %s: %w", CmdlinePath, bare(err))}
 	}
-	p, err := ReadParams(string(raw))
+	p, err := source.ReadParams(string(raw))
 	return &kernelLine{err: err, params: p}
 }
 
@@ -55,18 +56,18 @@ func tryCmdline(ctx context.Context, o *Options, k *kernelLine) (answer, error) 
 
 // read reads the document the checked parameters name: a file under the
 // root, a URL through the one HTTPS client, or the document inline.
-func read(ctx context.Context, o *Options, p Params) (answer, error) {
+func read(ctx context.Context, o *Options, p source.Params) (answer, error) {
 	if !p.HasConfig {
-		return answer{absent: ParamConfig + "= is not on the kernel command line"}, nil
+		return answer{absent: source.ParamConfig + "= is not on the kernel command line"}, nil
 	}
 	if p.Inline() {
 		return named(p.ReadInline())
 	}
 	val, pin := p.Config, p.Pin
-	if !strings.HasPrefix(val, "/") { // https, or http with a pin: ReadParams refused every other form
+	if !strings.HasPrefix(val, "/") { // https, or http with a pin: source.ReadParams refused every other form
 		data, err := fetchConfig(ctx, o, val, pin != "", p.Wait)
 		if err != nil {
-			return answer{}, fmt.Errorf("%s: %w", ParamConfig, err) // fetch names the URL
+			return answer{}, fmt.Errorf("%s: %w", source.ParamConfig, err) // fetch names the URL
 		}
 		return named(p.Accept(data))
 	}
@@ -77,21 +78,21 @@ func read(ctx context.Context, o *Options, p Params) (answer, error) {
 			// node must run, so falling through to a later source (a
 			// baked default) would run another.
 			return answer{}, fmt.Errorf("%s=%s: the file does not exist, and %s= pins the document it must hold; provide the file or drop the pin",
-				ParamConfig, val, ParamSHA256)
+				source.ParamConfig, val, source.ParamSHA256)
 		}
-		return answer{absent: ParamConfig + "=" + val + ": the file does not exist"}, nil
+		return answer{absent: source.ParamConfig + "=" + val + ": the file does not exist"}, nil
 	}
 	if err != nil {
-		return answer{}, fmt.Errorf("%s=%s: reading: %w", ParamConfig, val, bare(err))
+		return answer{}, fmt.Errorf("%s=%s: reading: %w", source.ParamConfig, val, bare(err))
 	}
-	if Blank(data) && pin == "" {
-		return answer{absent: ParamConfig + "=" + val + ": the file is empty"}, nil
+	if source.Blank(data) && pin == "" {
+		return answer{absent: source.ParamConfig + "=" + val + ": the file is empty"}, nil
 	}
 	return named(p.Accept(data))
 }
 
 // named is the answer of a judged document.
-func named(n Named, err error) (answer, error) {
+func named(n source.Named, err error) (answer, error) {
 	if err != nil {
 		return answer{}, err
 	}
