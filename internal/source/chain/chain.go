@@ -94,7 +94,7 @@ type step struct {
 	try  func(ctx context.Context, o *Options, k *kernelLine) (answer, error)
 }
 
-var chain = []step{
+var sources = []step{
 	{NameFile, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
 		return readLocal(o.Root, source.FilePath, false)
 	}},
@@ -130,7 +130,7 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 		res.Pin = bind.pin
 		opts.Logger.Info("the kernel command line pins the configuration; the node runs the pinned document or nothing", "pinned", bind.String())
 	}
-	for _, s := range chain {
+	for _, s := range sources {
 		a, err := s.try(ctx, &opts, k)
 		if err == nil && a.absent == "" && bind != nil && s.name != NameCmdline {
 			a, err = bind.check(s.name, a)
