@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -82,7 +82,7 @@ func TestAgainRemovesADroppedInterface(t *testing.T) {
 	var removed []string
 	for _, s := range st.Steps {
 		for _, f := range s.Files {
-			if f.Change == apply.Removed {
+			if f.Change == plan.ChangeRemoved {
 				removed = append(removed, s.Name+" "+f.Path)
 			}
 		}

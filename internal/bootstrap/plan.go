@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
@@ -52,13 +51,10 @@ type PlanStep struct {
 
 // PlanFile is one file or link and what apply would do to it.
 type PlanFile struct {
-	Path string `json:"path"`
-	Mode string `json:"mode,omitempty"`
+	plan.ShownFile
 	// Size is the content's length in bytes (a file, not a link or a
 	// removal).
-	Size   int    `json:"size,omitempty"`
-	Target string `json:"target,omitempty"`
-	Change string `json:"change"` // created, changed, unchanged
+	Size int `json:"size,omitempty"`
 	// Secret files hold resolved secrets at apply; their secret lines are
 	// masked in Diff, and their values are not compared.
 	Secret bool   `json:"secret,omitempty"`
@@ -67,9 +63,7 @@ type PlanFile struct {
 
 // PlanAction is one live action.
 type PlanAction struct {
-	Kind string   `json:"kind"`
-	Unit string   `json:"unit,omitempty"`
-	Args []string `json:"args,omitempty"`
+	plan.ShownAction
 	// When says whether apply would perform it, and why.
 	When string `json:"when"`
 }
@@ -154,7 +148,7 @@ func dryRun(root rootfs.Root, d *decided, rep *PlanReport) error {
 		for _, r := range s.Removes {
 			if root.Exists(r) {
 				changed[r] = true
-				ps.Files = append(ps.Files, PlanFile{Path: r, Change: apply.Removed})
+				ps.Files = append(ps.Files, PlanFile{ShownFile: plan.Removed(r)})
 			}
 		}
 		rep.Steps = append(rep.Steps, ps)
@@ -222,7 +216,7 @@ func knownSecretsOf(root rootfs.Root, cfg *schema.Config, p *plan.Plan, placehol
 // secret as a whole, or whose secrets on disk cannot be read, is compared
 // but never shown.
 func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, error) {
-	pf := PlanFile{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Size: len(f.Content), Secret: f.Secret}
+	pf := PlanFile{ShownFile: f.Shown(""), Size: len(f.Content), Secret: f.Secret}
 	old, err := root.ReadFile(f.Path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -272,7 +266,7 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 }
 
 func planLink(root rootfs.Root, l plan.Link) PlanFile {
-	pf := PlanFile{Path: l.Path, Target: l.Target, Change: string(rootfs.Created)}
+	pf := PlanFile{ShownFile: l.Shown(string(rootfs.Created))}
 	if old, err := root.Readlink(l.Path); err == nil {
 		pf.Change = string(rootfs.Changed)
 		if old == l.Target {
@@ -283,7 +277,7 @@ func planLink(root rootfs.Root, l plan.Link) PlanFile {
 }
 
 func planAction(root rootfs.Root, cfg *schema.Config, a plan.Action, changed map[string]bool) PlanAction {
-	pa := PlanAction{Kind: string(a.Kind), Unit: a.Unit, Args: a.Words()}
+	pa := PlanAction{ShownAction: a.Shown()}
 	if a.Device != nil {
 		for i, arg := range pa.Args {
 			if strings.HasPrefix(arg, "publicKey=") {

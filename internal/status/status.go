@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 )
 
@@ -138,21 +139,15 @@ type Step struct {
 	Error      string      `json:"error,omitempty"`
 }
 
-// File is one file or link the step wrote or left alone.
-type File struct {
-	Path   string `json:"path"`
-	Mode   string `json:"mode,omitempty"`
-	Target string `json:"target,omitempty"`
-	Change string `json:"change"` // created, changed, unchanged, removed
-}
+// File is one file or link the step wrote, left alone or removed, as every
+// report of a run shows it.
+type File = plan.ShownFile
 
 // Action is one live action and what came of it.
 type Action struct {
-	Kind    string   `json:"kind"`
-	Unit    string   `json:"unit,omitempty"`
-	Args    []string `json:"args,omitempty"`
-	Outcome string   `json:"outcome"` // done, skipped: WHY, failed
-	Error   string   `json:"error,omitempty"`
+	plan.ShownAction
+	Outcome string `json:"outcome"` // done, skipped: WHY, failed
+	Error   string `json:"error,omitempty"`
 }
 
 // Write stores s at Path under the root, readable by root only. It holds no

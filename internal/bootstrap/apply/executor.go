@@ -86,7 +86,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		if err != nil {
 			return st, err
 		}
-		st.Files = append(st.Files, status.File{Path: f.Path, Mode: fmt.Sprintf("%04o", f.Mode.Perm()), Change: string(change)})
+		st.Files = append(st.Files, f.Shown(string(change)))
 		if change != rootfs.Unchanged {
 			e.changed[f.Path] = true
 			log.Info("file written", "path", f.Path, "change", string(change))
@@ -100,7 +100,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		if err != nil {
 			return st, err
 		}
-		st.Files = append(st.Files, status.File{Path: l.Path, Target: l.Target, Change: string(change)})
+		st.Files = append(st.Files, l.Shown(string(change)))
 		if change != rootfs.Unchanged {
 			e.changed[l.Path] = true
 			log.Info("link written", "path", l.Path, "target", l.Target, "change", string(change))
@@ -110,7 +110,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		}
 	}
 	for _, a := range step.Actions {
-		res := status.Action{Kind: string(a.Kind), Unit: a.Unit, Args: a.Words()}
+		res := status.Action{ShownAction: a.Shown()}
 		switch {
 		case len(a.OnChange) > 0 && !e.anyChanged(a.OnChange):
 			res.Outcome = "skipped: nothing it depends on changed"
@@ -144,7 +144,7 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 		if !removed {
 			continue
 		}
-		st.Files = append(st.Files, status.File{Path: p, Change: Removed})
+		st.Files = append(st.Files, plan.Removed(p))
 		e.changed[p] = true
 		log.Info("file removed", "path", p)
 		if err := e.afterWrite(p); err != nil {
@@ -153,9 +153,6 @@ func (e *Executor) applyStep(ctx context.Context, log *slog.Logger, step plan.St
 	}
 	return st, nil
 }
-
-// Removed is the change of a file or link a step deleted.
-const Removed = "removed"
 
 func (e *Executor) afterWrite(p string) error {
 	if e.AfterWrite == nil {

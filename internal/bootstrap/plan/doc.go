@@ -3,7 +3,10 @@
 // happen, with no I/O; and Device, what a live WireGuard interface must look
 // like once up (the verify action checks it, package status keeps it in
 // /var/lib/corium/wireguard.json). Plans, logs, fakes and the status file all
-// show actions the one way Action.String gives.
+// show actions the one way Action.String gives, and every report of a run
+// (the plan, status.json) shows a step's files and actions as ShownFile and
+// ShownAction, adding beside them only what is its own: a plan's diff and
+// when apply would act, a run's outcome.
 //
 // It is a leaf: it imports no other package of the agent, no schema, and no
 // driver (its deps_test holds it to that).

@@ -68,7 +68,7 @@ func TestDayTwoRemovesADroppedInterface(t *testing.T) {
 		t.Errorf("live actions:\n%s\nwant wg1 stopped last", text)
 	}
 	last := steps[len(steps)-1]
-	if last.Name != StepWireGuardRemoved || len(last.Files) != 3 || last.Files[0].Change != apply.Removed ||
+	if last.Name != StepWireGuardRemoved || len(last.Files) != 3 || last.Files[0].Change != plan.ChangeRemoved ||
 		last.Files[2].Path != WgQuickK0sDropInPath("wg1") {
 		t.Errorf("removal step %+v, want the file, the link and the interface's k0s drop-in reported removed", last)
 	}
