@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/source/sourcetest"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 	"github.com/corium/corium-agent/internal/testutil/host"
@@ -53,7 +54,7 @@ func TestCmdlineOutputBootsThroughTheReader(t *testing.T) {
 		t.Fatalf("want the pin, then the data: URL: %q", line)
 	}
 	res, err := sourcetest.FindOnCmdline(t, sourcetest.BootLoaderArgs+line)
-	if err != nil || res.Source != source.NameCmdline || string(res.Data) != pxeDoc {
+	if err != nil || res.Source != chain.NameCmdline || string(res.Data) != pxeDoc {
 		t.Fatalf("the reader does not read the document back: %v, source %q, data %q", err, res.Source, res.Data)
 	}
 	if used := res.Tried[len(res.Tried)-1]; !strings.Contains(used.Reason, "sha256 verified") {
@@ -153,7 +154,7 @@ func cloudConfig(block string) string {
 func decodedLine(t *testing.T, line string) string {
 	t.Helper()
 	res, err := sourcetest.FindOnCmdline(t, sourcetest.BootLoaderArgs+strings.TrimSuffix(line, "\n"))
-	if err != nil || res.Source != source.NameCmdline {
+	if err != nil || res.Source != chain.NameCmdline {
 		t.Fatalf("the reader does not read the line: %v", err)
 	}
 	return string(res.Data)

@@ -13,7 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 )
 
 func init() {
@@ -143,7 +143,7 @@ func parseFirewall(args []string, stdout, stderr io.Writer) (a firewallArgs, cod
 // takes.
 func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.Guard, int, error) {
 	if config != "" {
-		res, err := source.Find(ctx, source.Options{Root: root, ConfigFile: config, Logger: slog.New(slog.DiscardHandler)})
+		res, err := chain.Find(ctx, chain.Options{Root: root, ConfigFile: config, Logger: slog.New(slog.DiscardHandler)})
 		var pe *fs.PathError
 		switch {
 		case errors.As(err, &pe):

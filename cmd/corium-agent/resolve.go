@@ -15,7 +15,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -25,8 +25,8 @@ func init() {
 
 // resolved is resolve's output; its JSON form is part of the CLI contract.
 type resolved struct {
-	Source string           `json:"source"`
-	Tried  []source.Attempt `json:"tried"`
+	Source string          `json:"source"`
+	Tried  []chain.Attempt `json:"tried"`
 	// Pin is the corium.config.sha256= that binds the node to the kernel
 	// command line's document, omitted when the line pins none.
 	Pin    string         `json:"pin,omitempty"`
@@ -51,7 +51,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	// The provenance goes to stdout; the log carries only what needs
 	// attention (retries, the failure).
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	res, err := source.Find(ctx, source.Options{Root: rootfs.New(*root), ConfigFile: *configFile, Logger: log})
+	res, err := chain.Find(ctx, chain.Options{Root: rootfs.New(*root), ConfigFile: *configFile, Logger: log})
 	out := resolved{Source: res.Source, Tried: res.Tried, Pin: res.Pin}
 	code := exitOK
 	switch {

@@ -15,7 +15,7 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -178,7 +178,7 @@ func unfinishedRun(o Options) *status.Unfinished {
 
 // ChecksFor is the checks a document's way in adds: an inline secret in a
 // document on the kernel command line is readable by every user.
-func ChecksFor(res *source.Result) []schema.Option {
+func ChecksFor(res *chain.Result) []schema.Option {
 	if res.OnCmdline {
 		return []schema.Option{schema.ForCmdline()}
 	}
@@ -193,7 +193,7 @@ func timedStep(name string, start time.Time, err error) status.Step {
 	return s
 }
 
-func provenance(res *source.Result) *status.Provenance {
+func provenance(res *chain.Result) *status.Provenance {
 	p := &status.Provenance{Source: res.Source, Tried: []status.Attempt{}, Pin: res.Pin}
 	for _, a := range res.Tried {
 		p.Tried = append(p.Tried, status.Attempt{Source: a.Source, Outcome: string(a.Outcome), Reason: a.Reason})

@@ -10,7 +10,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -20,7 +20,7 @@ import (
 // and the whole node rendered and checked. apply carries the plan out; plan
 // compares it with the root. Both come through decide, so they cannot drift.
 type decided struct {
-	res      *source.Result
+	res      *chain.Result
 	cfg      *schema.Config
 	findings schema.Findings
 	facts    *hostfacts.Facts
@@ -56,7 +56,7 @@ func (e *refusedError) Error() string {
 // error is a node no source configures.
 func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decided, error) {
 	o.Notify("finding the configuration")
-	res, err := source.Find(ctx, source.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
+	res, err := chain.Find(ctx, chain.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
 	if res != nil {
 		t.provenance = provenance(res)
 	}

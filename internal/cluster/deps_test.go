@@ -7,9 +7,8 @@ import (
 )
 
 // validate --cluster runs on a workstation: it links no netlink, nftables,
-// D-Bus or os/exec. It still links net/http, through package source, whose
-// delivery unpacking and fetching chain are one package; that is the one
-// driver allowed here until they are split.
+// D-Bus, os/exec, net/http or TLS. It reads each file through the pure
+// reader (internal/source), never the fetching chain.
 func TestDependencies(t *testing.T) {
-	deptest.Forbid(t, "github.com/corium/corium-agent/internal/cluster", deptest.Without(deptest.Drivers, "net/http")...)
+	deptest.Forbid(t, "github.com/corium/corium-agent/internal/cluster", append(deptest.Drivers, "crypto/tls")...)
 }

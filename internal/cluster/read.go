@@ -16,7 +16,7 @@ import (
 // ctx's, when it ends first.
 func Read(ctx context.Context, file string, data []byte, opts ...schema.Option) (Node, error) {
 	n := Node{File: file}
-	d, err := source.Unpack(ctx, data)
+	d, err := source.Unpack(data)
 	if err != nil {
 		n.Delivery = &source.Delivery{Data: data}
 		n.Findings = schema.Findings{{Severity: schema.SeverityError, Message: err.Error()}}

@@ -156,7 +156,7 @@ func renderCases(t *testing.T) map[string]rendered {
 		rel = filepath.ToSlash(rel)
 		data := readFile(t, f)
 		// What the node reads: a cloud-config's write_files are written first.
-		if d, err := source.Unpack(t.Context(), data); err == nil {
+		if d, err := source.Unpack(data); err == nil {
 			data = d.Data
 		}
 		cfg, _, err := schema.Load(data)

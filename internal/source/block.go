@@ -1,17 +1,18 @@
 package source
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 
 	"github.com/corium/corium-agent/internal/schema"
 )
 
-// inspect reads data once and tells whether it holds a corium block
+// Inspect reads data once and tells whether it holds a corium block
 // (schema.Tree.Holds): a reason when the source is absent (a cloud-config
 // without a corium: key), an error when it is broken. The tree goes on to
 // the schema with the document, so it is not parsed twice.
-func inspect(data []byte, fromCloudInit bool) (*schema.Tree, string, error) {
+func Inspect(data []byte, fromCloudInit bool) (*schema.Tree, string, error) {
 	tree, err := schema.ReadTree(data, fromCloudInit)
 	var syn *schema.SyntaxError
 	if errors.As(err, &syn) {
@@ -23,3 +24,6 @@ func inspect(data []byte, fromCloudInit bool) (*schema.Tree, string, error) {
 	absent, err := tree.Holds()
 	return tree, absent, err
 }
+
+// Blank says data holds nothing but white space: no document at all.
+func Blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }

@@ -30,7 +30,7 @@ func TestInspect(t *testing.T) {
 		{"syntax error", "role: worker\n  bad: indent\n", false, "", "line 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, absent, err := inspect([]byte(tc.doc), tc.cloudConfig)
+			_, absent, err := Inspect([]byte(tc.doc), tc.cloudConfig)
 			if absent != tc.absent {
 				t.Errorf("absent %q, want %q", absent, tc.absent)
 			}

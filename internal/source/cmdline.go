@@ -4,11 +4,11 @@ import (
 	"strings"
 )
 
-// Kernel command line parameters the chain reads.
+// Kernel command line parameters the agent reads.
 const (
-	paramConfig = "corium.config"
-	paramWait   = "corium.config.wait"
-	paramSHA256 = "corium.config.sha256"
+	ParamConfig = "corium.config"
+	ParamWait   = "corium.config.wait"
+	ParamSHA256 = "corium.config.sha256"
 )
 
 // kernelArgs holds the last occurrence of each parameter (the kernel's own

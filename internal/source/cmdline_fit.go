@@ -24,13 +24,13 @@ func CmdlineFit(s CmdlineSize) *schema.Finding {
 		}
 		return &schema.Finding{Severity: schema.SeverityError, Message: fmt.Sprintf(
 			"the kernel command line takes %d bytes, and the kernel keeps %d of it: the rest of the line (the boot loader's parameters) already takes %d, and the parameters that carry this document %d; what stands past the limit is cut off without a word, and the node refuses a cut %s=: put the document in a file or at a URL (%s=https://... with %s=), shorten it (comments count), or drop parameters from the rest of the line",
-			s.Whole, MaxCmdline, s.Rest, s.Corium, paramConfig, paramConfig, paramSHA256)}
+			s.Whole, MaxCmdline, s.Rest, s.Corium, ParamConfig, ParamConfig, ParamSHA256)}
 	}
 	switch left := MaxCmdline - s.Corium - 1; {
 	case left < 0:
 		return &schema.Finding{Severity: schema.SeverityError, Message: fmt.Sprintf(
 			"the kernel command line parameters that carry this document take %d bytes, and the kernel keeps %d of the whole line; a longer line is cut, and the node refuses a cut one: put the document in a file or at a URL (%s=https://... with %s=), or shorten it (comments count)",
-			s.Corium, MaxCmdline, paramConfig, paramSHA256)}
+			s.Corium, MaxCmdline, ParamConfig, ParamSHA256)}
 	case left < CmdlineRoom:
 		return &schema.Finding{Severity: schema.SeverityWarning, Message: fmt.Sprintf(
 			"the kernel command line parameters that carry this document take %d of the %d bytes the kernel keeps of the whole line, leaving %d for the rest of it (BOOT_IMAGE=, root=, console= and the like take a few hundred); a longer line is cut, and the node refuses a cut one: shorten the document (comments count) or put it in a file or at a URL",

@@ -1,7 +1,6 @@
 package source
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -33,14 +32,14 @@ func TestMeasureCmdline(t *testing.T) {
 // Unpack measures the command line it reads, and only a command line.
 func TestUnpackMeasuresTheCommandLine(t *testing.T) {
 	line := "BOOT_IMAGE=/vmlinuz " + strings.Join(InlineParams([]byte("role: worker\n")), " ")
-	d, err := Unpack(context.Background(), []byte(line+"\n"))
+	d, err := Unpack([]byte(line + "\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d.Cmdline == nil || d.Cmdline.Whole != len(line) || d.Cmdline.Rest != len("BOOT_IMAGE=/vmlinuz") {
 		t.Errorf("Cmdline = %+v, want the whole line of %d bytes, 19 of them the rest", d.Cmdline, len(line))
 	}
-	if d, err := Unpack(context.Background(), []byte("role: worker\n")); err != nil || d.Cmdline != nil {
+	if d, err := Unpack([]byte("role: worker\n")); err != nil || d.Cmdline != nil {
 		t.Errorf("a document is no command line: %+v, %v", d.Cmdline, err)
 	}
 }

@@ -1,16 +1,18 @@
 package source
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/schema"
 )
+
+// FilePath is the node's configuration file, the first place the agent
+// looks: a cloud-config's write_files may write it.
+const FilePath = "/etc/corium/config.yaml"
 
 // Delivery is the document a file hands a node, taken out of what wraps it,
 // for a workstation that checks the file before any node boots: the file
@@ -96,9 +98,9 @@ func (d *Delivery) Where(file string, line, col int) (string, int, int) {
 // command line naming a URL); it never quotes the document. A YAML syntax
 // error is not Unpack's to report: the document is handed on as it is, for
 // the schema to report with its line.
-func Unpack(ctx context.Context, data []byte) (*Delivery, error) {
+func Unpack(data []byte) (*Delivery, error) {
 	if line, ok := commandLine(data); ok {
-		return unpackCmdline(ctx, line, paramConfig, "")
+		return unpackCmdline(line, ParamConfig, "")
 	}
 	var root yaml.Node
 	yamlErr := yaml.Unmarshal(data, &root)
@@ -108,15 +110,15 @@ func Unpack(ctx context.Context, data []byte) (*Delivery, error) {
 		case err != nil:
 			return nil, err
 		case ok && at == 0:
-			return unpackCmdline(ctx, line, paramConfig, "GRUB's quotes undone, ")
+			return unpackCmdline(line, ParamConfig, "GRUB's quotes undone, ")
 		case ok:
-			return unpackCmdline(ctx, line, fmt.Sprintf("line %d (GRUB linux) %s", at, paramConfig), "GRUB's quotes undone, ")
+			return unpackCmdline(line, fmt.Sprintf("line %d (GRUB linux) %s", at, ParamConfig), "GRUB's quotes undone, ")
 		}
 		switch line, at, ok, err := ipxeEntry(data); {
 		case err != nil:
 			return nil, err
 		case ok:
-			return unpackCmdline(ctx, line, fmt.Sprintf("line %d (iPXE) %s", at, paramConfig), "")
+			return unpackCmdline(line, fmt.Sprintf("line %d (iPXE) %s", at, ParamConfig), "")
 		}
 	}
 	if !schema.IsCloudConfig(data) || yamlErr != nil {
@@ -146,28 +148,31 @@ func commandLine(data []byte) (string, bool) {
 	if strings.ContainsAny(line, "\n\r") {
 		return "", false
 	}
-	_, ok := parseCmdline(line).get(paramConfig)
+	_, ok := parseCmdline(line).get(ParamConfig)
 	return line, ok
 }
 
 // unpackCmdline reads the document line carries; via says where it is in
 // the file, quoted how the line was taken out of it.
-func unpackCmdline(ctx context.Context, line, via, quoted string) (*Delivery, error) {
-	val, _ := parseCmdline(line).get(paramConfig)
+func unpackCmdline(line, via, quoted string) (*Delivery, error) {
+	val, _ := parseCmdline(line).get(ParamConfig)
 	if !hasScheme(val, "data") {
-		return nil, fmt.Errorf("%s= does not carry the document inline (data:), so it is read only at boot; check the document it names instead", paramConfig)
+		return nil, fmt.Errorf("%s= does not carry the document inline (data:), so it is read only at boot; check the document it names instead", ParamConfig)
 	}
-	a, err := fromCmdline(ctx, &Options{Logger: slog.New(slog.DiscardHandler)}, line)
+	p, err := ReadParams(line)
+	if err != nil {
+		return nil, err
+	}
+	n, err := p.ReadInline()
 	switch {
 	case err != nil:
 		return nil, err
-	case a.absent != "":
-		return nil, errors.New(a.absent + "; it must hold a corium block")
+	case n.Absent != "":
+		return nil, errors.New(n.Absent + "; it must hold a corium block")
 	}
-	p, _ := readParams(line) // fromCmdline checked it
-	_, how, _ := strings.Cut(a.detail, "(")
+	_, how, _ := strings.Cut(n.Detail, "(")
 	size := MeasureCmdline(line)
-	return &Delivery{Data: a.data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.pin, Cmdline: &size}, nil
+	return &Delivery{Data: n.Data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.Pin, Cmdline: &size}, nil
 }
 
 // topMapping is the document's top-level mapping, nil when it has none.

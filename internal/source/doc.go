@@ -1,62 +1,29 @@
-// Package source finds the node's configuration document: the chain of
-// /etc/corium/config.yaml, cloud-init's merged cloud-config
-// (/var/lib/cloud/instance/cloud-config.txt), the kernel command line
-// (corium.config= in /proc/cmdline) and the image default
-// /usr/share/corium/config.yaml, tried in that order, every path under a
-// root. The first source that holds a corium block wins, unless the kernel
-// command line pins a document (corium.config.sha256=): a pin binds the node,
-// which runs the pinned document or nothing. The pin is read before any
-// source, and a malformed or cut one, or one without corium.config= beside
-// it, fails there. An earlier source holding a corium block is then a
-// failure naming both sources, unless its bytes are the pinned document's
-// (it is recorded as ignored, and the pinned source runs); see binding.
+// Package source reads the node's configuration document out of what
+// delivers it, from bytes alone: a standalone document, a #cloud-config
+// with corium: or with a write_files entry for /etc/corium/config.yaml
+// (FilePath, decoded as cloud-init decodes it, every encoding cloud-init
+// knows), a kernel command line with corium.config=data: and its
+// corium.config.sha256= pin, the linux line of a GRUB entry or grub.cfg,
+// and the kernel line of an iPXE script. Unpack is that one reader, for
+// validate, validate --cluster, plan and apply --config alike; the chain a
+// booted node runs (internal/source/chain) reads the same shapes through it.
 //
-// A source is absent (the chain moves on) only in the cases the contract
-// lists: a missing file, an empty or whitespace-only one, no corium.config=
-// on the command line, or a cloud-config without a corium: key. Anything
-// else fails and stops the chain, because falling through to a later source
-// when the intended one is broken is how a node silently joins the wrong
-// cluster. Where the contract is silent, the same rule decides:
-//   - a standalone file holding only comments, a list, a scalar, or a mapping
-//     with none of the block's keys fails (it was meant to say something);
-//   - corium.config= with an empty value fails, as does a relative path or
-//     any scheme but https, http (pinned) and data;
-//   - a pinned path form whose file is missing or empty fails (the pin
-//     names the one document the node must run, so the chain must not fall
-//     through to another); an empty fetched or inline document fails, and
-//     so does a pinned one without a corium block;
-//   - an unreadable /proc/cmdline fails; a missing one (a bare directory
-//     root) is absent;
-//   - a command line the kernel cut at its limit (MaxCmdline, 2,047 bytes on
-//     x86-64) inside one of the chain's parameters fails, saying it was cut:
-//     what is left of it would read as a document with fields missing, a
-//     pin that is not hex, or a path that does not exist. Only a pinned
-//     data: document can show that it filled the line to the byte whole.
+// The kernel command line's parameters are read here too (ReadParams: the
+// pin checked first, a line the kernel cut at MaxCmdline told apart from a
+// whole one), and a document they name is judged here whoever read it
+// (Params.Accept): the pin, an empty document, a missing block. Fetching a
+// URL or reading a path under a root is the chain's.
 //
 // A document is a cloud-config when it comes from cloud-init or starts with
 // the #cloud-config header; a cloud-config holds the block only under
-// corium:, whatever its other keys. The document is read once, into a
-// schema.Tree, which says whether a block is there from the top-level keys
-// alone (the block's content is the schema's to judge, with line numbers, so
-// a typo beside role: is reported, never skipped) and goes on in the Result,
-// so the schema decodes it without parsing it again.
+// corium:, whatever its other keys. A document is read once, into a
+// schema.Tree (Inspect), which says whether a block is there from the
+// top-level keys alone (the block's content is the schema's to judge, with
+// line numbers, so a typo beside role: is reported, never skipped).
 //
-// Every source tried is recorded with its outcome (the provenance), logged
-// through log/slog and returned, also on failure. Reasons never hold a
-// secret: an inline data: document shows only its size, and URLs lose their
-// query string and user info.
+// Errors never quote the document: an inline data: document shows only its
+// size, and URLs lose their query string and user info.
 //
-// Options.ConfigFile (--config) replaces the chain; it is a host path, as a
-// workstation tool hands it over, and with nothing to fall back to, missing
-// or blank is a failure there.
-//
-// Unpack is the same reading for a workstation, offline: given the bytes of
-// a file an operator hands a node, it finds the document the agent will
-// read: the file itself, the /etc/corium/config.yaml a cloud-config's
-// write_files writes (decoded as cloud-init decodes it, every encoding
-// cloud-init knows), or the data: document of a kernel command line, pin
-// checked, through the chain's own command-line reader.
-//
-// It does not decode or validate the block (schema does) and has no HTTP
-// client of its own: URLs go through internal/fetch.
+// It reads no file, fetches nothing and links no net/http; it does not
+// decode or validate the block (schema does).
 package source

@@ -24,7 +24,7 @@ func FuzzCmdline(f *testing.F) {
 			}
 		}
 		args := parseCmdline(line)
-		if v, ok := args.get(paramConfig); ok {
+		if v, ok := args.get(ParamConfig); ok {
 			_, _ = decodeDataURL(v)
 		}
 	})
@@ -35,7 +35,7 @@ func FuzzInspect(f *testing.F) {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, doc string, cloudConfig bool) {
-		_, absent, err := inspect([]byte(doc), cloudConfig)
+		_, absent, err := Inspect([]byte(doc), cloudConfig)
 		if absent != "" && err != nil {
 			t.Fatalf("both absent (%s) and failed (%v)", absent, err)
 		}

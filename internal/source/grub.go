@@ -29,7 +29,7 @@ func grubEntry(data []byte) (line string, at int, ok bool, err error) {
 			words = words[2:]
 		}
 		kernel := kernelLineOf(words)
-		if _, named := parseCmdline(kernel).get(paramConfig); named {
+		if _, named := parseCmdline(kernel).get(ParamConfig); named {
 			return kernel, 0, true, nil
 		}
 		return "", 0, false, nil
@@ -40,11 +40,11 @@ func grubEntry(data []byte) (line string, at int, ok bool, err error) {
 			continue
 		}
 		kernel := kernelLineOf(words[2:])
-		if _, named := parseCmdline(kernel).get(paramConfig); !named {
+		if _, named := parseCmdline(kernel).get(ParamConfig); !named {
 			continue
 		}
 		if ok {
-			return "", 0, false, fmt.Errorf("lines %d and %d: two GRUB linux lines name %s=, and which one boots is the menu's choice; check a file with one boot entry", at, i+1, paramConfig)
+			return "", 0, false, fmt.Errorf("lines %d and %d: two GRUB linux lines name %s=, and which one boots is the menu's choice; check a file with one boot entry", at, i+1, ParamConfig)
 		}
 		line, at, ok = kernel, i+1, true
 	}

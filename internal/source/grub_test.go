@@ -9,7 +9,6 @@ import (
 // The parameters as cmdline --grub prints them, and a grub.cfg entry they
 // were pasted into, deliver the document GRUB hands the kernel.
 func TestUnpackGRUB(t *testing.T) {
-	ctx := t.Context()
 	inline := "data:;base64," + base64.StdEncoding.EncodeToString([]byte(docCmdline))
 	pinned := "corium.config.sha256=" + sha(docCmdline) + " 'corium.config=" + inline + "'"
 	entry := "set timeout=3\nmenuentry 'corium node' {\n  linux /vmlinuz root=/dev/sda1 console=ttyS0 " + pinned + "\n  initrd /initrd.img\n}\n"
@@ -26,7 +25,7 @@ func TestUnpackGRUB(t *testing.T) {
 		{"a URL", "linux /vmlinuz 'corium.config=https://example.net/w1.yaml'", "", "does not carry the document inline"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := Unpack(ctx, []byte(tc.text))
+			d, err := Unpack([]byte(tc.text))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %v, want %q", err, tc.err)
@@ -56,7 +55,7 @@ func TestUnpackGRUBWithoutTheParameter(t *testing.T) {
 		"menuentry 'x' {\n  linux /vmlinuz quiet\n}\n",
 		"role: worker\nnode:\n  name: w1\n# linux /vmlinuz corium.config=data:,role%3A%20single\n",
 	} {
-		d, err := Unpack(t.Context(), []byte(text))
+		d, err := Unpack([]byte(text))
 		if err != nil || string(d.Data) != text || d.Via != "" {
 			t.Errorf("%q: %+v %v", text, d, err)
 		}

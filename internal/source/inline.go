@@ -13,7 +13,7 @@ import (
 func InlineParams(doc []byte) []string {
 	sum := sha256.Sum256(doc)
 	return []string{
-		paramSHA256 + "=" + hex.EncodeToString(sum[:]),
-		paramConfig + "=data:;base64," + base64.StdEncoding.EncodeToString(doc),
+		ParamSHA256 + "=" + hex.EncodeToString(sum[:]),
+		ParamConfig + "=data:;base64," + base64.StdEncoding.EncodeToString(doc),
 	}
 }

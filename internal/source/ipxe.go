@@ -76,14 +76,14 @@ func ipxeEntry(data []byte) (line string, at int, ok bool, err error) {
 			continue
 		}
 		args := strings.Join(words[1:], " ")
-		if _, named := parseCmdline(args).get(paramConfig); !named {
+		if _, named := parseCmdline(args).get(ParamConfig); !named {
 			continue
 		}
 		if err := CheckIPXELine(strings.TrimSpace(l)); err != nil {
-			return "", 0, false, fmt.Errorf("line %d: the iPXE line naming %s= %w; iPXE would hand the kernel another line: make it again with corium-agent cmdline --ipxe", i+2, paramConfig, err)
+			return "", 0, false, fmt.Errorf("line %d: the iPXE line naming %s= %w; iPXE would hand the kernel another line: make it again with corium-agent cmdline --ipxe", i+2, ParamConfig, err)
 		}
 		if ok {
-			return "", 0, false, fmt.Errorf("lines %d and %d: two iPXE lines name %s=, and which one boots is the script's choice; check a script with one kernel line", at, i+2, paramConfig)
+			return "", 0, false, fmt.Errorf("lines %d and %d: two iPXE lines name %s=, and which one boots is the script's choice; check a script with one kernel line", at, i+2, ParamConfig)
 		}
 		line, at, ok = args, i+2, true
 	}

@@ -49,7 +49,7 @@ func TestUnpackIPXE(t *testing.T) {
 		{"pin differs", "#!ipxe\nkernel vmlinuz corium.config.sha256=" + sha("x") + " corium.config=data:;base64,QUJD\n", "", "digest mismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := Unpack(t.Context(), []byte(tc.text))
+			d, err := Unpack([]byte(tc.text))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %v, want %q", err, tc.err)

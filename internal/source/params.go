@@ -8,33 +8,34 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 )
 
-// params are the chain's parameters on a kernel command line, checked
+// Params are the agent's parameters on a kernel command line, checked
 // before anything they name is read: the pin decides how every other
 // source is read, so it must be known, and whole, first.
-type params struct {
-	config    string // corium.config=
-	hasConfig bool
-	// pinned says corium.config.sha256= is on the line, whatever its value:
+type Params struct {
+	Config    string // corium.config=
+	HasConfig bool
+	// Pinned says corium.config.sha256= is on the line, whatever its value:
 	// it binds the node, so a malformed one fails rather than unbinds.
-	pinned bool
-	pin    string // the checked digest, lowercase hex
-	wait   time.Duration
-	cut    string // the parameter the kernel cut off (cutParam)
-	shown  string // corium.config= as it may be logged
+	Pinned bool
+	Pin    string // the checked digest, lowercase hex
+	// Wait is how long a corium.config= URL may take to be there.
+	Wait  time.Duration
+	Shown string // corium.config= as it may be logged
+	cut   string // the parameter the kernel cut off (cutParam)
 }
 
-// readParams checks the chain's parameters on line; with neither
-// corium.config= nor a pin, there is nothing to check and the source is
-// absent.
-func readParams(line string) (params, error) {
+// ReadParams checks the agent's parameters on line; with neither
+// corium.config= nor a pin, there is nothing to check and the command line
+// names no document.
+func ReadParams(line string) (Params, error) {
 	// The kernel appends a newline to the line it kept.
 	line = strings.TrimSuffix(line, "\n")
 	args := parseCmdline(line)
-	p := params{wait: defaultWait}
-	p.config, p.hasConfig = args.get(paramConfig)
-	rawPin, pinned := args.get(paramSHA256)
-	p.pinned = pinned
-	if !p.hasConfig && !pinned {
+	p := Params{Wait: defaultWait}
+	p.Config, p.HasConfig = args.get(ParamConfig)
+	rawPin, pinned := args.get(ParamSHA256)
+	p.Pinned = pinned
+	if !p.HasConfig && !pinned {
 		return p, nil
 	}
 	// A line cut at the kernel's limit would otherwise read as a document
@@ -42,23 +43,23 @@ func readParams(line string) (params, error) {
 	// exist (and so a source that is absent).
 	p.cut = cutParam(line)
 	switch p.cut {
-	case paramSHA256, paramWait:
+	case ParamSHA256, ParamWait:
 		return p, truncated(p.cut, "")
 	}
 	var err error
 	if pinned {
-		if p.pin, err = parsePin(rawPin); err != nil {
+		if p.Pin, err = parsePin(rawPin); err != nil {
 			return p, err
 		}
 	}
-	if !p.hasConfig {
+	if !p.HasConfig {
 		// Cut right after the pin (it comes first, see InlineParams), or
 		// never written: either way no source may stand in for the pinned one.
 		return p, fmt.Errorf("%s= pins a document, but %s= is not on the kernel command line to name it; add %s= naming the document, or drop the pin",
-			paramSHA256, paramConfig, paramConfig)
+			ParamSHA256, ParamConfig, ParamConfig)
 	}
-	if v, ok := args.get(paramWait); ok {
-		if p.wait, err = parseWait(v); err != nil {
+	if v, ok := args.get(ParamWait); ok {
+		if p.Wait, err = parseWait(v); err != nil {
 			return p, err
 		}
 	}
@@ -66,45 +67,51 @@ func readParams(line string) (params, error) {
 	// Only an inline document can show, by its pin, that it was not cut: a
 	// cut path or URL names something else, which is not worth waiting for.
 	switch {
-	case p.cut == paramConfig && !hasScheme(p.config, "data"):
+	case p.cut == ParamConfig && !hasScheme(p.Config, "data"):
 		return p, truncated(p.cut, "")
-	case p.cut == paramConfig && p.pin == "":
-		return p, truncated(p.cut, "without "+paramSHA256+"= before it, a complete line of this length cannot be told from a cut one")
+	case p.cut == ParamConfig && p.Pin == "":
+		return p, truncated(p.cut, "without "+ParamSHA256+"= before it, a complete line of this length cannot be told from a cut one")
 	}
 
-	switch val := p.config; {
+	switch val := p.Config; {
 	case val == "":
-		return p, fmt.Errorf("%s= is empty; give an absolute path, an https:// URL or a data: URL", paramConfig)
+		return p, fmt.Errorf("%s= is empty; give an absolute path, an https:// URL or a data: URL", ParamConfig)
 	case strings.HasPrefix(val, "/"):
-		p.shown = val
+		p.Shown = val
 	case hasScheme(val, "https"), hasScheme(val, "http"):
-		p.shown = secret.ShownURL(val)
-		if hasScheme(val, "http") && p.pin == "" {
+		p.Shown = secret.ShownURL(val)
+		if hasScheme(val, "http") && p.Pin == "" {
 			return p, fmt.Errorf("%s=%s: plain http is refused without %s= (a configuration carries join material and must not be forgeable in transit); use https:// or pin the document's digest",
-				paramConfig, p.shown, paramSHA256)
+				ParamConfig, p.Shown, ParamSHA256)
 		}
 	case hasScheme(val, "data"):
-		p.shown = "data:..." // the document itself, join material included
+		p.Shown = "data:..." // the document itself, join material included
 	default:
 		what := "a relative path"
 		if scheme, _, ok := strings.Cut(val, ":"); ok && !strings.ContainsAny(scheme, "/ ") {
 			what = fmt.Sprintf("a %q URL", scheme)
 		}
 		return p, fmt.Errorf("%s= holds %s; give an absolute path, an https:// URL (http:// with %s=) or a data: URL",
-			paramConfig, what, paramSHA256)
+			ParamConfig, what, ParamSHA256)
 	}
 	return p, nil
 }
+
+// defaultWait and maxWait bound corium.config.wait=.
+const (
+	defaultWait = 2 * time.Minute
+	maxWait     = time.Hour
+)
 
 func parseWait(v string) (time.Duration, error) {
 	d, err := time.ParseDuration(v)
 	switch {
 	case err != nil:
-		return 0, fmt.Errorf("%s=%q is not a Go duration (for example 5m or 90s)", paramWait, v)
+		return 0, fmt.Errorf("%s=%q is not a Go duration (for example 5m or 90s)", ParamWait, v)
 	case d < 0:
-		return 0, fmt.Errorf("%s=%s is negative", paramWait, v)
+		return 0, fmt.Errorf("%s=%s is negative", ParamWait, v)
 	case d > maxWait:
-		return 0, fmt.Errorf("%s=%s is longer than the 1h maximum", paramWait, v)
+		return 0, fmt.Errorf("%s=%s is longer than the 1h maximum", ParamWait, v)
 	}
 	return d, nil
 }

@@ -27,7 +27,7 @@ func cutParam(line string) string {
 		return ""
 	}
 	switch key, _, _ := strings.Cut(toks[len(toks)-1], "="); key {
-	case paramConfig, paramSHA256, paramWait:
+	case ParamConfig, ParamSHA256, ParamWait:
 		return key
 	}
 	return ""
@@ -40,5 +40,5 @@ func truncated(param, detail string) error {
 		detail = " (" + detail + ")"
 	}
 	return fmt.Errorf("%s= runs to the end of a %d-byte kernel command line, the most the kernel keeps, so the line was cut there%s; move the document to a file or URL (%s=https://... with %s=) or shorten it",
-		param, MaxCmdline, detail, paramConfig, paramSHA256)
+		param, MaxCmdline, detail, ParamConfig, ParamSHA256)
 }

@@ -145,10 +145,9 @@ func TestWriteFilesBrokenEncoding(t *testing.T) {
 }
 
 func TestUnpackWriteFiles(t *testing.T) {
-	ctx := t.Context()
 	t.Run("the written file is the document, its lines the cloud-config's", func(t *testing.T) {
 		doc := cloudConfigWriting("", encodedEntries(t)[""])
-		d, err := Unpack(ctx, []byte(doc))
+		d, err := Unpack([]byte(doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +162,7 @@ func TestUnpackWriteFiles(t *testing.T) {
 		}
 	})
 	t.Run("an encoded document has no position in the file", func(t *testing.T) {
-		d, err := Unpack(ctx, []byte(cloudConfigWriting("gz+b64", encodedEntries(t)["gz+b64"])))
+		d, err := Unpack([]byte(cloudConfigWriting("gz+b64", encodedEntries(t)["gz+b64"])))
 		if err != nil || string(d.Data) != writtenDoc {
 			t.Fatalf("%+v %v", d, err)
 		}
@@ -173,7 +172,7 @@ func TestUnpackWriteFiles(t *testing.T) {
 	})
 	t.Run("deferred is written after the agent runs", func(t *testing.T) {
 		doc := strings.Replace(cloudConfigWriting("b64", encodedEntries(t)["b64"]), "    content:", "    defer: yes\n    content:", 1)
-		if _, err := Unpack(ctx, []byte(doc)); err == nil || !strings.Contains(err.Error(), "write_files[0].defer") {
+		if _, err := Unpack([]byte(doc)); err == nil || !strings.Contains(err.Error(), "write_files[0].defer") {
 			t.Errorf("a deferred entry: %v, want an error naming write_files[0].defer", err)
 		}
 	})
@@ -183,7 +182,7 @@ func TestUnpackWriteFiles(t *testing.T) {
 			"  - {path: /etc/hostname, content: box}\n" +
 			"  - {path: /etc/corium/../corium/config.yaml, permissions: '0600', content: \"role: worker\\n\"}\n" +
 			"  - {path: /etc/corium/config.yaml, permissions: '0600', append: true, encoding: b64, content: " + base64.StdEncoding.EncodeToString([]byte("join: {token: x}\n")) + "}\n"
-		d, err := Unpack(ctx, []byte(doc))
+		d, err := Unpack([]byte(doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +195,7 @@ func TestUnpackWriteFiles(t *testing.T) {
 	})
 	t.Run("notes", func(t *testing.T) {
 		doc := strings.Replace(cloudConfigWriting("uuencode", encodedEntries(t)[""]), "    permissions: \"0600\"\n", "", 1) + "corium:\n  role: single\n"
-		d, err := Unpack(ctx, []byte(doc))
+		d, err := Unpack([]byte(doc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,7 +208,7 @@ func TestUnpackWriteFiles(t *testing.T) {
 	})
 	t.Run("a cloud-config without the file is handed on as it is", func(t *testing.T) {
 		doc := "#cloud-config\nwrite_files:\n  - {path: /etc/motd, content: hi}\ncorium:\n  role: single\n"
-		d, err := Unpack(ctx, []byte(doc))
+		d, err := Unpack([]byte(doc))
 		if err != nil || string(d.Data) != doc || d.Via != "" {
 			t.Errorf("%+v %v", d, err)
 		}
@@ -217,7 +216,6 @@ func TestUnpackWriteFiles(t *testing.T) {
 }
 
 func TestUnpackCmdline(t *testing.T) {
-	ctx := t.Context()
 	inline := "data:;base64," + base64.StdEncoding.EncodeToString([]byte(docCmdline))
 	for _, tc := range []struct {
 		name, line, err string
@@ -229,7 +227,7 @@ func TestUnpackCmdline(t *testing.T) {
 		{"a path", "corium.config=/etc/w1.yaml", "does not carry the document inline"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			d, err := Unpack(ctx, []byte(tc.line))
+			d, err := Unpack([]byte(tc.line))
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Errorf("error %v, want %q", err, tc.err)
@@ -253,7 +251,7 @@ func TestUnpackCmdline(t *testing.T) {
 // schema reports them with their lines.
 func TestUnpackLeavesDocumentsAlone(t *testing.T) {
 	for _, doc := range []string{docFile, docCloudInit, "role: [\n", "#cloud-config\ncorium: [\n", "# corium.config=data:,x\nrole: single\n"} {
-		d, err := Unpack(t.Context(), []byte(doc))
+		d, err := Unpack([]byte(doc))
 		if err != nil || string(d.Data) != doc || d.Via != "" {
 			t.Errorf("%q: %+v %v", doc, d, err)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
@@ -41,7 +41,7 @@ var applyOnly = []string{
 // apply ran.
 func applies(t *testing.T, a agent, d document) bool {
 	t.Helper()
-	res, err := source.Find(t.Context(), source.Options{Root: rootfs.New(t.TempDir()), ConfigFile: d.file, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	res, err := chain.Find(t.Context(), chain.Options{Root: rootfs.New(t.TempDir()), ConfigFile: d.file, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatalf("plan read it, the test cannot: %v", err)
 	}

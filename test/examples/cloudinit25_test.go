@@ -17,6 +17,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
@@ -142,8 +143,8 @@ func TestCloudInit25DeliversBothForms(t *testing.T) {
 		source     string
 		schemaWarn bool
 	}{
-		{"examples/single-cloud-init/user-data.yaml", source.NameCloudInit, true},
-		{"examples/single-cloud-init/user-data-write-files.yaml", source.NameFile, false},
+		{"examples/single-cloud-init/user-data.yaml", chain.NameCloudInit, true},
+		{"examples/single-cloud-init/user-data-write-files.yaml", chain.NameFile, false},
 	} {
 		t.Run(filepath.Base(c.rel), func(t *testing.T) {
 			tx := newTrixie(t)
@@ -185,7 +186,7 @@ func TestCloudInit25DeliversBothForms(t *testing.T) {
 			if !sameJSON(t, got.Config, want) {
 				t.Errorf("cloud-init delivered another configuration:\n%s", got.Config)
 			}
-			if c.source == source.NameFile {
+			if c.source == chain.NameFile {
 				info, err := os.Stat(filepath.Join(tx.root, source.FilePath))
 				if err != nil || info.Mode().Perm() != 0o600 {
 					t.Errorf("%s written by cloud-init: %v, mode %v; want 0600", source.FilePath, err, info)

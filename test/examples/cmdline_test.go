@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/source/sourcetest"
 )
 
@@ -22,11 +22,11 @@ func TestCmdlineDataIsTheWorkerConfig(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the chain refuses cmdline-data.txt: %v", err)
 	}
-	if res.Source != source.NameCmdline {
-		t.Fatalf("source %q, want %q; tried %+v", res.Source, source.NameCmdline, res.Tried)
+	if res.Source != chain.NameCmdline {
+		t.Fatalf("source %q, want %q; tried %+v", res.Source, chain.NameCmdline, res.Tried)
 	}
 	used := res.Tried[len(res.Tried)-1]
-	if used.Outcome != source.Used || !strings.Contains(used.Reason, "sha256 verified") {
+	if used.Outcome != chain.Used || !strings.Contains(used.Reason, "sha256 verified") {
 		t.Errorf("the command line was used without its pin verified: %+v", used)
 	}
 
@@ -57,7 +57,7 @@ func TestCmdlineDataPinIsChecked(t *testing.T) {
 	if err == nil {
 		t.Fatalf("a wrong pin was accepted: source %q", res.Source)
 	}
-	if res.Source != "" || res.Tried[len(res.Tried)-1].Outcome != source.Failed {
+	if res.Source != "" || res.Tried[len(res.Tried)-1].Outcome != chain.Failed {
 		t.Errorf("a wrong pin must fail the command line, not fall through: %+v", res.Tried)
 	}
 }
@@ -72,7 +72,7 @@ func TestCmdlineHTTPSIsAccepted(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := source.Find(ctx, source.Options{Root: sourcetest.CmdlineRoot(t, sourcetest.BootLoaderArgs+line), Logger: sourcetest.Quiet})
+	_, err := chain.Find(ctx, chain.Options{Root: sourcetest.CmdlineRoot(t, sourcetest.BootLoaderArgs+line), Logger: sourcetest.Quiet})
 	if err == nil {
 		t.Fatal("a fetch with a cancelled context succeeded")
 	}

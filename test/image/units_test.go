@@ -17,6 +17,7 @@ import (
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -146,7 +147,7 @@ var coriumPath = regexp.MustCompile(`/(?:var/lib|etc|run|usr/share)/corium(?:/[^
 // writes there fails here.
 func TestUnitPathsAreTheAgents(t *testing.T) {
 	known := []string{status.Dir, status.MarkerPath, status.AppliedPath, status.NodeAddressPath, status.DevicesPath,
-		firewall.FilePath, source.FilePath, source.DefaultPath, status.Path}
+		firewall.FilePath, source.FilePath, chain.DefaultPath, status.Path}
 	files, err := filepath.Glob(filepath.Join(imageDir, unitDir, "*"))
 	if err != nil {
 		t.Fatal(err)

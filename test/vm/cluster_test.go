@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/testutil/guest"
 )
 
@@ -37,7 +37,7 @@ func TestVMCluster(t *testing.T) {
 		logTimings(t, c1, "config on the kernel command line", "k0scontroller.service")
 		logTimings(t, w1, "config from cloud-init's NoCloud seed", "k0sworker.service")
 		assertNetBooted(t, c1)
-		assertProvisioned(t, c1, source.NameCmdline)
+		assertProvisioned(t, c1, chain.NameCmdline)
 		assertProvisioned(t, w1, "cloud-init")
 		assertSecretsFromCredentials(t, n)
 		assertNetworkManager(t, c1, "underlay", underlayC1)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/source/sourcetest"
 )
 
@@ -39,8 +39,8 @@ func TestKernelConfigReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the chain refuses the line: %v", err)
 	}
-	if res.Source != source.NameCmdline || string(res.Data) != string(doc) {
-		t.Fatalf("source %q with %q, want %q with the document", res.Source, res.Data, source.NameCmdline)
+	if res.Source != chain.NameCmdline || string(res.Data) != string(doc) {
+		t.Fatalf("source %q with %q, want %q with the document", res.Source, res.Data, chain.NameCmdline)
 	}
 	if used := res.Tried[len(res.Tried)-1]; !strings.Contains(used.Reason, "sha256 verified") {
 		t.Errorf("the line was used without its pin verified: %+v", used)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 )
 
 // TestVMFileAndImageDefault boots two more fresh machines, together, for the
@@ -41,8 +41,8 @@ func TestVMFileAndImageDefault(t *testing.T) {
 		addr           string
 		moduleExpected bool
 	}{
-		{f1, source.NameFile, "/etc/corium/config.yaml, modules-load.d entry masked", underlayF1, false},
-		{d1, source.NameDefault, "the image default", underlayD1, true},
+		{f1, chain.NameFile, "/etc/corium/config.yaml, modules-load.d entry masked", underlayF1, false},
+		{d1, chain.NameDefault, "the image default", underlayD1, true},
 	} {
 		m := c.m
 		logTimings(t, m, c.way, "k0scontroller.service")

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/source/chain"
 )
 
 // BootLoaderArgs stand before the corium parameters on a real command line,
@@ -34,7 +34,7 @@ func CmdlineRoot(t testing.TB, line string) rootfs.Root {
 }
 
 // FindOnCmdline runs the chain on CmdlineRoot(line).
-func FindOnCmdline(t testing.TB, line string) (*source.Result, error) {
+func FindOnCmdline(t testing.TB, line string) (*chain.Result, error) {
 	t.Helper()
-	return source.Find(context.Background(), source.Options{Root: CmdlineRoot(t, line), Logger: Quiet})
+	return chain.Find(context.Background(), chain.Options{Root: CmdlineRoot(t, line), Logger: Quiet})
 }

@@ -1,4 +1,4 @@
-package source
+package chain
 
 import (
 	"bytes"
@@ -9,9 +9,24 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/testutil"
 )
 
-// --config FILE reads every shape validate reads (Unpack), in place of the
+// docWritten is the document a cloud-config's write_files writes to
+// source.FilePath.
+const docWritten = "role: worker\njoin:\n  tokenFrom: {file: /etc/corium/token}\n"
+
+// writing is a cloud-config whose write_files writes source.FilePath with
+// content in enc ("" for plain text).
+func writing(enc, content string) string {
+	if enc != "" {
+		enc = "    encoding: " + enc + "\n"
+	}
+	return "#cloud-config\nwrite_files:\n  - path: " + source.FilePath + "\n    permissions: \"0600\"\n" + enc + "    content: " + content + "\n"
+}
+
+// --config FILE reads every shape validate reads (source.Unpack), in place of the
 // chain, and its provenance says where in the file the document was.
 func TestConfigFileReadsEveryDeliveryShape(t *testing.T) {
 	inline := "data:;base64," + base64.StdEncoding.EncodeToString([]byte(docCmdline))
@@ -22,8 +37,8 @@ func TestConfigFileReadsEveryDeliveryShape(t *testing.T) {
 	}{
 		{"standalone", docFile, docFile, "", false},
 		{"cloud-config with corium:", docCloudInit, docCloudInit, "", false},
-		{"write_files gz+b64", cloudConfigWriting("gz+b64", encodedEntries(t)["gz+b64"]), writtenDoc, "write_files[0].content (gz+b64)", false},
-		{"write_files plain", cloudConfigWriting("", encodedEntries(t)[""]), writtenDoc, "write_files[0].content", false},
+		{"write_files gz+b64", writing("gz+b64", testutil.GzipBase64(t, []byte(docWritten))), docWritten, "write_files[0].content (gz+b64)", false},
+		{"write_files plain", writing("", "|\n      "+strings.ReplaceAll(strings.TrimSuffix(docWritten, "\n"), "\n", "\n      ")), docWritten, "write_files[0].content", false},
 		{"a kernel command line", "BOOT_IMAGE=/vmlinuz corium.config.sha256=" + pin + " corium.config=" + inline + " quiet\n", docCmdline, "corium.config (data: URL, 43 bytes inline, sha256 verified)", true},
 		{"a GRUB entry", "menuentry n {\n  linux /vmlinuz corium.config.sha256=" + pin + " 'corium.config=" + inline + "'\n}\n", docCmdline, "line 2 (GRUB linux) corium.config (GRUB's quotes undone, data: URL, 43 bytes inline, sha256 verified)", true},
 	} {
@@ -56,7 +71,7 @@ func TestConfigFileRefusals(t *testing.T) {
 	for name, tc := range map[string]struct{ text, want string }{
 		"a pin that differs":   {"corium.config.sha256=" + sha("other") + " corium.config=" + inline, "digest mismatch"},
 		"a URL":                {"corium.config=https://example.net/c.yaml", "does not carry the document inline"},
-		"a deferred write":     {strings.Replace(cloudConfigWriting("b64", encodedEntries(t)["b64"]), "    content:", "    defer: true\n    content:", 1), "write_files[0].defer"},
+		"a deferred write":     {strings.Replace(writing("b64", base64.StdEncoding.EncodeToString([]byte(docWritten))), "    content:", "    defer: true\n    content:", 1), "write_files[0].defer"},
 		"not YAML in the file": {"#cloud-config\nwrite_files:\n  - {path: /etc/corium/config.yaml, content: 'role: ['}\n", "(write_files[0].content): YAML syntax error"},
 	} {
 		file := filepath.Join(dir, strings.ReplaceAll(name, " ", "-"))

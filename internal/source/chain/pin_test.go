@@ -1,8 +1,10 @@
-package source
+package chain
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // pinnedLine pins doc at the path the operator's boot entry names.
@@ -20,10 +22,10 @@ func TestPinBindsAgainstAnEarlierBlock(t *testing.T) {
 	}{
 		{"cloud-init", CloudConfigPath, docCloudInit, NameCloudInit, "cloud-init's user-data (" + CloudConfigPath + ")", "remove the corium: key from the instance's user-data",
 			NameFile + "=absent " + NameCloudInit + "=failed"},
-		{"/etc/corium/config.yaml", FilePath, docFile, NameFile, FilePath, "remove the corium block from " + FilePath,
+		{"/etc/corium/config.yaml", source.FilePath, docFile, NameFile, source.FilePath, "remove the corium block from " + source.FilePath,
 			NameFile + "=failed"},
 		// Off by one byte is another document.
-		{"the pinned document with a byte added", FilePath, docCmdline + "\n", NameFile, FilePath, "remove the corium block from " + FilePath,
+		{"the pinned document with a byte added", source.FilePath, docCmdline + "\n", NameFile, source.FilePath, "remove the corium block from " + source.FilePath,
 			NameFile + "=failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,10 +77,10 @@ func TestPinIgnoresTheSameDocument(t *testing.T) {
 		outcomes string
 	}{
 		{"a copy in /etc/corium/config.yaml", map[string]string{
-			CmdlinePath: pinnedLine(docCmdline), "/run/corium/node.yaml": docCmdline, FilePath: docCmdline},
+			CmdlinePath: pinnedLine(docCmdline), "/run/corium/node.yaml": docCmdline, source.FilePath: docCmdline},
 			NameFile + "=ignored " + NameCloudInit + "=absent " + NameCmdline + "=used"},
 		{"the pin names /etc/corium/config.yaml", map[string]string{
-			CmdlinePath: "corium.config=" + FilePath + " corium.config.sha256=" + sha(docCmdline), FilePath: docCmdline},
+			CmdlinePath: "corium.config=" + source.FilePath + " corium.config.sha256=" + sha(docCmdline), source.FilePath: docCmdline},
 			NameFile + "=ignored " + NameCloudInit + "=absent " + NameCmdline + "=used"},
 		{"cloud-init's cloud-config is the pinned document", map[string]string{
 			CmdlinePath: "corium.config=data:," + pctEncode(docCloudInit) + " corium.config.sha256=" + sha(docCloudInit), CloudConfigPath: docCloudInit},
@@ -118,7 +120,7 @@ func TestPinRunsThePinnedDocument(t *testing.T) {
 		{"pinned path", pinnedLine(docCmdline), map[string]string{"/run/corium/node.yaml": docCmdline}, NameCmdline, docCmdline},
 		{"pinned data:", "corium.config=data:," + pctEncode(docCmdline) + " corium.config.sha256=" + sha(docCmdline), nil, NameCmdline, docCmdline},
 		{"pinned http", "corium.config=" + srv.URL + "/c.yaml corium.config.sha256=" + sha(docCmdline), nil, NameCmdline, docCmdline},
-		{"no pin: the file still wins", "corium.config=/run/corium/node.yaml", map[string]string{"/run/corium/node.yaml": docCmdline, FilePath: docFile}, NameFile, docFile},
+		{"no pin: the file still wins", "corium.config=/run/corium/node.yaml", map[string]string{"/run/corium/node.yaml": docCmdline, source.FilePath: docFile}, NameFile, docFile},
 		{"no pin: cloud-init still wins", "corium.config=data:," + pctEncode(docCmdline), map[string]string{CloudConfigPath: docCloudInit}, NameCloudInit, docCloudInit},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -172,17 +174,17 @@ func TestPinBindsEveryForm(t *testing.T) {
 // or pinning a document without a corium block) fails: neither an earlier
 // block nor the image default runs in its place.
 func TestPinBrokenFailsBeforeAnySource(t *testing.T) {
-	cutPin := cutAt(atLimit(t, MaxCmdline+30, "corium.config=/run/corium/node.yaml", "corium.config.sha256="+sha(docCmdline)))
+	cutPin := cutAt(atLimit(t, source.MaxCmdline+30, "corium.config=/run/corium/node.yaml", "corium.config.sha256="+sha(docCmdline)))
 	for _, tc := range []struct {
 		name, line string
 		files      map[string]string
 		reason     string
 	}{
-		{"not hex", "corium.config=/run/corium/node.yaml corium.config.sha256=xyz", map[string]string{FilePath: docFile}, "64 hex digits"},
+		{"not hex", "corium.config=/run/corium/node.yaml corium.config.sha256=xyz", map[string]string{source.FilePath: docFile}, "64 hex digits"},
 		{"the pin cut", cutPin, map[string]string{CloudConfigPath: docCloudInit}, "corium.config.sha256= runs to the end"},
-		{"no corium.config=", "quiet corium.config.sha256=" + sha(docCmdline), map[string]string{FilePath: docFile}, "corium.config= is not on the kernel command line to name it"},
+		{"no corium.config=", "quiet corium.config.sha256=" + sha(docCmdline), map[string]string{source.FilePath: docFile}, "corium.config= is not on the kernel command line to name it"},
 		{"no corium.config=, default only", "corium.config.sha256=" + sha(docCmdline), nil, "add corium.config= naming the document, or drop the pin"},
-		{"a bad wait", "corium.config=/run/corium/node.yaml corium.config.sha256=" + sha(docCmdline) + " corium.config.wait=5", map[string]string{FilePath: docFile}, "not a Go duration"},
+		{"a bad wait", "corium.config=/run/corium/node.yaml corium.config.sha256=" + sha(docCmdline) + " corium.config.wait=5", map[string]string{source.FilePath: docFile}, "not a Go duration"},
 		{"a relative path", "corium.config=node.yaml corium.config.sha256=" + sha(docCmdline), map[string]string{CloudConfigPath: docCloudInit}, "relative path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,9 +1,11 @@
-package source
+package chain
 
 import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // atLimit pads a boot loader argument in front of params so that the line
@@ -18,8 +20,8 @@ func atLimit(t *testing.T, n int, params ...string) string {
 	return "BOOT_IMAGE=" + strings.Repeat("v", pad) + tail
 }
 
-// cutAt is line as the kernel keeps it: MaxCmdline bytes at most.
-func cutAt(line string) string { return line[:min(len(line), MaxCmdline)] }
+// cutAt is line as the kernel keeps it: source.MaxCmdline bytes at most.
+func cutAt(line string) string { return line[:min(len(line), source.MaxCmdline)] }
 
 // workerDoc is a document whose every prefix cut at a line end is still a
 // document: cut, it reads as a worker with fields missing.
@@ -41,26 +43,26 @@ func dataParam(doc string) string {
 // document, a pin or a path.
 func TestCmdlineCutAtTheLimitIsTruncated(t *testing.T) {
 	doc := workerDoc()
-	full := InlineParams([]byte(doc)) // the pin first, as the cmdline command writes it
+	full := source.InlineParams([]byte(doc)) // the pin first, as the cmdline command writes it
 	// A cut that leaves base64 that decodes: a whole number of quads.
 	b64 := base64.StdEncoding.EncodeToString([]byte(doc))
 	quads := "corium.config=data:;base64," + b64[:len(b64)-len(b64)%4-400]
-	if data, err := decodeDataURL(strings.TrimPrefix(quads, "corium.config=")); err != nil || !strings.HasPrefix(doc, string(data)) || len(data) == len(doc) {
+	if data, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(quads, "corium.config=data:;base64,")); err != nil || !strings.HasPrefix(doc, string(data)) || len(data) == len(doc) {
 		t.Fatalf("the cut base64 must decode to a part of the document: %v", err)
 	}
 	for _, tc := range []struct {
 		name, line, want string
 	}{
-		{"unpinned, cut mid-document", cutAt(atLimit(t, MaxCmdline+300, dataParam(doc))), "cannot be told from a cut one"},
-		{"unpinned, cut where the base64 still decodes", atLimit(t, MaxCmdline, quads), "cannot be told from a cut one"},
-		{"pinned, the document cut", cutAt(atLimit(t, MaxCmdline+300, full...)), "the line was cut there"},
-		{"the pin cut", cutAt(atLimit(t, MaxCmdline+30, full[1], full[0])), "corium.config.sha256= runs to the end"},
-		{"the wait cut", cutAt(atLimit(t, MaxCmdline+1, full[0], full[1], "corium.config.wait=10m")), "corium.config.wait= runs to the end"},
-		{"a path cut", atLimit(t, MaxCmdline, "corium.config=/etc/corium/node-config-that-is-lon"), "corium.config= runs to the end"},
+		{"unpinned, cut mid-document", cutAt(atLimit(t, source.MaxCmdline+300, dataParam(doc))), "cannot be told from a cut one"},
+		{"unpinned, cut where the base64 still decodes", atLimit(t, source.MaxCmdline, quads), "cannot be told from a cut one"},
+		{"pinned, the document cut", cutAt(atLimit(t, source.MaxCmdline+300, full...)), "the line was cut there"},
+		{"the pin cut", cutAt(atLimit(t, source.MaxCmdline+30, full[1], full[0])), "corium.config.sha256= runs to the end"},
+		{"the wait cut", cutAt(atLimit(t, source.MaxCmdline+1, full[0], full[1], "corium.config.wait=10m")), "corium.config.wait= runs to the end"},
+		{"a path cut", atLimit(t, source.MaxCmdline, "corium.config=/etc/corium/node-config-that-is-lon"), "corium.config= runs to the end"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if len(tc.line) != MaxCmdline {
-				t.Fatalf("the line is %d bytes, want %d", len(tc.line), MaxCmdline)
+			if len(tc.line) != source.MaxCmdline {
+				t.Fatalf("the line is %d bytes, want %d", len(tc.line), source.MaxCmdline)
 			}
 			res, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: tc.line + "\n", DefaultPath: docDefault}))
 			if err == nil {
@@ -82,9 +84,9 @@ func TestCmdlineCutAtTheLimitIsTruncated(t *testing.T) {
 // taken for cut ones.
 func TestCmdlineAtTheLimitButWhole(t *testing.T) {
 	doc := workerDoc()
-	pinned := atLimit(t, MaxCmdline, InlineParams([]byte(doc))...)
-	short := atLimit(t, MaxCmdline-1, dataParam(doc))
-	endsInSpace := atLimit(t, MaxCmdline-1, dataParam(doc)) + " "
+	pinned := atLimit(t, source.MaxCmdline, source.InlineParams([]byte(doc))...)
+	short := atLimit(t, source.MaxCmdline-1, dataParam(doc))
+	endsInSpace := atLimit(t, source.MaxCmdline-1, dataParam(doc)) + " "
 	for name, line := range map[string]string{"pinned, to the byte": pinned, "a byte short": short, "ending in a space": endsInSpace} {
 		res, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: line + "\n"}))
 		if err != nil || res.Source != NameCmdline || string(res.Data) != doc {
@@ -92,9 +94,9 @@ func TestCmdlineAtTheLimitButWhole(t *testing.T) {
 		}
 	}
 	// Someone else's parameter cut at the limit is not the chain's business.
-	other := atLimit(t, MaxCmdline, InlineParams([]byte(doc))[0], dataParam(doc), "quiet")
-	if len(other) > MaxCmdline {
-		other = atLimit(t, MaxCmdline, InlineParams([]byte("role: single\n"))[0], dataParam("role: single\n"), "console=ttyS0")
+	other := atLimit(t, source.MaxCmdline, source.InlineParams([]byte(doc))[0], dataParam(doc), "quiet")
+	if len(other) > source.MaxCmdline {
+		other = atLimit(t, source.MaxCmdline, source.InlineParams([]byte("role: single\n"))[0], dataParam("role: single\n"), "console=ttyS0")
 	}
 	if _, _, err := find(t, fakeRoot(t, map[string]string{CmdlinePath: other + "\n"})); err != nil && strings.Contains(err.Error(), "cut") {
 		t.Errorf("a cut console= is reported as a cut configuration: %v", err)

@@ -1,6 +1,10 @@
-package source
+package chain
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/corium/corium-agent/internal/source"
+)
 
 // binding is what a pin on the kernel command line binds: the node runs the
 // pinned document or nothing. Cloud-init may read user-data from plain-http
@@ -21,14 +25,14 @@ type binding struct {
 
 // String names the pinned source for provenance and errors.
 func (b *binding) String() string {
-	return fmt.Sprintf("%s=%s with %s=%s", paramConfig, b.shown, paramSHA256, b.pin)
+	return fmt.Sprintf("%s=%s with %s=%s", source.ParamConfig, b.shown, source.ParamSHA256, b.pin)
 }
 
 // check judges the block an earlier source yields.
 func (b *binding) check(name string, a answer) (answer, error) {
 	// The other document's digest is not shown: with its text guessed, a
 	// digest confirms a guessed password in it.
-	if checkPin(a.data, b.pin) != nil {
+	if source.CheckPin(a.data, b.pin) != nil {
 		return answer{}, &conflictError{source: name, pinned: b}
 	}
 	return answer{ignored: "holds the very document the kernel command line pins (" + b.String() + "); the pinned source runs"}, nil
@@ -48,5 +52,5 @@ func (e *conflictError) Error() string {
 		remove = "remove the corium: key from the instance's user-data"
 	}
 	return fmt.Sprintf("%s holds a corium block that is not the document the kernel command line pins (%s); a pin binds the node to the pinned document, so no other may run: %s, or drop %s= from the kernel command line",
-		where, e.pinned, remove, paramSHA256)
+		where, e.pinned, remove, source.ParamSHA256)
 }

@@ -1,4 +1,4 @@
-package source
+package chain
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // Documents the chain tests pass around; each names the source it sits in,
@@ -69,7 +70,7 @@ func outcomes(res *Result) string {
 
 func TestChainPrecedence(t *testing.T) {
 	all := map[string]string{
-		FilePath:        docFile,
+		source.FilePath: docFile,
 		CloudConfigPath: docCloudInit,
 		CmdlinePath:     "BOOT_IMAGE=/vmlinuz corium.config=data:," + pctEncode(docCmdline) + " quiet\n",
 		DefaultPath:     docDefault,
@@ -93,11 +94,11 @@ func TestChainPrecedence(t *testing.T) {
 	}{
 		{"file beats the rest", all, NameFile, docFile,
 			NameFile + "=used"},
-		{"cloud-init beats cmdline and default", without(FilePath), NameCloudInit, docCloudInit,
+		{"cloud-init beats cmdline and default", without(source.FilePath), NameCloudInit, docCloudInit,
 			NameFile + "=absent " + NameCloudInit + "=used"},
-		{"cmdline beats default", without(FilePath, CloudConfigPath), NameCmdline, docCmdline,
+		{"cmdline beats default", without(source.FilePath, CloudConfigPath), NameCmdline, docCmdline,
 			NameFile + "=absent " + NameCloudInit + "=absent " + NameCmdline + "=used"},
-		{"default last", without(FilePath, CloudConfigPath, CmdlinePath), NameDefault, docDefault,
+		{"default last", without(source.FilePath, CloudConfigPath, CmdlinePath), NameDefault, docDefault,
 			NameFile + "=absent " + NameCloudInit + "=absent " + NameCmdline + "=absent " + NameDefault + "=used"},
 		{"none at all", map[string]string{}, "", "",
 			NameFile + "=absent " + NameCloudInit + "=absent " + NameCmdline + "=absent " + NameDefault + "=absent"},
@@ -134,9 +135,9 @@ func TestChainAbsentMovesOn(t *testing.T) {
 		reason string
 	}{
 		{"file missing", nil, NameFile, "does not exist"},
-		{"file empty", map[string]string{FilePath: ""}, NameFile, "is empty"},
-		{"file whitespace", map[string]string{FilePath: " \n\t\n"}, NameFile, "is empty"},
-		{"file is a cloud-config without corium", map[string]string{FilePath: docForeignCloudConfig}, NameFile, "cloud-config has no corium key"},
+		{"file empty", map[string]string{source.FilePath: ""}, NameFile, "is empty"},
+		{"file whitespace", map[string]string{source.FilePath: " \n\t\n"}, NameFile, "is empty"},
+		{"file is a cloud-config without corium", map[string]string{source.FilePath: docForeignCloudConfig}, NameFile, "cloud-config has no corium key"},
 		{"cloud-init missing", nil, NameCloudInit, "does not exist"},
 		{"cloud-init empty", map[string]string{CloudConfigPath: "\n"}, NameCloudInit, "is empty"},
 		{"cloud-init without corium", map[string]string{CloudConfigPath: docForeignCloudConfig}, NameCloudInit, "cloud-config has no corium key"},
@@ -180,13 +181,13 @@ func TestChainFailureStops(t *testing.T) {
 		source string
 		reason string
 	}{
-		{"file is a directory", map[string]string{FilePath: dirMarker}, [2]string{}, NameFile, "is a directory"},
-		{"file in a symlink loop", nil, [2]string{FilePath, "config.yaml"}, NameFile, "too many levels of symbolic links"},
+		{"file is a directory", map[string]string{source.FilePath: dirMarker}, [2]string{}, NameFile, "is a directory"},
+		{"file in a symlink loop", nil, [2]string{source.FilePath, "config.yaml"}, NameFile, "too many levels of symbolic links"},
 		{"file where a directory should be", map[string]string{"/etc/corium": "x"}, [2]string{}, NameFile, "not a directory"},
-		{"file YAML syntax error", map[string]string{FilePath: "role: [worker\n"}, [2]string{}, NameFile, "YAML syntax error: line 1"},
-		{"file holds no block", map[string]string{FilePath: "hostname: box\n"}, [2]string{}, NameFile, `"hostname"`},
-		{"file only comments", map[string]string{FilePath: "# role: worker\n"}, [2]string{}, NameFile, "only comments"},
-		{"file is a list", map[string]string{FilePath: "- role: worker\n"}, [2]string{}, NameFile, "a list"},
+		{"file YAML syntax error", map[string]string{source.FilePath: "role: [worker\n"}, [2]string{}, NameFile, "YAML syntax error: line 1"},
+		{"file holds no block", map[string]string{source.FilePath: "hostname: box\n"}, [2]string{}, NameFile, `"hostname"`},
+		{"file only comments", map[string]string{source.FilePath: "# role: worker\n"}, [2]string{}, NameFile, "only comments"},
+		{"file is a list", map[string]string{source.FilePath: "- role: worker\n"}, [2]string{}, NameFile, "a list"},
 		{"cloud-init YAML syntax error", map[string]string{CloudConfigPath: "#cloud-config\ncorium:\n  role: worker\n role: x\n"}, [2]string{}, NameCloudInit, "YAML syntax error: line"},
 		{"cloud-init unreadable", map[string]string{CloudConfigPath: dirMarker}, [2]string{}, NameCloudInit, "is a directory"},
 		{"cmdline YAML syntax error", map[string]string{CmdlinePath: "corium.config=data:,role:%20%5Bworker"}, [2]string{}, NameCmdline, "YAML syntax error"},

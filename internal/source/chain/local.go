@@ -1,7 +1,6 @@
-package source
+package chain
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // readLocal reads a source file under the root: missing or blank is absent,
@@ -22,10 +22,10 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", p, bare(err))
 	}
-	if blank(data) {
+	if source.Blank(data) {
 		return answer{absent: p + " is empty"}, nil
 	}
-	tree, absent, err := inspect(data, cloudConfig)
+	tree, absent, err := source.Inspect(data, cloudConfig)
 	if err != nil {
 		return answer{}, fmt.Errorf("reading %s: %w", p, err)
 	}
@@ -37,7 +37,7 @@ func readLocal(root rootfs.Root, p string, cloudConfig bool) (answer, error) {
 
 // fromFlag reads --config FILE, which replaces the chain: with nothing to
 // fall through to, every problem (missing and blank included) is a failure.
-// The file is read as validate reads it (Unpack): a cloud-config's
+// The file is read as validate reads it (source.Unpack): a cloud-config's
 // write_files, a kernel command line or a GRUB entry hands over the document
 // in it, and the provenance says where in the file it was.
 func fromFlag(ctx context.Context, o Options) (*Result, error) {
@@ -54,7 +54,7 @@ func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
-	d, err := Unpack(ctx, data)
+	d, err := source.Unpack(data)
 	if err != nil {
 		return fail(fmt.Errorf("reading %s: %w", p, err))
 	}
@@ -79,8 +79,6 @@ func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	res.Source, res.Data, res.Tree, res.OnCmdline, res.Pin = p, d.Data, tree, d.OnCmdline, d.Pin
 	return res, nil
 }
-
-func blank(data []byte) bool { return len(bytes.TrimSpace(data)) == 0 }
 
 // bare drops the host path from a *fs.PathError, so a message names the node
 // path once, not the root-prefixed path beside it.

@@ -1,16 +1,18 @@
-package source
+package chain
 
 import (
 	"encoding/base64"
 	"io"
 	"os"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // BenchmarkFind measures a whole chain run on a fake root, down to the image
 // default: the cost the agent pays at every boot before anything else.
 func BenchmarkFind(b *testing.B) {
-	doc, err := os.ReadFile("../../examples/worker-pxe/config.yaml")
+	doc, err := os.ReadFile("../../../examples/worker-pxe/config.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -18,7 +20,7 @@ func BenchmarkFind(b *testing.B) {
 		name  string
 		files map[string]string
 	}{
-		{"file", map[string]string{FilePath: string(doc)}},
+		{"file", map[string]string{source.FilePath: string(doc)}},
 		{"cmdline-data", map[string]string{
 			CloudConfigPath: docForeignCloudConfig,
 			CmdlinePath:     "BOOT_IMAGE=/vmlinuz ro quiet corium.config=data:;base64," + base64.StdEncoding.EncodeToString(doc) + " corium.config.sha256=" + sha(string(doc)),

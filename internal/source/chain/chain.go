@@ -1,4 +1,4 @@
-package source
+package chain
 
 import (
 	"context"
@@ -9,19 +9,19 @@ import (
 	"github.com/corium/corium-agent/internal/fetch"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // Names of the sources, as provenance and status spell them.
 const (
-	NameFile      = FilePath
+	NameFile      = source.FilePath
 	NameCloudInit = "cloud-init"
 	NameCmdline   = "cmdline"
 	NameDefault   = DefaultPath
 )
 
-// Paths the chain reads, under the root.
+// Paths the chain reads, under the root, after source.FilePath.
 const (
-	FilePath        = "/etc/corium/config.yaml"
 	CloudConfigPath = "/var/lib/cloud/instance/cloud-config.txt"
 	CmdlinePath     = "/proc/cmdline"
 	DefaultPath     = "/usr/share/corium/config.yaml"
@@ -94,9 +94,9 @@ type step struct {
 	try  func(ctx context.Context, o *Options, k *kernelLine) (answer, error)
 }
 
-var chain = []step{
+var sources = []step{
 	{NameFile, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
-		return readLocal(o.Root, FilePath, false)
+		return readLocal(o.Root, source.FilePath, false)
 	}},
 	{NameCloudInit, func(_ context.Context, o *Options, _ *kernelLine) (answer, error) {
 		return readLocal(o.Root, CloudConfigPath, true)
@@ -121,7 +121,7 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 	// The command line is read first, because a pin on it decides how every
 	// source before it is read; a broken pin fails before any of them.
 	k := readKernelLine(opts.Root)
-	if k.params.pinned && k.err != nil {
+	if k.params.Pinned && k.err != nil {
 		res.record(opts.Logger, Attempt{Source: NameCmdline, Outcome: Failed, Reason: k.err.Error()})
 		return res, fmt.Errorf("configuration source %s: %w (the chain stops at a broken source; fix or remove it)", NameCmdline, k.err)
 	}
@@ -130,7 +130,7 @@ func Find(ctx context.Context, opts Options) (*Result, error) {
 		res.Pin = bind.pin
 		opts.Logger.Info("the kernel command line pins the configuration; the node runs the pinned document or nothing", "pinned", bind.String())
 	}
-	for _, s := range chain {
+	for _, s := range sources {
 		a, err := s.try(ctx, &opts, k)
 		if err == nil && a.absent == "" && bind != nil && s.name != NameCmdline {
 			a, err = bind.check(s.name, a)
