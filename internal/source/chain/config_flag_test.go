@@ -10,7 +10,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/source"
-	"github.com/corium/corium-agent/internal/testutil"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // docWritten is the document a cloud-config's write_files writes to
@@ -37,7 +37,7 @@ func TestConfigFileReadsEveryDeliveryShape(t *testing.T) {
 	}{
 		{"standalone", docFile, docFile, "", false},
 		{"cloud-config with corium:", docCloudInit, docCloudInit, "", false},
-		{"write_files gz+b64", writing("gz+b64", testutil.GzipBase64(t, []byte(docWritten))), docWritten, "write_files[0].content (gz+b64)", false},
+		{"write_files gz+b64", writing("gz+b64", fixture.GzipBase64(t, []byte(docWritten))), docWritten, "write_files[0].content (gz+b64)", false},
 		{"write_files plain", writing("", "|\n      "+strings.ReplaceAll(strings.TrimSuffix(docWritten, "\n"), "\n", "\n      ")), docWritten, "write_files[0].content", false},
 		{"a kernel command line", "BOOT_IMAGE=/vmlinuz corium.config.sha256=" + pin + " corium.config=" + inline + " quiet\n", docCmdline, "corium.config (data: URL, 43 bytes inline, sha256 verified)", true},
 		{"a GRUB entry", "menuentry n {\n  linux /vmlinuz corium.config.sha256=" + pin + " 'corium.config=" + inline + "'\n}\n", docCmdline, "line 2 (GRUB linux) corium.config (GRUB's quotes undone, data: URL, 43 bytes inline, sha256 verified)", true},
