@@ -177,7 +177,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		// let k0s start on a node that is not provisioned. With the marker
 		// first, a run dying before the start leaves a complete node whose
 		// enabled k0s unit starts at the next boot; a start that cannot be
-		// queued takes the marker back (see provision), so the next boot
+		// queued takes the marker back (see bootstrap), so the next boot
 		// runs the agent again. The k0s unit's drop-in also makes the
 		// marker a condition of starting k0s at all.
 		steps = append(steps,
