@@ -71,9 +71,6 @@ func Run(ctx context.Context, o Options) (*status.Status, error) {
 	}
 	st.Unfinished = unfinishedRun(o)
 	err := run(ctx, o, st)
-	if endErr := status.EndRun(o.Root); endErr != nil && err == nil {
-		err = endErr
-	}
 	st.FinishedAt = time.Now().UTC()
 	if err != nil {
 		st.Error = err.Error()
@@ -87,12 +84,17 @@ func Run(ctx context.Context, o Options) (*status.Status, error) {
 	return st, err
 }
 
-func run(ctx context.Context, o Options, st *status.Status) error {
+func run(ctx context.Context, o Options, st *status.Status) (err error) {
 	provisioned := o.Root.Exists(status.MarkerPath)
 	switch {
 	case provisioned && !o.Again:
 		st.Outcome = status.NothingToDo
 		o.Log.Info("node already provisioned; nothing to do (apply --again converges a provisioned node)", "marker", status.MarkerPath)
+		// A first boot cut between its marker and the removal of its
+		// record left the record behind; the marker says it finished.
+		if u, _ := status.ReadUnfinished(o.Root); u != nil && u.Command == "apply" {
+			return status.EndRun(o.Root)
+		}
 		return nil
 	case !provisioned && o.Again:
 		return fmt.Errorf("checking %s: node not provisioned yet; run apply without --again", status.MarkerPath)
@@ -139,6 +141,14 @@ func run(ctx context.Context, o Options, st *status.Status) error {
 	if err := status.BeginRun(o.Root, st.Command, st.StartedAt); err != nil {
 		return err
 	}
+	// The record goes when this run ends, whatever its outcome; a run that
+	// ends before changing anything leaves an earlier run's record, since
+	// what that run left half done is still on disk.
+	defer func() {
+		if endErr := status.EndRun(o.Root); endErr != nil && err == nil {
+			err = endErr
+		}
+	}()
 	exec := &apply.Executor{Root: o.Root, Live: o.Live, LiveUnderRoot: o.LiveUnderRoot, Log: o.Log, AfterWrite: o.AfterWrite}
 	steps, err := exec.Apply(ctx, d.plan)
 	st.Steps = append(st.Steps, steps...)
