@@ -23,8 +23,11 @@ vm=$cache/vm-trixie
 
 # What a Corium node carries, less k0s (the test's stand-in) and the agent.
 # initramfs-tools and udev boot the kernel from a virtio disk; e2fsprogs and
-# kmod are what the Fedora image has too.
+# kmod are what the Fedora image has too. systemd loads the tpm2-tss
+# libraries (esys, mu, rc and the device TCTI) only when it seals or
+# decrypts a credential with the TPM, as Fedora's systemd does.
 packages="linux-image-amd64 initramfs-tools udev kmod e2fsprogs network-manager cloud-init wireguard-tools nftables"
+packages="$packages libtss2-esys-3.0.2-0t64 libtss2-mu-4.0.1-0t64 libtss2-rc0t64 libtss2-tcti-device0t64"
 
 rootfs=$(bash scripts/rootfs.sh)
 key=$( {
