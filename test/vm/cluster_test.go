@@ -17,7 +17,8 @@ var (
 // TestVMCluster boots the two-node cluster three times:
 //   - first boot: c1 PXE-boots by iPXE over TFTP and takes its document
 //     from the kernel command line the iPXE script carries, w1
-//     from its NoCloud seed through cloud-init, both their keys (and w1 its
+//     from its NoCloud seed through cloud-init (booted by QEMU's -kernel, it
+//     is the net-boot check's negative control), both their keys (and w1 its
 //     join token) from SMBIOS credentials; each comes up on NetworkManager,
 //     brings wg0 up on the kernel's WireGuard, handshakes and pings the
 //     other, registers its overlay address, guards its k0s ports (tested
@@ -37,6 +38,7 @@ func TestVMCluster(t *testing.T) {
 		logTimings(t, c1, "config on the kernel command line", "k0scontroller.service")
 		logTimings(t, w1, "config from cloud-init's NoCloud seed", "k0sworker.service")
 		assertNetBooted(t, c1)
+		assertNotNetBooted(t, w1)
 		assertProvisioned(t, c1, chain.NameCmdline)
 		assertProvisioned(t, w1, "cloud-init")
 		assertSecretsFromCredentials(t, n)

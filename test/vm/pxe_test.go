@@ -119,14 +119,8 @@ method=disabled
 // and no route.
 func assertNetBooted(t *testing.T, m *Machine) {
 	t.Helper()
-	console := m.consoleText()
-	if !strings.Contains(console, "iPXE") {
-		t.Errorf("%s: the console has no word of iPXE", m.Name)
-	}
-	for _, file := range []string{"tftp://10.0.2.2/boot.ipxe", "vmlinuz", "initrd.img"} {
-		if !fetched(console, file) {
-			t.Errorf("%s: the console lacks iPXE's %q line ending in ok: the kernel did not come over the network", m.Name, file+"...")
-		}
+	for _, missing := range netBootMissing(m.consoleText()) {
+		t.Errorf("%s: %s", m.Name, missing)
 	}
 	line, want := strings.TrimSpace(m.read("/proc/cmdline")), m.pxe.kernelLine(t)
 	if line != want {
@@ -151,6 +145,34 @@ func assertNetBooted(t *testing.T, m *Machine) {
 		t.Errorf("%s: the PXE NIC %s has an address or a route:\n%s\n%s", m.Name, dev, addrs, routes)
 	}
 	t.Logf("%s: PXE-booted by iPXE over TFTP; /proc/cmdline %d bytes, the pin and the document first; %s holds no address and no route", m.Name, len(line), dev)
+}
+
+// netBootMissing is what a console lacks to show a kernel that came over
+// the network by iPXE: iPXE's banner and its lines for the script, the
+// kernel and the initrd fetched by TFTP.
+func netBootMissing(console string) []string {
+	var missing []string
+	if !strings.Contains(console, "iPXE") {
+		missing = append(missing, "the console has no word of iPXE")
+	}
+	for _, file := range []string{"tftp://10.0.2.2/boot.ipxe", "vmlinuz", "initrd.img"} {
+		if !fetched(console, file) {
+			missing = append(missing, "the console lacks iPXE's \""+file+"...\" line ending in ok: the kernel did not come over the network")
+		}
+	}
+	return missing
+}
+
+// assertNotNetBooted is the net-boot check's negative control: m, booted
+// by QEMU's -kernel in the same round, must fail the console check, or the
+// check would pass a machine that never saw iPXE.
+func assertNotNetBooted(t *testing.T, m *Machine) {
+	t.Helper()
+	if missing := netBootMissing(m.consoleText()); len(missing) == 0 {
+		t.Errorf("negative control: %s, booted by -kernel, passes the net-boot console check, so the check proves nothing", m.Name)
+	} else {
+		t.Logf("negative control: %s, booted by -kernel, fails the net-boot check as it should (%d of its 4 marks missing)", m.Name, len(missing))
+	}
 }
 
 // fetched says whether iPXE's console shows file fetched: its line
