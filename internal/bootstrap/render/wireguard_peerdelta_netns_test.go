@@ -237,4 +237,3 @@ func (f *flood) stop(t *testing.T) (sent, received int) {
 	received, _ = strconv.Atoi(m[2])
 	return sent, received
 }
-
