@@ -35,8 +35,8 @@ func RenderWireGuard(cfg *schema.Config, secrets Secrets) (plan.Step, error) {
 // change a reload carries (see ReloadSuffices) is reloaded instead of
 // restarted, or, when the change is only whole peers added and removed,
 // has those peers added and removed alone (see PeerDelta); interfaces the
-// last run made that the config drops are taken down and removed. It reads Config, Secrets, Facts, Previous and
-// WgQuickLinks.
+// last run made that the config drops are taken down and removed. It reads
+// Config, Secrets, Facts, Previous and WgQuickLinks.
 func RenderOverlay(in Inputs) ([]plan.Step, error) {
 	step, err := renderWireGuard(in)
 	if err != nil {
