@@ -40,6 +40,7 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (
 		Systemd:  sd,
 		Verifier: apply.Verifier{Devices: wg, Links: nl},
 		Guard:    func(ctx context.Context) error { return nft.ApplyRendered(ctx, root) },
+		Root:     root,
 	}
 	o.GatherFacts = func(endpoints []netip.Addr) (*hostfacts.Facts, error) {
 		return gather.Gather(nl, endpoints...)

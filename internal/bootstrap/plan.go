@@ -88,7 +88,7 @@ func planInto(ctx context.Context, o Options, rep *PlanReport) error {
 	var t told
 	d, err := decide(ctx, o, &t, func(_ context.Context, cfg *schema.Config) (render.Secrets, error) {
 		return placeholderSecrets(cfg), nil
-	})
+	}, planPrevious)
 	rep.Provenance, rep.Validation, rep.NodeAddress, rep.Hostname, rep.Refusals = t.provenance, t.validation, t.nodeAddress, t.hostname, t.refusals
 	var refused *refusedError
 	switch {

@@ -115,7 +115,7 @@ func run(ctx context.Context, o Options, st *status.Status) (err error) {
 			return nil, err
 		}
 		return secrets, nil
-	})
+	}, nil)
 	st.Provenance, st.Validation, st.NodeAddress, st.Hostname, st.Refusals = t.provenance, t.validation, t.nodeAddress, t.hostname, t.refusals
 	st.Steps = append(st.Steps, t.steps...)
 	var refused *refusedError

@@ -53,8 +53,10 @@ func (e *refusedError) Error() string {
 }
 
 // decide runs the sequence up to the first write. A nil result with a nil
-// error is a node no source configures.
-func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decided, error) {
+// error is a node no source configures. previous, when set, is what render
+// is handed of the last run in place of what is on disk (a plan's
+// planPrevious).
+func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previous func(*render.Previous, *schema.Config) *render.Previous) (*decided, error) {
 	o.Notify("finding the configuration")
 	res, err := chain.Find(ctx, chain.Options{Root: o.Root, ConfigFile: o.ConfigFile, Fetch: o.Fetch, Logger: o.Log})
 	if res != nil {
@@ -118,6 +120,10 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 	if err != nil {
 		return nil, err
 	}
+	prev := d.prev
+	if previous != nil {
+		prev = previous(d.prev, cfg)
+	}
 	d.plan, err = renderNode(render.Inputs{
 		Config:        cfg,
 		Secrets:       d.secrets,
@@ -126,7 +132,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor) (*decid
 		Hostname:      d.host,
 		K0sUnitExists: o.Root.Exists(path.Join(systemd.UnitDir, render.K0sUnit(cfg.Role))),
 		DayTwo:        o.Again,
-		Previous:      d.prev,
+		Previous:      prev,
 		WgQuickLinks:  links,
 	})
 	if err != nil {

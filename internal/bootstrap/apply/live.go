@@ -10,11 +10,13 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // LiveHost is the Live of a running node: systemd over D-Bus, the k0s
-// binary, the kernel hostname, the guard and the WireGuard device check.
+// binary, the kernel hostname, the guard, wg for a change of whole peers
+// and the WireGuard device check.
 type LiveHost struct {
 	Systemd systemd.Manager
 	// Verifier checks a live WireGuard device against its expectation.
@@ -25,6 +27,11 @@ type LiveHost struct {
 	Exec func(ctx context.Context, args []string) error
 	// SetHostname sets the kernel hostname; nil calls sethostname(2).
 	SetHostname func(name string) error
+	// Peers adds and removes whole WireGuard peers; nil is WgTool.
+	Peers WireGuardPeers
+	// Root is where a wireguard-peers action reads the file it adds peers
+	// from; the zero Root is the host's "/".
+	Root rootfs.Root
 }
 
 // Do performs one action.
@@ -82,6 +89,8 @@ func (h *LiveHost) Do(ctx context.Context, a plan.Action) error {
 			return errors.New("verifying a wireguard device: the action names no device")
 		}
 		return h.Verifier.Verify(ctx, *a.Device)
+	case plan.ActionWireGuardPeers:
+		return h.changePeers(ctx, a.Peers)
 	}
 	return fmt.Errorf("unknown action %q", a.Kind)
 }

@@ -73,6 +73,9 @@ const (
 	ActionFirewall     ActionKind = "firewall"    // program the guard
 	ActionHostname     ActionKind = "hostname"    // Args[0] is the name
 	ActionVerifyDevice ActionKind = "verify-wireguard"
+	// ActionWireGuardPeers adds and removes whole peers of a running
+	// device, as Peers says, and touches no other peer.
+	ActionWireGuardPeers ActionKind = "wireguard-peers"
 )
 
 // Action is a live action on the host; under a root other than "/" it is
@@ -83,6 +86,8 @@ type Action struct {
 	Args []string   `json:"args,omitempty"`
 	// Device is what the verify action checks the live device against.
 	Device *Device `json:"device,omitempty"`
+	// Peers is what a wireguard-peers action adds and removes.
+	Peers *PeerChange `json:"peers,omitempty"`
 	// Units are the units a reload is for: it runs only when systemd has
 	// one of them loaded from files older than the disk's.
 	Units []string `json:"units,omitempty"`
@@ -92,12 +97,14 @@ type Action struct {
 }
 
 // Words is the action's arguments as plans, logs and the status file show
-// them: its Args, the device a verify action checks, or the units a reload
-// is for.
+// them: its Args, the device a verify action checks, the peers a
+// wireguard-peers action adds and removes, or the units a reload is for.
 func (a Action) Words() []string {
 	switch {
 	case a.Device != nil:
 		return a.Device.Words()
+	case a.Peers != nil:
+		return a.Peers.Words()
 	case len(a.Units) > 0:
 		return a.Units
 	}

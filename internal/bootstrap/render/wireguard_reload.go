@@ -38,7 +38,9 @@ import (
 //     version is not known at render time, so dropping either restarts.
 //   - a peer's AllowedIPs: replaced (every [Peer] section sets
 //     WGPEER_REPLACE_ALLOWEDIPS); a removed peer is removed
-//     (WGPEER_REMOVE_ME). Both reload.
+//     (WGPEER_REMOVE_ME). Both reload; a change of whole peers alone is
+//     not reloaded but made peer by peer (PeerDelta), since the
+//     replacement drops what is routed to the peers that stay meanwhile.
 func ReloadSuffices(old, next schema.WireGuard) bool {
 	oldAddrs, ok1 := plan.PrefixSet(old.Address, false)
 	newAddrs, ok2 := plan.PrefixSet(next.Address, false)

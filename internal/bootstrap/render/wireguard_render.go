@@ -33,9 +33,10 @@ func RenderWireGuard(cfg *schema.Config, secrets Secrets) (plan.Step, error) {
 // RenderOverlay is the overlay on a first boot (in.Previous nil) or on day
 // two, where in.Previous is what the last run applied: an interface whose
 // change a reload carries (see ReloadSuffices) is reloaded instead of
-// restarted, and interfaces the last run made that the config drops are
-// taken down and removed. It reads Config, Secrets, Facts, Previous and
-// WgQuickLinks.
+// restarted, or, when the change is only whole peers added and removed,
+// has those peers added and removed alone (see PeerDelta); interfaces the
+// last run made that the config drops are taken down and removed. It reads
+// Config, Secrets, Facts, Previous and WgQuickLinks.
 func RenderOverlay(in Inputs) ([]plan.Step, error) {
 	step, err := renderWireGuard(in)
 	if err != nil {
@@ -75,12 +76,16 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 		// restarts it; an unchanged one is started, a no-op when it runs.
 		// On day two a change a reload carries is reloaded after the start,
 		// so an interface found down comes up from the new file and the
-		// reload is a plain one, never a start in disguise.
+		// reload is a plain one, never a start in disguise. A change of
+		// whole peers alone is made peer by peer instead (PeerDelta), so
+		// the peers that stay are not set again.
 		if reloadCarries(prev, wg, mtu) {
-			step.Actions = append(step.Actions,
-				plan.Action{Kind: plan.ActionStart, Unit: unitName},
-				plan.Action{Kind: plan.ActionReload, Unit: unitName, OnChange: []string{confPath}},
-			)
+			step.Actions = append(step.Actions, plan.Action{Kind: plan.ActionStart, Unit: unitName})
+			if change, ok := peerChange(prev, wg.Name, confPath, conf); ok {
+				step.Actions = append(step.Actions, plan.Action{Kind: plan.ActionWireGuardPeers, Unit: unitName, Peers: change, OnChange: []string{confPath}})
+			} else {
+				step.Actions = append(step.Actions, plan.Action{Kind: plan.ActionReload, Unit: unitName, OnChange: []string{confPath}})
+			}
 		} else {
 			step.Actions = append(step.Actions,
 				plan.Action{Kind: plan.ActionRestart, Unit: unitName, OnChange: []string{confPath}},
