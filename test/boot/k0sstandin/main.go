@@ -7,8 +7,12 @@
 //	    controller the config file and the feature gates), and an existing
 //	    unit without --force; otherwise writes and enables the unit
 //	    k0scontroller.service or k0sworker.service, as k0s does. Every call
-//	    is recorded first: its arguments in install.argv, one a line, and a
-//	    line in install.count.
+//	    is recorded first, and synced, so a power cut keeps the record: its
+//	    arguments in install.argv, one a line, a line in install.count, and
+//	    in install.calls the boot, whether the unit was there and whether
+//	    --force was given. On a boot whose kernel command line says
+//	    vmtest.hold=installing or =installed it stops mid-install or at its
+//	    end (hold.go).
 //	k0s stand-in-record ROLE ARGS...   the unit's ExecStartPre: records the
 //	    start (boot id, uptime, arguments) in started, so a unit systemd
 //	    counts as started has its record.
@@ -26,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -70,6 +75,9 @@ func install(args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := recordCall(inv); err != nil {
+		return err
+	}
 	config, err := readConfig(inv)
 	if err != nil {
 		return fmt.Errorf("failed to load node config: %w", err)
@@ -93,6 +101,9 @@ func install(args []string) error {
 	// systemd (an image build) there is nothing to reload.
 	_ = exec.Command("systemctl", "daemon-reload").Run()
 	fmt.Println("k0s stand-in: installed " + unit)
+	// Synced before the hold: the install is complete and on disk, as the
+	// agent's next write (its record, synced) would make it.
+	holdAt(holdInstalled, filepath.Join(unitDir, unit), unitDir, filepath.Join(unitDir, "multi-user.target.wants"))
 	return nil
 }
 
@@ -104,7 +115,25 @@ func record(args []string) error {
 	if err := os.WriteFile(recordDir+"/install.argv", []byte(strings.Join(args, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
+	if err := syncPaths(recordDir+"/install.argv", recordDir); err != nil {
+		return err
+	}
 	return appendFile(recordDir+"/install.count", "install\n")
+}
+
+// recordCall appends to install.calls what this call found: its boot,
+// whether the unit it writes was there (an earlier, cut run's) and whether
+// it was given --force, which k0s asks for then.
+func recordCall(inv *k0srules.Invocation) error {
+	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return err
+	}
+	unit := "absent"
+	if _, err := os.Lstat(filepath.Join(unitDir, "k0s"+inv.Role+".service")); err == nil {
+		unit = "present"
+	}
+	return appendFile(recordDir+"/install.calls", fmt.Sprintf("boot %s unit %s force %t\n", strings.TrimSpace(string(boot)), unit, inv.Bool("force")))
 }
 
 // readConfig is the controller's config as k0s reads it: nil for no file at
@@ -168,6 +197,11 @@ func appendFile(path, text string) error {
 		return err
 	}
 	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return err
+	}
+	// Synced: a power cut of the VM test keeps the record.
+	if err := f.Sync(); err != nil {
 		f.Close()
 		return err
 	}

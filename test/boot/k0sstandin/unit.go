@@ -58,6 +58,9 @@ func writeUnit(inv *k0srules.Invocation, cwd string) (string, error) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		return "", err
 	}
+	// Not synced, as k0s does not: a cut here leaves whatever the guest's
+	// kernel had written back of the unit, and no link.
+	holdAt(holdInstalling)
 	if err := os.Symlink("../"+name, wants); err != nil && !errors.Is(err, fs.ErrExist) {
 		return "", err
 	}
