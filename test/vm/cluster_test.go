@@ -111,19 +111,24 @@ func TestVMCluster(t *testing.T) {
 		damageWireGuardConf(t, w1)
 		n.poweroff()
 		// The sealed secrets' controls boot alongside: w1's ciphertext
-		// on another TPM (x1) and on no TPM (x2).
-		x1, x2 := newSealedStrangers(t, n.secrets, n.sealed)
+		// on another TPM (x1), on no TPM (x2), and on a copy of w1's (x3,
+		// which must decrypt it).
+		x1, x2, x3 := newSealedStrangers(t, n.secrets, n.sealed)
 		roundStart := time.Now()
-		x1.Start()
-		x2.Start()
+		for _, x := range []*Machine{x1, x2, x3} {
+			x.Start()
+		}
 		n.boot([]string{"modprobe.blacklist=wireguard"}, nil)
-		x1.WaitBooted()
-		x2.WaitBooted()
+		for _, x := range []*Machine{x1, x2, x3} {
+			x.WaitBooted()
+		}
 		assertSealedRefused(t, x1, true)
 		assertSealedRefused(t, x2, false)
-		x1.Poweroff()
-		x2.Poweroff()
-		t.Logf("TIMING negative-control round with x1 and x2: %v (wall clock, first QEMU start to x1's and x2's poweroff)", time.Since(roundStart).Round(time.Second))
+		assertSealedOpened(t, x3, n.sealed)
+		for _, x := range []*Machine{x1, x2, x3} {
+			x.Poweroff()
+		}
+		t.Logf("TIMING negative-control round with x1, x2 and x3: %v (wall clock, first QEMU start to the strangers' poweroff)", time.Since(roundStart).Round(time.Second))
 		logTimings(t, c1, "modprobe.blacklist=wireguard", "k0scontroller.service")
 		logTimings(t, w1, "damaged wg0.conf", "k0sworker.service")
 		if c1.hasModule("wireguard") {

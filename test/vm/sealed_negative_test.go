@@ -4,25 +4,52 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/corium/corium-agent/internal/testutil/guest"
+	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
-// newSealedStrangers are the sealed secrets' negative controls: two fresh
+// newSealedStrangers are the sealed secrets' negative controls: fresh
 // disks like w1's (the drop-in, no seed, no network link: the agent never
-// gets far enough to want one), both handed w1's ciphertext. x1 has a TPM
-// of its own, x2 none. Neither may decrypt it.
-func newSealedStrangers(t *testing.T, secrets *Secrets, sealed *sealedSecrets) (x1, x2 *Machine) {
+// gets far enough to want one), each handed w1's ciphertext. x1 has a TPM
+// of its own, x2 none: neither may decrypt it. x3 is x1 broken on purpose,
+// its TPM a copy of w1's state (w1 must be down): it decrypts, which shows
+// that what x1 and x2 refuse is the TPM, not the disk, the drop-in or the
+// delivery.
+func newSealedStrangers(t *testing.T, secrets *Secrets, sealed *sealedSecrets) (x1, x2, x3 *Machine) {
 	t.Helper()
 	x1 = newMachine(t, "x1", newDisk(t, "x1", withSealedDropIn), "52:54:00:c0:00:11", secrets)
 	x1.addTPM(filepath.Join(t.TempDir(), "x1-tpm"))
 	x2 = newMachine(t, "x2", newDisk(t, "x2", withSealedDropIn), "52:54:00:c0:00:12", secrets)
-	for _, x := range []*Machine{x1, x2} {
+	x3 = newMachine(t, "x3", newDisk(t, "x3", withSealedDropIn), "52:54:00:c0:00:13", secrets)
+	copied := filepath.Join(t.TempDir(), "x3-tpm")
+	host.Run(t, "cp", "-a", sealed.tpmState, copied)
+	x3.addTPM(copied)
+	for _, x := range []*Machine{x1, x2, x3} {
 		for name, ct := range sealed.credentials {
 			x.Credentials[name] = ct
 		}
 	}
-	return x1, x2
+	return x1, x2, x3
+}
+
+// assertSealedOpened checks x3, the control broken on purpose: with a copy
+// of w1's TPM the same ciphertext decrypts, the agent runs (and finds no
+// configuration: no seed), and its unit holds the secrets.
+func assertSealedOpened(t *testing.T, m *Machine, sealed *sealedSecrets) {
+	t.Helper()
+	a := m.Show(agentUnit, "ActiveState", "Result", "ExecMainStatus")
+	if a["ActiveState"] != "active" || a["Result"] != "success" {
+		t.Errorf("%s: %s = %v with a copy of w1's TPM, want run and active: the refusals of x1 and x2 may not be the TPM's", m.Name, agentUnit, a)
+	}
+	for id, value := range sealed.cleartext {
+		if _, err := m.ExecIn(time.Minute, []byte(value), "cmp", "-s", "/run/credentials/"+agentUnit+"/"+id, "-"); err != nil {
+			t.Errorf("%s: /run/credentials/%s/%s is not w1's secret with a copy of w1's TPM: %v", m.Name, agentUnit, id, err)
+		}
+	}
+	text, _ := m.Exec("corium-agent", "status")
+	m.Secrets.Logf(t, "%s (a copy of w1's TPM): %s %v; corium-agent status: %s", m.Name, agentUnit, a, firstLine(text))
 }
 
 // assertSealedRefused checks a machine handed ciphertext it cannot
