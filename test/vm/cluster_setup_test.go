@@ -54,11 +54,19 @@ func newTwoNodes(t *testing.T) *twoNodes {
 
 // boot starts both machines together and waits for both.
 func (n *twoNodes) boot(extraC1, extraW1 []string) {
+	n.start(extraC1, extraW1)
+	n.wait()
+}
+
+func (n *twoNodes) start(extraC1, extraW1 []string) {
 	n.c1.Start(extraC1...)
 	n.w1.Start(extraW1...)
 	if n.started != nil {
 		n.started()
 	}
+}
+
+func (n *twoNodes) wait() {
 	n.c1.WaitBooted()
 	n.w1.WaitBooted()
 }
