@@ -51,6 +51,8 @@ type sealedSecrets struct {
 	credentials map[string]string
 	cleartext   map[string]string // what each was sealed from, for the searches
 	tpmState    string            // w1's swtpm state directory
+	publicKey   string            // the sealed WireGuard key's public key
+	pcrs        string            // PCRs 1 and 7 in the enrolment boot
 	took        time.Duration     // the enrolment boot, QEMU start to poweroff
 }
 
@@ -66,13 +68,16 @@ func enrolW1(t *testing.T, n *twoNodes) *sealedSecrets {
 	t.Helper()
 	w1 := n.w1
 	sealed := &sealedSecrets{credentials: map[string]string{}, tpmState: filepath.Join(t.TempDir(), "w1-tpm"),
-		cleartext: map[string]string{wgCredential: n.keys.w1Key.String(), joinCredential: n.keys.joinToken}}
+		cleartext: map[string]string{wgCredential: n.keys.w1Key.String(), joinCredential: n.keys.joinToken},
+		publicKey: n.keys.w1Key.PublicKey().String()}
 	w1.addTPM(sealed.tpmState)
 
 	seed, remote, creds := w1.Seed, w1.netRemote, w1.Credentials
 	w1.Seed, w1.netRemote, w1.Credentials = "", "", map[string]string{}
 	start := time.Now()
-	w1.Start("systemd.mask=" + agentUnit)
+	// cloud-init=disabled: with no seed, cloud-init would spend four
+	// minutes asking metadata services that are not there.
+	w1.Start("systemd.mask="+agentUnit, "cloud-init=disabled")
 	w1.WaitBooted()
 	if a := w1.Show(agentUnit, "LoadState", "ExecMainStartTimestampMonotonic"); a["LoadState"] != "masked" || a["ExecMainStartTimestampMonotonic"] != "0" {
 		t.Fatalf("w1: %s in the enrolment boot = %v, want masked and never started", agentUnit, a)
@@ -83,8 +88,8 @@ func enrolW1(t *testing.T, n *twoNodes) *sealedSecrets {
 	// "partial" here: the kernel's driver and systemd's TPM2 support, but
 	// no firmware event log (SeaBIOS, no UEFI); sealing needs the first two.
 	has, _ := w1.Exec("systemd-analyze", "has-tpm2")
-	pcrs, _ := w1.Exec("systemd-analyze", "pcrs", "1", "7")
-	t.Logf("w1 enrolment: systemd-analyze has-tpm2: %s\n  pcrs (enrolment boot):\n%s", strings.Join(strings.Fields(has), " "), pcrs)
+	sealed.pcrs, _ = w1.Exec("sh", "-c", pcrScript)
+	t.Logf("w1 enrolment: systemd-analyze has-tpm2: %s\n  PCRs (enrolment boot):\n%s", strings.Join(strings.Fields(has), " "), sealed.pcrs)
 
 	for sealedName, id := range map[string]string{sealedWG: wgCredential, sealedJoin: joinCredential} {
 		// Written to /run (tmpfs) and read back: the ciphertext never
@@ -167,12 +172,56 @@ func assertSealedSecretsUsed(t *testing.T, m *Machine, s *sealedSecrets) {
 	for name := range s.credentials {
 		checkNoCleartext(t, m.Name+": /run/credentials/@system/"+name, []byte(m.read("/run/credentials/@system/"+name)), s.forms())
 	}
-	for id, value := range s.cleartext {
-		// cmp on the guest: the value goes in on stdin, never comes out.
-		if _, err := m.ExecIn(time.Minute, []byte(value), "cmp", "-s", "/run/credentials/"+agentUnit+"/"+id, "-"); err != nil {
-			t.Errorf("%s: /run/credentials/%s/%s is not the secret sealed at enrolment: %v", m.Name, agentUnit, id, err)
+	// systemd 257 removes a start-only oneshot's credentials once it has
+	// exited (service.c, SERVICE_EXITED): the cleartext was in the unit's
+	// /run/credentials only while the agent ran.
+	if out, err := m.Exec("test", "-e", "/run/credentials/"+agentUnit); err == nil {
+		t.Errorf("%s: /run/credentials/%s outlived the agent's run%s", m.Name, agentUnit, out)
+	}
+	s.assertOpens(t, m)
+	// What the agent wrote from the decrypted values is what was sealed:
+	// the key behind wg0's public key, and the join token file.
+	if got := strings.TrimSpace(m.MustExec("wg", "show", "wg0", "public-key")); got != s.publicKey {
+		t.Errorf("%s: wg0's public key %s, want the sealed key's %s", m.Name, got, s.publicKey)
+	}
+	// The agent writes the token with a newline (render's tokenFile).
+	if _, err := m.ExecIn(time.Minute, []byte(s.cleartext[joinCredential]+"\n"), "cmp", "-s", "/etc/k0s/join-token", "-"); err != nil {
+		t.Errorf("%s: /etc/k0s/join-token is not the join token sealed at enrolment: %v", m.Name, err)
+	}
+	s.comparePCRs(t, m)
+}
+
+// assertOpens decrypts each delivered ciphertext on the machine with
+// systemd-creds, as the unit's LoadCredentialEncrypted= does, and compares
+// it with the secret on the guest (cmp, the secret on its standard input;
+// the cleartext goes to /run and is removed, never to the output).
+func (s *sealedSecrets) assertOpens(t *testing.T, m *Machine) {
+	t.Helper()
+	for sealedName, id := range map[string]string{sealedWG: wgCredential, sealedJoin: joinCredential} {
+		script := `systemd-creds decrypt --name="$1" /run/credentials/@system/"$2" /run/corium-vmtest-opened >/dev/null 2>&1 || exit 3
+cmp -s /run/corium-vmtest-opened -; r=$?; rm -f /run/corium-vmtest-opened; exit $r`
+		if _, err := m.ExecIn(time.Minute, []byte(s.cleartext[id]), "sh", "-c", script, "sh", id, sealedName); err != nil {
+			t.Errorf("%s: %s does not decrypt to the secret sealed at enrolment (exit 3: no decryption): %v", m.Name, sealedName, err)
 		}
 	}
-	pcrs, _ := m.Exec("systemd-analyze", "pcrs", "1", "7")
-	t.Logf("%s: pcrs (first boot, with the SMBIOS credentials):\n%s", m.Name, pcrs)
+}
+
+// pcrScript prints PCRs 1 and 7 of the SHA-256 bank from the kernel's
+// sysfs (systemd-analyze pcrs refuses a "partial" TPM2).
+const pcrScript = `for i in 1 7; do printf 'PCR%s=%s\n' $i "$(cat /sys/class/tpm/tpm0/pcr-sha256/$i)"; done`
+
+// comparePCRs logs PCRs 1 and 7 against the enrolment boot's: PCR 7 must
+// be the same (the secrets are sealed against it); PCR 1 measures the
+// SMBIOS tables, and with them the credentials, so it differs.
+func (s *sealedSecrets) comparePCRs(t *testing.T, m *Machine) {
+	t.Helper()
+	now, err := m.Exec("sh", "-c", pcrScript)
+	if err != nil || s.pcrs == "" {
+		t.Logf("%s: PCRs not read (%v): %s", m.Name, err, now)
+		return
+	}
+	t.Logf("%s: PCRs at enrolment:\n%s  and now:\n%s", m.Name, s.pcrs, now)
+	if lineWith(now, "PCR7=") != lineWith(s.pcrs, "PCR7=") {
+		t.Errorf("%s: PCR 7 differs from the enrolment boot's, yet the sealed credentials decrypted", m.Name)
+	}
 }
