@@ -10,7 +10,7 @@ import (
 // requireVM skips (or, under CI, fails) a test that cannot boot machines.
 func requireVM(t testing.TB) {
 	t.Helper()
-	host.RequireRoot(t, "qemu-system-x86_64", "mke2fs", "mkfs.vfat", "mcopy", "mount", "systemctl", "systemd-nspawn", "debootstrap")
+	host.RequireRoot(t, "qemu-system-x86_64", "mke2fs", "mkfs.vfat", "mcopy", "mount", "systemctl", "systemd-nspawn", "debootstrap", "swtpm")
 }
 
 // twoNodes is the cluster: c1, a controller+worker PXE-booted by iPXE and
@@ -21,6 +21,12 @@ type twoNodes struct {
 	c1, w1  *Machine
 	keys    vmCluster
 	secrets *Secrets
+	// started runs after both machines are started, before either is
+	// waited for: what QEMU was handed still exists then.
+	started func()
+	// sealed is w1's secrets sealed to its TPM at enrolment, nil when w1
+	// is handed them in cleartext.
+	sealed *sealedSecrets
 }
 
 func newTwoNodes(t *testing.T) *twoNodes {
@@ -34,7 +40,7 @@ func newTwoNodes(t *testing.T) *twoNodes {
 	n.c1.Credentials[wgCredential] = n.keys.c1Key.String()
 
 	// w1's network comes from its seed, as cloud-init renders it.
-	n.w1 = newMachine(t, "w1", newDisk(t, "w1", func(*staging) {}), macW1, n.secrets)
+	n.w1 = newMachine(t, "w1", newDisk(t, "w1", withSealedDropIn), macW1, n.secrets)
 	n.w1.Seed = newSeed(t, map[string]string{
 		"meta-data":      "instance-id: w1-" + fixture.RandHex(8) + "\nlocal-hostname: w1\n",
 		"user-data":      workerUserData(n.keys),
@@ -48,8 +54,19 @@ func newTwoNodes(t *testing.T) *twoNodes {
 
 // boot starts both machines together and waits for both.
 func (n *twoNodes) boot(extraC1, extraW1 []string) {
+	n.start(extraC1, extraW1)
+	n.wait()
+}
+
+func (n *twoNodes) start(extraC1, extraW1 []string) {
 	n.c1.Start(extraC1...)
 	n.w1.Start(extraW1...)
+	if n.started != nil {
+		n.started()
+	}
+}
+
+func (n *twoNodes) wait() {
 	n.c1.WaitBooted()
 	n.w1.WaitBooted()
 }

@@ -3,6 +3,7 @@ package vm
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/testutil/guest"
@@ -14,7 +15,10 @@ var (
 	workerGuarded     = []int{179, 8080, 10249, 10250, 10256}
 )
 
-// TestVMCluster boots the two-node cluster three times:
+// TestVMCluster boots the two-node cluster three times, after enrolling
+// w1 alone: w1 has an emulated TPM2, and in one boot of its own (no seed,
+// no network, the agent masked) its key and join token are sealed to it,
+// so that from then on w1 is handed only their ciphertext (sealed_test.go):
 //   - first boot: c1 PXE-boots by iPXE over TFTP and takes its document
 //     from the kernel command line the iPXE script carries, w1
 //     from its NoCloud seed through cloud-init (booted by QEMU's -kernel, it
@@ -27,11 +31,16 @@ var (
 //   - reboot: the agent is skipped, the overlay comes back from the kernel
 //     module, the guard is re-applied, k0s starts again;
 //   - the negative control: c1 booted with modprobe.blacklist=wireguard and
-//     w1 with a damaged wg0.conf: the overlay fails and k0s never runs.
+//     w1 with a damaged wg0.conf: the overlay fails and k0s never runs;
+//     alongside, x1 (a TPM of its own) and x2 (none) are handed w1's
+//     ciphertext: systemd fails the agent's unit with 243/CREDENTIALS.
 func TestVMCluster(t *testing.T) {
 	requireVM(t)
 	n := newTwoNodes(t)
 	c1, w1 := n.c1, n.w1
+	testStart := time.Now()
+	n.sealed = enrolW1(t, n)
+	n.started = func() { n.sealed.checkDelivery(t, w1) }
 	n.boot(nil, nil)
 
 	t.Run("first boot", func(t *testing.T) {
@@ -103,7 +112,31 @@ func TestVMCluster(t *testing.T) {
 	t.Run("negative control: overlay down", func(t *testing.T) {
 		damageWireGuardConf(t, w1)
 		n.poweroff()
-		n.boot([]string{"modprobe.blacklist=wireguard"}, nil)
+		// The sealed secrets' controls boot alongside: w1's ciphertext
+		// on another TPM (x1), on no TPM (x2), and on a copy of w1's (x3,
+		// which must decrypt it). They boot faster than the pair (no
+		// cloud-init, no network) and are checked and powered off first,
+		// leaving the cores to it.
+		x1, x2, x3 := newSealedStrangers(t, n.secrets, n.sealed)
+		roundStart := time.Now()
+		for _, x := range []*Machine{x1, x2, x3} {
+			x.Start()
+		}
+		n.start([]string{"modprobe.blacklist=wireguard"}, nil)
+		for _, x := range []*Machine{x1, x2, x3} {
+			x.WaitBooted()
+		}
+		assertSealedRefused(t, x1, true)
+		assertSealedRefused(t, x2, false)
+		assertSealedOpened(t, x3, n.sealed)
+		for _, x := range []*Machine{x1, x2, x3} {
+			x.Poweroff()
+		}
+		t.Logf("TIMING the sealed controls x1, x2, x3: %v (wall clock, their QEMU start to their poweroff, alongside the pair's boot)", time.Since(roundStart).Round(time.Second))
+		n.wait()
+		defer func() {
+			t.Logf("TIMING negative-control round: %v (wall clock, first QEMU start to the last check)", time.Since(roundStart).Round(time.Second))
+		}()
 		logTimings(t, c1, "modprobe.blacklist=wireguard", "k0scontroller.service")
 		logTimings(t, w1, "damaged wg0.conf", "k0sworker.service")
 		if c1.hasModule("wireguard") {
@@ -113,4 +146,10 @@ func TestVMCluster(t *testing.T) {
 		assertOverlayKeepsK0sDown(t, w1, "k0sworker.service")
 	})
 	n.poweroff()
+	// The search's positive control, and what sealing does not protect: a
+	// provisioned node's disk holds the join token in /etc/k0s/join-token.
+	if found, err := fileHasCleartext(w1.Disk, cleartextForms(n.keys.joinToken)); err != nil || found < 0 {
+		t.Errorf("w1's provisioned disk: the search found no join token (%d, %v); the search before the first boot proves nothing", found, err)
+	}
+	t.Logf("TIMING TestVMCluster: %v (wall clock, enrolment to the last poweroff)", time.Since(testStart).Round(time.Second))
 }

@@ -9,7 +9,8 @@ import (
 // came from the SMBIOS credentials systemd imported (the agent says where
 // each secret was resolved from), and that none of their values is in any
 // document the machines were given or in anything the agent left for an
-// operator to read.
+// operator to read. A node whose secrets were sealed to its TPM has the
+// cleartext only in its agent unit's credentials (assertSealedSecretsUsed).
 func assertSecretsFromCredentials(t *testing.T, n *twoNodes) {
 	t.Helper()
 	want := map[*Machine][]string{
@@ -25,6 +26,9 @@ func assertSecretsFromCredentials(t *testing.T, n *twoNodes) {
 			}
 		}
 		t.Logf("%s: system credentials: %s", m.Name, strings.Join(strings.Fields(creds), " "))
+		if m == n.w1 && n.sealed != nil {
+			assertSealedSecretsUsed(t, m, n.sealed)
+		}
 		for where, text := range map[string]string{
 			"/proc/cmdline":                           m.read("/proc/cmdline"),
 			"cloud-init's user-data":                  m.read("/var/lib/cloud/instance/user-data.txt"),

@@ -47,6 +47,11 @@ type Machine struct {
 	// Secrets are the values that may never appear in what the test prints.
 	Secrets *Secrets
 	pxe     *pxeBoot // set by netBoot: booted from the network, not by -kernel
+	// startHooks run at each Start before QEMU does: each adds QEMU
+	// arguments and returns what undoes it once QEMU is gone (an emulated
+	// TPM's process, for one).
+	startHooks []func() (args []string, stop func())
+	stops      []func()
 
 	netLocal, netRemote string // the two unix datagram sockets of its NIC
 
@@ -114,6 +119,11 @@ func (m *Machine) Start(extra ...string) {
 			m.t.Fatal(err)
 		}
 		args = append(args, "-smbios", "type=11,path="+path)
+	}
+	for _, hook := range m.startHooks {
+		more, stop := hook()
+		args = append(args, more...)
+		m.stops = append(m.stops, stop)
 	}
 	_ = os.Remove(m.channelPath())
 	m.cmd = exec.Command("qemu-system-x86_64", args...)
@@ -263,6 +273,10 @@ func (m *Machine) kill() {
 
 func (m *Machine) down() {
 	m.removeCredentials()
+	for _, stop := range m.stops {
+		stop()
+	}
+	m.stops = nil
 	if m.ch != nil {
 		m.ch.close()
 	}

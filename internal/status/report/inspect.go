@@ -41,6 +41,10 @@ type Options struct {
 	UnitsWhy   string
 	Guard      Guard
 	GuardWhy   string
+	// Services and Journal read the agent unit's last start, reported
+	// when it failed without a record of the agent's own (agentunit.go).
+	Services Services
+	Journal  Journal
 	// Now is the clock handshakes are aged by; time.Now when nil.
 	Now func() time.Time
 }
@@ -69,6 +73,7 @@ func Inspect(ctx context.Context, o Options) *Report {
 	in := &inspection{ctx: ctx, o: o, now: o.Now()}
 	in.r = &Report{CheckedAt: in.now.UTC(), Root: o.Root.Dir(), Interfaces: []Interface{}}
 	in.readFiles()
+	in.agentUnit()
 	if in.r.Provisioned && in.cfg != nil {
 		if o.Units == nil {
 			in.unknown("unit states", why(o.UnitsWhy))

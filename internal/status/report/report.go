@@ -20,6 +20,9 @@ type Report struct {
 	// LastRun is the last agent run as the status file records it; nil when
 	// the file is absent (it lives in /run and does not survive a reboot).
 	LastRun *LastRun `json:"lastRun,omitempty"`
+	// AgentUnit is the agent's unit when its last start failed and left no
+	// record of the agent's: nil otherwise.
+	AgentUnit *AgentUnit `json:"agentUnit,omitempty"`
 	// Provenance is where the configuration of the last run came from.
 	Provenance  *status.Provenance `json:"provenance,omitempty"`
 	NodeAddress *NodeAddress       `json:"nodeAddress,omitempty"`

@@ -43,6 +43,24 @@ func Text(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "  before it: %s\n", u.Line())
 		}
 	}
+	if a := r.AgentUnit; a != nil {
+		ran := "the agent ran"
+		if a.BeforeAgent {
+			ran = "failed before the agent ran"
+		}
+		exit := a.ExitStatus
+		if exit == "" {
+			exit = "no exit status"
+		}
+		p("agent unit", "%s: %s, %s; %s", a.Unit, a.Result, exit, ran)
+		for _, c := range a.Credentials {
+			fmt.Fprintf(w, "  credential: %s\n", c)
+		}
+		fmt.Fprintf(w, "  what to do: %s\n", a.Fix)
+		for _, l := range a.Journal {
+			fmt.Fprintf(w, "  systemd: %s\n", l)
+		}
+	}
 	if pr := r.Provenance; pr != nil {
 		p("source", "%s", pr.SourceLine())
 		for _, a := range pr.Tried {

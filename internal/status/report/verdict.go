@@ -13,8 +13,14 @@ import (
 // judge reads the layers bottom-up and names the lowest broken one. A failed
 // last run outranks everything: the node is not what its configuration says.
 // What could not be checked never makes a node degraded by itself, but an ok
-// verdict says what it could not check.
+// verdict says what it could not check. The agent's unit failing without
+// a record of that start outranks the last record, which is older.
 func judge(r *Report, appliedErr error) Verdict {
+	// Reported only when no record is from its failed start: any record
+	// there is, is older.
+	if a := r.AgentUnit; a != nil {
+		return verdict(Failed, StepUnit, a.Reason)
+	}
 	if l := r.LastRun; l != nil && l.Outcome == status.Failed {
 		return verdict(Failed, l.FailedStep, l.Error)
 	}

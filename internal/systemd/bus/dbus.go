@@ -2,9 +2,11 @@ package bus
 
 import (
 	"context"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"strconv"
+	"time"
 
 	sdbus "github.com/coreos/go-systemd/v22/dbus"
 	godbus "github.com/godbus/dbus/v5"
@@ -142,4 +144,65 @@ func (d *DBus) UnitState(ctx context.Context, unit string) (systemd.State, error
 	}
 	str := func(k string) string { s, _ := props[k].(string); return s }
 	return systemd.State{Load: str("LoadState"), Active: str("ActiveState"), Sub: str("SubState")}, nil
+}
+
+func (d *DBus) ServiceRun(ctx context.Context, unit string) (systemd.ServiceRun, error) {
+	svc, err := d.conn.GetUnitTypePropertiesContext(ctx, unit, "Service")
+	if err != nil {
+		return systemd.ServiceRun{}, fmt.Errorf("reading the last start of %s: %w", unit, err)
+	}
+	u, err := d.conn.GetUnitPropertiesContext(ctx, unit)
+	if err != nil {
+		return systemd.ServiceRun{}, fmt.Errorf("reading the last start of %s: %w", unit, err)
+	}
+	run := systemd.ServiceRun{Imports: stringList(svc["ImportCredential"])}
+	run.Result, _ = svc["Result"].(string)
+	run.ExecMainCode, _ = svc["ExecMainCode"].(int32)
+	run.ExecMainStatus, _ = svc["ExecMainStatus"].(int32)
+	if us, _ := u["InactiveExitTimestamp"].(uint64); us != 0 {
+		run.StartedAt = time.UnixMicro(int64(us))
+	}
+	if id, _ := u["InvocationID"].([]byte); len(id) > 0 {
+		run.InvocationID = hex.EncodeToString(id)
+	}
+	for _, p := range []struct {
+		prop      string
+		encrypted bool
+	}{{"LoadCredential", false}, {"LoadCredentialEncrypted", true}} {
+		for _, pair := range pairs(svc[p.prop]) {
+			run.Credentials = append(run.Credentials, systemd.CredentialSetting{ID: pair[0], Source: pair[1], Encrypted: p.encrypted})
+		}
+	}
+	return run, nil
+}
+
+// stringList is an "as" property's value.
+func stringList(v any) []string {
+	l, _ := v.([]string)
+	return l
+}
+
+// pairs is an "a(ss)" property's value, as godbus decodes it.
+func pairs(v any) [][2]string {
+	var l [][]any
+	switch v := v.(type) {
+	case [][]any:
+		l = v
+	case []any: // a struct array inside a variant, by some godbus versions
+		for _, e := range v {
+			if s, ok := e.([]any); ok {
+				l = append(l, s)
+			}
+		}
+	}
+	var out [][2]string
+	for _, e := range l {
+		if len(e) != 2 {
+			continue
+		}
+		a, _ := e[0].(string)
+		b, _ := e[1].(string)
+		out = append(out, [2]string{a, b})
+	}
+	return out
 }

@@ -19,6 +19,9 @@ type Fake struct {
 	// States answers UnitState; a unit not in it is loaded/inactive/dead,
 	// or loaded/active/exited once started or restarted.
 	States map[string]systemd.State
+	// Runs answers ServiceRun; a unit not in it never started (a zero
+	// ServiceRun with Result success).
+	Runs map[string]systemd.ServiceRun
 	// Behind are the units loaded from files older than the disk's, for
 	// NeedsReload; a reload brings every one up to date.
 	Behind map[string]bool
@@ -132,4 +135,16 @@ func (f *Fake) setActive(unit string) {
 		f.States = map[string]systemd.State{}
 	}
 	f.States[unit] = systemd.State{Load: "loaded", Active: "active", Sub: "exited"}
+}
+
+func (f *Fake) ServiceRun(_ context.Context, unit string) (systemd.ServiceRun, error) {
+	if err := f.record("service-run " + unit); err != nil {
+		return systemd.ServiceRun{}, err
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if r, ok := f.Runs[unit]; ok {
+		return r, nil
+	}
+	return systemd.ServiceRun{Result: "success"}, nil
 }
