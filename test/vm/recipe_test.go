@@ -101,6 +101,10 @@ func TestVMRecipe(t *testing.T) {
 	t.Run("time from network-online to k0s", func(t *testing.T) {
 		logTimings(t, n.c1, "the agent, config on the kernel command line", unit[n.c1])
 		logTimings(t, n.w1, "the agent, config from cloud-init's NoCloud seed", unit[n.w1])
+		for _, m := range agent {
+			logAgentJournal(t, m)
+		}
+		startupCost(t, n.w1, map[string]string{"the agent": "/usr/bin/corium-agent version", "the k0s stand-in": "/usr/local/bin/k0s", "wg": "/usr/bin/wg --version"})
 		var agentCell, recipeCell []string
 		for _, p := range [][2]*Machine{{n.c1, r.c1}, {n.w1, r.w1}} {
 			a, rc := agentToK0s(p[0], unit[p[0]]), recipeToK0s(p[1], unit[p[1]])

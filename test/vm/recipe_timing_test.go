@@ -54,8 +54,8 @@ func (m *Machine) leftAt(unit string) uint64 {
 // installs k0s and queues its start.
 func agentToK0s(m *Machine, unit string) toK0s {
 	k := toK0s{online: m.onlineAt(), k0s: m.mainStartAt(unit)}
-	k.milestones = fmt.Sprintf("agent %s to %s, wg0 up %s, k0s %s",
-		k.since(m.leftAt("corium-agent.service")), k.since(m.enteredAt("corium-agent.service")), k.since(m.enteredAt("wg-quick@wg0.service")), k.since(k.k0s))
+	k.milestones = fmt.Sprintf("agent %s to %s, wg0 up %s (wg-quick ran %s), k0s %s",
+		k.since(m.leftAt("corium-agent.service")), k.since(m.enteredAt("corium-agent.service")), k.since(m.enteredAt("wg-quick@wg0.service")), m.ran("wg-quick@wg0.service"), k.since(k.k0s))
 	return k
 }
 
@@ -64,9 +64,9 @@ func agentToK0s(m *Machine, unit string) toK0s {
 // installs k0s and queues its start.
 func recipeToK0s(m *Machine, unit string) toK0s {
 	k := toK0s{online: m.onlineAt(), k0s: m.mainStartAt(unit)}
-	k.milestones = fmt.Sprintf("cloud-config %s to %s, cloud-final %s, wg0 up %s, k0s %s",
+	k.milestones = fmt.Sprintf("cloud-config %s to %s, cloud-final %s, wg0 up %s (wg-quick ran %s), k0s %s",
 		k.since(m.leftAt("cloud-config.service")), k.since(m.enteredAt("cloud-config.service")), k.since(m.leftAt("cloud-final.service")),
-		k.since(m.enteredAt("wg-quick@wg0.service")), k.since(k.k0s))
+		k.since(m.enteredAt("wg-quick@wg0.service")), m.ran("wg-quick@wg0.service"), k.since(k.k0s))
 	return k
 }
 
@@ -86,5 +86,50 @@ func waitActive(t *testing.T, m *Machine, unit string, within time.Duration) {
 			return
 		}
 		time.Sleep(2 * time.Second)
+	}
+}
+
+// ran is how long a oneshot unit took from leaving inactive to active.
+func (m *Machine) ran(unit string) string {
+	p := m.Show(unit, "InactiveExitTimestampMonotonic", "ActiveEnterTimestampMonotonic")
+	start, end := guest.Monotonic(p, "InactiveExitTimestampMonotonic"), guest.Monotonic(p, "ActiveEnterTimestampMonotonic")
+	if start == 0 || end < start {
+		return "never"
+	}
+	return fmt.Sprintf("%.1fs", float64(end-start)/1e6)
+}
+
+// logAgentJournal prints the agent's journal on the guest's clock: where
+// its time went between systemd starting it and its own first line.
+func logAgentJournal(t *testing.T, m *Machine) {
+	t.Helper()
+	out := m.MustExec("journalctl", "-b", "-o", "short-monotonic", "--no-pager", "-u", "corium-agent.service")
+	m.Secrets.Logf(t, "%s: the agent's journal (network-online.target at %s):\n%s", m.Name, seconds(m.onlineAt()), out)
+}
+
+// startupCost runs each program twice from a fresh copy, so that neither
+// the guest's page cache nor the emulator's translated code has it: the
+// first run is what a program pays to start at boot, the second the same
+// program warm. Seconds of /proc/uptime.
+func startupCost(t *testing.T, m *Machine, programs map[string]string) {
+	t.Helper()
+	for name, cmd := range programs {
+		bin, args, _ := strings.Cut(cmd, " ")
+		script := `cp ` + bin + ` /run/startup-probe && sync && echo 3 > /proc/sys/vm/drop_caches
+a=$(cut -d" " -f1 /proc/uptime); /run/startup-probe ` + args + ` >/dev/null 2>&1
+b=$(cut -d" " -f1 /proc/uptime); /run/startup-probe ` + args + ` >/dev/null 2>&1
+c=$(cut -d" " -f1 /proc/uptime); rm -f /run/startup-probe
+echo "$a $b $c"`
+		out, err := m.ExecIn(5*time.Minute, nil, "sh", "-c", script)
+		f := strings.Fields(out)
+		if err != nil || len(f) != 3 {
+			t.Logf("%s: startup probe of %s: %v %s", m.Name, name, err, out)
+			continue
+		}
+		var a, b, c float64
+		fmt.Sscan(f[0], &a)
+		fmt.Sscan(f[1], &b)
+		fmt.Sscan(f[2], &c)
+		t.Logf("%s: %s (%s) starts in %.2fs cold, %.2fs warm", m.Name, name, cmd, b-a, c-b)
 	}
 }
