@@ -71,6 +71,15 @@ func TestVMRecipe(t *testing.T) {
 	t.Run("both ways bring the cluster up", func(t *testing.T) {
 		assertProvisioned(t, n.c1, chain.NameCmdline)
 		assertProvisioned(t, n.w1, "cloud-init")
+		for _, m := range agent {
+			// The weight systemd loaded, and the cpu controller it takes
+			// effect through (systemd turns it on for a unit that sets one).
+			w := m.Show("corium-agent.service", "StartupCPUWeight")["StartupCPUWeight"]
+			controllers := m.read("/sys/fs/cgroup/system.slice/cgroup.subtree_control")
+			if w != "1000" || !slices.Contains(strings.Fields(controllers), "cpu") {
+				t.Errorf("%s: corium-agent.service StartupCPUWeight=%s, system.slice's controllers %q: want 1000 and cpu", m.Name, w, controllers)
+			}
+		}
 		for _, m := range recipe {
 			a := m.Show("corium-agent.service", "LoadState", "ExecMainStartTimestampMonotonic")
 			if a["LoadState"] != "masked" || guest.Monotonic(a, "ExecMainStartTimestampMonotonic") != 0 {
