@@ -141,7 +141,7 @@ func TestVMRecipe(t *testing.T) {
 		assertNodeAddress(t, n.w1, overlayW1, false)
 		var agentCell, recipeCell []string
 		for _, m := range agent {
-			agentCell = append(agentCell, m.Name+" "+peerOf(m, n)+" (--node-ip, the overlay)")
+			agentCell = append(agentCell, m.Name+" "+peerOf(m, n)+" (--node-ip, the overlay; node name "+strings.TrimSpace(m.MustExec("hostname"))+")")
 		}
 		for _, m := range recipe {
 			argv := m.standIn().InstallArgs()
@@ -155,7 +155,7 @@ func TestVMRecipe(t *testing.T) {
 			if want := map[*Machine]string{r.c1: underlayC1, r.w1: underlayW1}[m]; addr != want {
 				t.Errorf("%s: the kubelet's default address is %q, want the underlay's %s", m.Name, addr, want)
 			}
-			recipeCell = append(recipeCell, m.Name+" "+addr+" (no --node-ip; the kubelet's default: "+how+")")
+			recipeCell = append(recipeCell, m.Name+" "+addr+" (no --node-ip; the kubelet's default: "+how+"; node name "+strings.TrimSpace(m.MustExec("hostname"))+")")
 		}
 		// The control: with the node name resolving to the overlay address
 		// (an /etc/hosts line), the same computation gives the overlay, so
