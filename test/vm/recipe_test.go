@@ -72,13 +72,15 @@ func TestVMRecipe(t *testing.T) {
 		assertProvisioned(t, n.c1, chain.NameCmdline)
 		assertProvisioned(t, n.w1, "cloud-init")
 		for _, m := range agent {
-			// The weight systemd loaded, and the cpu controller it takes
-			// effect through (systemd turns it on for a unit that sets one).
+			// The weight systemd loaded; it acts through the cpu controller
+			// systemd turns on for a unit that sets one (shown, as the boot
+			// it acted in is over).
 			w := m.Show("corium-agent.service", "StartupCPUWeight")["StartupCPUWeight"]
-			controllers := m.read("/sys/fs/cgroup/system.slice/cgroup.subtree_control")
-			if w != "1000" || !slices.Contains(strings.Fields(controllers), "cpu") {
-				t.Errorf("%s: corium-agent.service StartupCPUWeight=%s, system.slice's controllers %q: want 1000 and cpu", m.Name, w, controllers)
+			if w != "1000" {
+				t.Errorf("%s: corium-agent.service StartupCPUWeight=%s, want 1000", m.Name, w)
 			}
+			t.Logf("%s: corium-agent.service StartupCPUWeight=%s; system.slice's controllers: %s", m.Name, w,
+				strings.TrimSpace(m.read("/sys/fs/cgroup/system.slice/cgroup.subtree_control")))
 		}
 		for _, m := range recipe {
 			a := m.Show("corium-agent.service", "LoadState", "ExecMainStartTimestampMonotonic")
