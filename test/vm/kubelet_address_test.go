@@ -71,7 +71,7 @@ func kubeletDefault(f kubeletFacts) (addr, how string) {
 	for _, a := range f.order {
 		ip, _ := netip.ParseAddr(a)
 		if f.addrs[a] == f.route && ip.IsGlobalUnicast() {
-			return a, "the default route's interface " + f.route + "; the node name " + f.hostname + " resolves to " + resolved + ", none the host's own"
+			return a, "the default route's interface " + f.route + "; the node name " + f.hostname + " resolves to " + resolved + " in /etc/hosts, no address of the host's the kubelet takes"
 		}
 	}
 	return "", "no default route and no address for the node name"
