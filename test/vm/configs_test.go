@@ -97,10 +97,13 @@ corium:
 `, joinCredential, overlayW1, wgCredential, c.c1Key.PublicKey(), underlayC1, overlayC1)
 }
 
-// workerNetworkConfig is w1's NoCloud network-config: a static underlay
-// (there is no DHCP on the test's network), which cloud-init renders for
+// workerNetworkConfig is w1's NoCloud network-config.
+func workerNetworkConfig() string { return seedNetworkConfig(macW1, underlayW1) }
+
+// seedNetworkConfig is a NoCloud network-config: a static underlay (there
+// is no DHCP on the test's network), which cloud-init renders for
 // NetworkManager.
-func workerNetworkConfig() string {
+func seedNetworkConfig(mac, addr string) string {
 	return fmt.Sprintf(`version: 2
 ethernets:
   underlay:
@@ -110,7 +113,7 @@ ethernets:
     routes:
       - to: 0.0.0.0/0
         via: %s
-`, macW1, underlayW1, gateway)
+`, mac, addr, gateway)
 }
 
 // nmKeyfile is a static underlay for NetworkManager, for a machine whose

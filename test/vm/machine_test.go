@@ -46,7 +46,10 @@ type Machine struct {
 	Credentials map[string]string
 	// Secrets are the values that may never appear in what the test prints.
 	Secrets *Secrets
-	pxe     *pxeBoot // set by netBoot: booted from the network, not by -kernel
+	// BootTimeout bounds each boot when set (bootTimeout when zero): a test
+	// that boots more machines than the cores at once needs more.
+	BootTimeout time.Duration
+	pxe         *pxeBoot // set by netBoot: booted from the network, not by -kernel
 	// startHooks run at each Start before QEMU does: each adds QEMU
 	// arguments and returns what undoes it once QEMU is gone (an emulated
 	// TPM's process, for one).
@@ -154,7 +157,11 @@ func (m *Machine) channelPath() string { return filepath.Join(m.dir, "ctl.sock")
 // (running or degraded), and returns the state systemd reports.
 func (m *Machine) WaitBooted() string {
 	m.t.Helper()
-	deadline := m.start.Add(bootTimeout)
+	timeout := bootTimeout
+	if m.BootTimeout != 0 {
+		timeout = m.BootTimeout
+	}
+	deadline := m.start.Add(timeout)
 	ch, err := dialChannel(m.channelPath(), m.exited)
 	if err != nil {
 		m.t.Fatalf("%s: %v\n%s", m.Name, err, m.consoleTail())
@@ -165,7 +172,7 @@ func (m *Machine) WaitBooted() string {
 		state := strings.TrimSpace(string(resp.Output))
 		switch {
 		case err != nil:
-			m.t.Fatalf("%s: boot did not finish within %v: %v\n%s", m.Name, bootTimeout, err, m.consoleTail())
+			m.t.Fatalf("%s: boot did not finish within %v: %v\n%s", m.Name, timeout, err, m.consoleTail())
 		case state == "running" || state == "degraded":
 			m.booted = time.Since(m.start)
 			// QEMU read them at its start; nothing on the host keeps them.
