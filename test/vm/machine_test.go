@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -46,7 +47,10 @@ type Machine struct {
 	Credentials map[string]string
 	// Secrets are the values that may never appear in what the test prints.
 	Secrets *Secrets
-	pxe     *pxeBoot // set by netBoot: booted from the network, not by -kernel
+	// BootTimeout bounds each boot (bootTimeout when 0): longer for a
+	// machine whose boot waits on another machine's.
+	BootTimeout time.Duration
+	pxe         *pxeBoot // set by netBoot: booted from the network, not by -kernel
 
 	netLocal, netRemote string // the two unix datagram sockets of its NIC
 
@@ -144,18 +148,15 @@ func (m *Machine) channelPath() string { return filepath.Join(m.dir, "ctl.sock")
 // (running or degraded), and returns the state systemd reports.
 func (m *Machine) WaitBooted() string {
 	m.t.Helper()
-	deadline := m.start.Add(bootTimeout)
-	ch, err := dialChannel(m.channelPath(), m.exited)
-	if err != nil {
-		m.t.Fatalf("%s: %v\n%s", m.Name, err, m.consoleTail())
-	}
-	m.ch = ch
+	timeout := cmp.Or(m.BootTimeout, bootTimeout)
+	deadline := m.start.Add(timeout)
+	m.Dial()
 	for {
 		resp, err := m.call(wire.Request{Op: wire.OpExec, Argv: []string{"systemctl", "is-system-running", "--wait"}}, time.Until(deadline))
 		state := strings.TrimSpace(string(resp.Output))
 		switch {
 		case err != nil:
-			m.t.Fatalf("%s: boot did not finish within %v: %v\n%s", m.Name, bootTimeout, err, m.consoleTail())
+			m.t.Fatalf("%s: boot did not finish within %v: %v\n%s", m.Name, timeout, err, m.consoleTail())
 		case state == "running" || state == "degraded":
 			m.booted = time.Since(m.start)
 			// QEMU read them at its start; nothing on the host keeps them.
@@ -169,6 +170,21 @@ func (m *Machine) WaitBooted() string {
 		// Before the bus is up systemctl fails at once: ask again.
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// Dial connects the command channel, if it is not yet: guestd answers early
+// in the boot, so a test can watch a boot that has not finished (WaitBooted
+// dials by itself).
+func (m *Machine) Dial() {
+	m.t.Helper()
+	if m.ch != nil {
+		return
+	}
+	ch, err := dialChannel(m.channelPath(), m.exited)
+	if err != nil {
+		m.t.Fatalf("%s: %v\n%s", m.Name, err, m.consoleTail())
+	}
+	m.ch = ch
 }
 
 // call sends a request, failing if the machine is down or QEMU exits.
