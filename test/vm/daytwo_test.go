@@ -73,6 +73,7 @@ func TestVMDayTwo(t *testing.T) {
 	w1.MustExec("ip", "addr", "add", w1Moved+"/24", "dev", w1.underlayLink(t, underlayW1))
 
 	doc := initialDayTwo()
+	doc.w1Join = lateJoin("", url, w1WaitFor)
 	type step struct {
 		name     string
 		change   func(*dayTwo)
