@@ -199,7 +199,7 @@ func secretViews(m *Machine) map[string]string {
 // userinfo or query) and the attempts. It returns what is not so, and the
 // attempts status counted; the check is run on a node whose server did
 // come up too, where it must find plenty.
-func neverCame(m *Machine, shown string, waitFor time.Duration, k0sUnit string) (problems []string, attempts int) {
+func neverCame(m *Machine, shown string, waitFor time.Duration, k0sUnit string) (problems []string, attempts int, ran time.Duration) {
 	m.t.Helper()
 	bad := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
 	online := guest.Monotonic(m.Show("network-online.target", "ActiveEnterTimestampMonotonic"), "ActiveEnterTimestampMonotonic")
@@ -208,7 +208,6 @@ func neverCame(m *Machine, shown string, waitFor time.Duration, k0sUnit string) 
 	if online == 0 || start < online {
 		bad("network-online.target reached at %s, the agent started at %s: want reached, and before", seconds(online), seconds(start))
 	}
-	var ran time.Duration
 	if exit > start {
 		ran = time.Duration(exit-start) * time.Microsecond
 	}
@@ -240,18 +239,26 @@ func neverCame(m *Machine, shown string, waitFor time.Duration, k0sUnit string) 
 	if err := json.Unmarshal([]byte(m.read(status.Path)), &st); err != nil || st.Outcome != status.Failed || !strings.HasPrefix(st.Error, want) {
 		bad("%s: outcome %q, error %q (%v); want failed, naming the URL", status.Path, st.Outcome, st.Error, err)
 	}
-	return problems, attempts
+	return problems, attempts, ran
 }
 
 // assertNeverCame is neverCame as a check.
 func assertNeverCame(t *testing.T, m *Machine, shown string, waitFor time.Duration, k0sUnit string) {
 	t.Helper()
-	problems, attempts := neverCame(m, shown, waitFor, k0sUnit)
+	problems, attempts, ran := neverCame(m, shown, waitFor, k0sUnit)
 	for _, p := range problems {
 		t.Errorf("%s, whose secret server never came up: %s", m.Name, m.Secrets.Redact(t, p))
 	}
+	// The journal has a line for each attempt but the last, after which
+	// the agent no longer waits.
+	logged, _ := agentAttempts(t, m, shown)
+	row := checkBackoff(t, m, logged)
+	if len(logged) != attempts-1 {
+		t.Errorf("%s: %d waiting lines in the journal for the %d attempts status counts, want one fewer", m.Name, len(logged), attempts)
+	}
 	text, _ := m.Exec("corium-agent", "status")
-	m.Secrets.Logf(t, "LATESECRET %s, server never up: %d attempts within waitFor %v; corium-agent status: %s", m.Name, attempts, waitFor, firstLine(text))
+	m.Secrets.Logf(t, "LATESECRET %s, server never up: %d attempts within waitFor %v, the agent failed after %v; corium-agent status: %s", m.Name, attempts, waitFor, ran.Round(100*time.Millisecond), firstLine(text))
+	t.Logf("LATESECRET %s attempts: %s", m.Name, row)
 }
 
 // lateServer is the pair's option for TestVMDayTwo: w1's join token is
@@ -352,7 +359,7 @@ func assertLateSecret(t *testing.T, n *twoNodes, url string) {
 			m.Secrets.Absent(t, m.Name+": "+where, text)
 		}
 	}
-	if problems, _ := neverCame(w1, url, w1WaitFor, "k0sworker.service"); len(problems) == 0 {
+	if problems, _, _ := neverCame(w1, url, w1WaitFor, "k0sworker.service"); len(problems) == 0 {
 		t.Errorf("w1: the never-up control's check finds nothing wrong on a node whose server came up: it proves nothing")
 	} else {
 		t.Logf("the never-up control's check on w1, whose server came up, finds %d things (as it must): %s", len(problems), w1.Secrets.Redact(t, strings.Join(problems, "; ")))
