@@ -355,8 +355,13 @@ func assertLateSecret(t *testing.T, n *twoNodes, url string) {
 	}
 	t.Logf("c1's server: %s; without a bearer: %s", strings.Join(served, "; "), lineWith(strings.Join(requests(t, c1), "\n"), "missing or wrong"))
 	for _, m := range []*Machine{c1, w1} {
-		for where, text := range secretViews(m) {
+		views := secretViews(m)
+		for where, text := range views {
 			m.Secrets.Absent(t, m.Name+": "+where, text)
+		}
+		// The search's control: what it searched is what the agent wrote.
+		if m == w1 && (!strings.Contains(views["the journal"], "resolved from "+url) || !strings.Contains(views["corium-agent status --format json"], `"outcome"`)) {
+			t.Errorf("w1: the journal searched lacks the agent's line for %s, or the status searched is not the agent's JSON", url)
 		}
 	}
 	if problems, _, _ := neverCame(w1, url, w1WaitFor, "k0sworker.service"); len(problems) == 0 {
