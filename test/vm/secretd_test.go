@@ -31,11 +31,13 @@ const (
 	// file of, so the agent trusts the server the way the contract says
 	// (the system store), with no setting of its own.
 	secretdCA = "/etc/ssl/certs/corium-vmtest-ca.pem"
-	// bearerCredential carries the bearer token; the agent's unit imports
-	// it with the other corium.* credentials, and authFile names it in the
-	// unit's credentials directory.
+	// bearerCredential carries the bearer token as an SMBIOS credential,
+	// and authFile names it where PID 1 put it, the system's credentials
+	// directory: a unit's own directory (/run/credentials/UNIT) holds it
+	// only for that unit, and the day-two command, which resolves the
+	// token again, runs in a unit of its own (applyAgain).
 	bearerCredential = "corium.bearer"
-	bearerAuthFile   = "/run/credentials/corium-agent.service/" + bearerCredential
+	bearerAuthFile   = "/run/credentials/@system/" + bearerCredential
 )
 
 // secretServer is one test's secret server: a CA of its own, a certificate
