@@ -20,7 +20,7 @@ test-boot:
 	bash scripts/deps.sh && bash scripts/rootfs.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 30m -run Boot -v ./test/boot/
 
 test-vm:
-	bash scripts/deps.sh && bash scripts/vm-image.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 40m -v ./test/vm/
+	bash scripts/deps.sh && bash scripts/vm-image.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 75m -v ./test/vm/
 
 bench:
 	bash bench/run.sh

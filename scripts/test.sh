@@ -20,4 +20,4 @@ bash scripts/lint.sh
 go test -count=1 -timeout 60m "$@" $(go list ./... | grep -v '/test/vm$')
 # The VM test's two emulated machines take both cores: it runs on its own,
 # after every other package.
-go test -count=1 -timeout 40m "$@" ./test/vm/
+go test -count=1 -timeout 75m "$@" ./test/vm/

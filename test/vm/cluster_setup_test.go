@@ -29,25 +29,57 @@ type twoNodes struct {
 	sealed *sealedSecrets
 }
 
-func newTwoNodes(t *testing.T) *twoNodes {
+// nodesOption changes the pair newTwoNodes makes, for one test: the
+// defaults are TestVMCluster's.
+type nodesOption struct {
+	c1Disk, w1Disk func(*staging) // more files on the machine's disk
+	// w1Join is the join: block of w1's user-data (indented as under
+	// corium:); "" takes the token from the joinCredential credential.
+	w1Join        string
+	w1Credentials map[string]string // more SMBIOS credentials for w1
+}
+
+func newTwoNodes(t *testing.T, opts ...nodesOption) *twoNodes {
 	t.Helper()
+	var opt nodesOption
+	for _, o := range opts {
+		opt = o
+	}
 	n := &twoNodes{keys: newCluster(t), secrets: &Secrets{}}
 	n.secrets.Add(n.keys.secrets()...)
 
 	staged := noMetadata(macC1, underlayC1)
-	n.c1 = newMachine(t, "c1", newDisk(t, "c1", func(s *staging) { staged(s); pxeNICUnmanaged(s) }), macC1, n.secrets)
+	n.c1 = newMachine(t, "c1", newDisk(t, "c1", func(s *staging) {
+		staged(s)
+		pxeNICUnmanaged(s)
+		if opt.c1Disk != nil {
+			opt.c1Disk(s)
+		}
+	}), macC1, n.secrets)
 	n.c1.netBoot([]byte(controllerConfig(n.keys)))
 	n.c1.Credentials[wgCredential] = n.keys.c1Key.String()
 
 	// w1's network comes from its seed, as cloud-init renders it.
-	n.w1 = newMachine(t, "w1", newDisk(t, "w1", withSealedDropIn), macW1, n.secrets)
+	n.w1 = newMachine(t, "w1", newDisk(t, "w1", func(s *staging) {
+		withSealedDropIn(s)
+		if opt.w1Disk != nil {
+			opt.w1Disk(s)
+		}
+	}), macW1, n.secrets)
+	join := opt.w1Join
+	if join == "" {
+		join = credentialJoin
+		n.w1.Credentials[joinCredential] = n.keys.joinToken
+	}
 	n.w1.Seed = newSeed(t, map[string]string{
 		"meta-data":      "instance-id: w1-" + fixture.RandHex(8) + "\nlocal-hostname: w1\n",
-		"user-data":      workerUserData(n.keys),
+		"user-data":      workerUserDataJoin(n.keys, join),
 		"network-config": workerNetworkConfig(),
 	})
 	n.w1.Credentials[wgCredential] = n.keys.w1Key.String()
-	n.w1.Credentials[joinCredential] = n.keys.joinToken
+	for name, value := range opt.w1Credentials {
+		n.w1.Credentials[name] = value
+	}
 	link(n.c1, n.w1)
 	return n
 }

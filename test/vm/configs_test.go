@@ -68,9 +68,15 @@ firewall:
 `, overlayC1, wgCredential, c.w1Key.PublicKey(), underlayW1, overlayW1)
 }
 
+// credentialJoin is w1's join: block with the token from its credential.
+var credentialJoin = "  join:\n    tokenFrom:\n      credential: " + joinCredential + "\n"
+
 // workerUserData is w1's user-data: the document as the corium: key of a
 // cloud-config, its key and join token from credentials.
-func workerUserData(c vmCluster) string {
+func workerUserData(c vmCluster) string { return workerUserDataJoin(c, credentialJoin) }
+
+// workerUserDataJoin is workerUserData with another join: block.
+func workerUserDataJoin(c vmCluster, join string) string {
 	return fmt.Sprintf(`#cloud-config
 corium:
   role: worker
@@ -78,10 +84,7 @@ corium:
     name: vmtest
   node:
     name: w1
-  join:
-    tokenFrom:
-      credential: %s
-  wireguard:
+%s  wireguard:
     - name: wg0
       address: %s/24
       listenPort: 51820
@@ -94,7 +97,7 @@ corium:
           allowedIPs: [%s/32]
   firewall:
     clusterPorts: overlay
-`, joinCredential, overlayW1, wgCredential, c.c1Key.PublicKey(), underlayC1, overlayC1)
+`, join, overlayW1, wgCredential, c.c1Key.PublicKey(), underlayC1, overlayC1)
 }
 
 // workerNetworkConfig is w1's NoCloud network-config.

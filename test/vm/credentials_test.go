@@ -29,17 +29,7 @@ func assertSecretsFromCredentials(t *testing.T, n *twoNodes) {
 		if m == n.w1 && n.sealed != nil {
 			assertSealedSecretsUsed(t, m, n.sealed)
 		}
-		for where, text := range map[string]string{
-			"/proc/cmdline":                           m.read("/proc/cmdline"),
-			"cloud-init's user-data":                  m.read("/var/lib/cloud/instance/user-data.txt"),
-			"cloud-init's cloud-config.txt":           m.read("/var/lib/cloud/instance/cloud-config.txt"),
-			"/var/lib/corium/applied.yaml":            m.read("/var/lib/corium/applied.yaml"),
-			"/run/corium/status.json":                 m.read("/run/corium/status.json"),
-			"corium-agent status":                     func() string { out, _ := m.Exec("corium-agent", "status", "--format", "json"); return out }(),
-			"the journal":                             m.MustExec("journalctl", "-b", "-o", "verbose", "--no-pager"),
-			"/var/log/cloud-init.log":                 m.read("/var/log/cloud-init.log"),
-			"the serial console (kernel and systemd)": m.consoleText(),
-		} {
+		for where, text := range secretViews(m) {
 			m.Secrets.Absent(t, m.Name+": "+where, text)
 		}
 	}

@@ -19,6 +19,9 @@ type dayTwo struct {
 	extraPeer  wgtypes.Key // zero: none; else a third node at 10.77.0.3
 	psk        bool        // both sides read pskFile
 	c1MTU      int         // 0: derived
+	// w1Join is w1's join: block, unchanged since its first boot (a
+	// joined node refuses a new one); "" for the credential.
+	w1Join string
 }
 
 func initialDayTwo() dayTwo {
@@ -69,15 +72,16 @@ wireguard:
 // w1Doc is w1's document on day two, as a plain file (the seed's corium:
 // block, changed).
 func (d dayTwo) w1Doc(c vmCluster) string {
+	join := d.w1Join
+	if join == "" {
+		join = "join:\n  tokenFrom:\n    credential: " + joinCredential + "\n"
+	}
 	return fmt.Sprintf(`role: worker
 cluster:
   name: vmtest
 node:
   name: w1
-join:
-  tokenFrom:
-    credential: %s
-wireguard:
+%swireguard:
   - name: wg0
     address: %s/24
     listenPort: 51820
@@ -90,5 +94,5 @@ wireguard:
         allowedIPs: [%s/32]
 %sfirewall:
   clusterPorts: overlay
-`, joinCredential, overlayW1, wgCredential, c.c1Key.PublicKey(), underlayC1, d.c1Port, overlayC1, d.pskLine("        "))
+`, join, overlayW1, wgCredential, c.c1Key.PublicKey(), underlayC1, d.c1Port, overlayC1, d.pskLine("        "))
 }

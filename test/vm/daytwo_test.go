@@ -46,14 +46,22 @@ func writeSecretFile(t *testing.T, m *Machine, path, value string) {
 // machines (`wg showconf` against `wg-quick strip`) and, for a reload,
 // wg0 is the same device and k0s the same invocation.
 //
+// The pair boots with w1's join token on c1's own secret server, which the
+// test starts only after w1's agent has failed to reach it (bootLate,
+// assertLateSecret): the agent's jittered backoff fetches it within waitFor.
+//
 // The negative controls: the MTU change restarts, and the ping and the
 // device's index see it; and a peer added by hand, behind the agent's back,
 // is named by the device-against-file comparison.
 func TestVMDayTwo(t *testing.T) {
 	requireVM(t)
-	n := newTwoNodes(t)
+	srv := newSecretServer(t)
+	url := secretURL(underlayC1, w1TokenPath)
+	n := newTwoNodes(t, lateServer(t, srv, url))
+	n.secrets.Add(srv.bearer)
 	c1, w1 := n.c1, n.w1
-	n.boot(nil, nil)
+	bootLate(t, n, srv, url)
+	t.Run("a secret server that comes up late", func(t *testing.T) { assertLateSecret(t, n, url) })
 	pingOverlay(t, c1, overlayW1)
 	if t.Failed() {
 		t.FailNow()
@@ -65,6 +73,7 @@ func TestVMDayTwo(t *testing.T) {
 	w1.MustExec("ip", "addr", "add", w1Moved+"/24", "dev", w1.underlayLink(t, underlayW1))
 
 	doc := initialDayTwo()
+	doc.w1Join = lateJoin("", url, w1WaitFor)
 	type step struct {
 		name     string
 		change   func(*dayTwo)

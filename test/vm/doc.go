@@ -10,7 +10,9 @@
 // real kernel command line the iPXE script carries and from a real
 // NoCloud seed disk by cloud-init's own datasource, secrets handed over as
 // SMBIOS type 11 credentials (w1's sealed to its emulated TPM2 and
-// decrypted by systemd, another TPM or none refusing them), NetworkManager's network-online.target, the
+// decrypted by systemd, another TPM or none refusing them), a join token fetched over https from a server
+// on the other machine that comes up after the first attempts failed (and
+// from one that never does), NetworkManager's network-online.target, the
 // guard tested with packets from the other machine, a reboot, and a node
 // whose overlay cannot come up keeping k0s from ever running.
 //

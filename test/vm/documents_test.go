@@ -16,6 +16,9 @@ func TestDocumentsValidate(t *testing.T) {
 	var secrets Secrets
 	secrets.Add(c.secrets()...)
 	dir := t.TempDir()
+	// n1's URL carries userinfo and a query string, which the machine's
+	// own secrets cover; this test's are the cluster's.
+	n1FullURL, _ := n1URL("pw", "sig")
 	for _, d := range []struct {
 		name, text string
 		args       []string
@@ -24,6 +27,8 @@ func TestDocumentsValidate(t *testing.T) {
 		{"w1-user-data", workerUserData(c), nil},
 		{"f1.yaml", fileConfig(), nil},
 		{"d1.yaml", defaultConfig(), nil},
+		{"w1-late-user-data", workerUserDataJoin(c, lateJoin("  ", secretURL(underlayC1, w1TokenPath), w1WaitFor)), nil},
+		{"n1.yaml", n1Config(n1FullURL), nil},
 	} {
 		secrets.Absent(t, d.name, d.text)
 		path := filepath.Join(dir, d.name)

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
@@ -157,16 +158,9 @@ func (m *Machine) channelPath() string { return filepath.Join(m.dir, "ctl.sock")
 // (running or degraded), and returns the state systemd reports.
 func (m *Machine) WaitBooted() string {
 	m.t.Helper()
-	timeout := bootTimeout
-	if m.BootTimeout != 0 {
-		timeout = m.BootTimeout
-	}
+	timeout := cmp.Or(m.BootTimeout, bootTimeout)
 	deadline := m.start.Add(timeout)
-	ch, err := dialChannel(m.channelPath(), m.exited)
-	if err != nil {
-		m.t.Fatalf("%s: %v\n%s", m.Name, err, m.consoleTail())
-	}
-	m.ch = ch
+	m.Dial()
 	for {
 		resp, err := m.call(wire.Request{Op: wire.OpExec, Argv: []string{"systemctl", "is-system-running", "--wait"}}, time.Until(deadline))
 		state := strings.TrimSpace(string(resp.Output))
@@ -186,6 +180,21 @@ func (m *Machine) WaitBooted() string {
 		// Before the bus is up systemctl fails at once: ask again.
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// Dial connects the command channel, if it is not yet: guestd answers early
+// in the boot, so a test can watch a boot that has not finished (WaitBooted
+// dials by itself).
+func (m *Machine) Dial() {
+	m.t.Helper()
+	if m.ch != nil {
+		return
+	}
+	ch, err := dialChannel(m.channelPath(), m.exited)
+	if err != nil {
+		m.t.Fatalf("%s: %v\n%s", m.Name, err, m.consoleTail())
+	}
+	m.ch = ch
 }
 
 // call sends a request, failing if the machine is down or QEMU exits.

@@ -17,6 +17,11 @@ import (
 // systemd-modules-load is done. Later in the boot both have it: a
 // generic-netlink lookup of the wireguard family loads it on demand, and
 // the agent's wgctrl makes one on every node; hence the early sample.
+//
+// A third machine boots with them, n1, the control of TestVMDayTwo's late
+// secret server: its join token's server never comes up, and its boot ends
+// after a short waitFor with k0s not started and status naming the URL
+// (without the userinfo and query it has) and the attempts.
 func TestVMFileAndImageDefault(t *testing.T) {
 	requireVM(t)
 	secrets := &Secrets{}
@@ -30,10 +35,15 @@ func TestVMFileAndImageDefault(t *testing.T) {
 		s.WriteFile("/usr/share/corium/config.yaml", []byte(defaultConfig()), 0o644)
 	}), macD1, secrets)
 	link(f1, d1)
+	never := newNeverUp(t, secrets)
+	n1 := never.m
 	f1.Start()
 	d1.Start()
+	n1.Start()
+	never.breakOnPurpose(t)
 	f1.WaitBooted()
 	d1.WaitBooted()
+	n1.WaitBooted()
 
 	for _, c := range []struct {
 		m              *Machine
@@ -65,6 +75,14 @@ func TestVMFileAndImageDefault(t *testing.T) {
 			t.Errorf("%s: negative control: wireguard was loaded (%q) with the modules-load.d entry masked, so the check above proves nothing", m.Name, early)
 		}
 	}
+	t.Run("negative control: a secret server never up", func(t *testing.T) {
+		logTimings(t, n1, "join token from a server never up", "k0sworker.service")
+		assertNeverCame(t, n1, never.shown, n1WaitFor, "k0sworker.service")
+		for where, text := range secretViews(n1) {
+			secrets.Absent(t, "n1: "+where, text)
+		}
+	})
 	f1.Poweroff()
 	d1.Poweroff()
+	n1.Poweroff()
 }
