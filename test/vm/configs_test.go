@@ -45,12 +45,16 @@ func (c vmCluster) secrets() []string {
 
 // controllerConfig is c1's document, for the kernel command line: the first
 // controller, running workloads too, its k0s ports guarded but the API's.
-func controllerConfig(c vmCluster) string {
+func controllerConfig(c vmCluster) string { return controllerNamed("c1", c.w1Key) }
+
+// controllerNamed is c1's document for a node named name, with peer as its
+// one peer (w1's key for c1).
+func controllerNamed(name string, peer wgtypes.Key) string {
 	return fmt.Sprintf(`role: controller+worker
 cluster:
   name: vmtest
 node:
-  name: c1
+  name: %s
 wireguard:
   - name: wg0
     address: %s/24
@@ -65,7 +69,7 @@ wireguard:
 firewall:
   clusterPorts: overlay
   publicPorts: [6443]
-`, overlayC1, wgCredential, c.w1Key.PublicKey(), underlayW1, overlayW1)
+`, name, overlayC1, wgCredential, peer.PublicKey(), underlayW1, overlayW1)
 }
 
 // credentialJoin is w1's join: block with the token from its credential.

@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -23,28 +22,7 @@ const powerCutUnit = "k0scontroller.service"
 // overlay, its key from a credential), node.name pinned so the hostname is
 // the same on every machine. Its peer answers nothing: nothing of the
 // agent's run waits for a handshake.
-func powerCutConfig(peer wgtypes.Key) string {
-	return fmt.Sprintf(`role: controller+worker
-cluster:
-  name: vmtest
-node:
-  name: powercut
-wireguard:
-  - name: wg0
-    address: %s/24
-    listenPort: 51820
-    nodeAddress: true
-    privateKeyFrom:
-      credential: %s
-    peers:
-      - publicKey: %s
-        endpoint: %s:51820
-        allowedIPs: [%s/32]
-firewall:
-  clusterPorts: overlay
-  publicPorts: [6443]
-`, overlayC1, wgCredential, peer.PublicKey(), underlayW1, overlayW1)
-}
+func powerCutConfig(peer wgtypes.Key) string { return controllerNamed("powercut", peer) }
 
 // TestVMPowerCut cuts the power (QEMU killed: no shutdown, no sync) of a
 // first boot at four points of the agent's run, each held for certain and
