@@ -14,6 +14,7 @@ import (
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 	"github.com/corium/corium-agent/internal/testutil/guest"
+	"github.com/corium/corium-agent/test/vm/wire"
 )
 
 // w1's token is served by c1 (TestVMDayTwo) at w1TokenPath; n1's server
@@ -68,7 +69,18 @@ func waitAttempts(t *testing.T, m *Machine, url string, n int, within time.Durat
 	t.Helper()
 	deadline := time.Now().Add(within)
 	for {
-		u := m.Show("corium-agent.service", "StatusText", "ActiveState")
+		// A short timeout, asked again: the first request on a channel
+		// dialled late in the boot once went unanswered (the guest alive,
+		// its journal going on, and later requests answered).
+		resp, err := m.call(wire.Request{Op: wire.OpExec, Argv: []string{"systemctl", "show", "corium-agent.service", "-p", "StatusText,ActiveState"}}, 20*time.Second)
+		if err != nil {
+			t.Logf("%s: asking for the agent's status text: %v; asking again", m.Name, err)
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: no answer about the agent within %v", m.Name, within)
+			}
+			continue
+		}
+		u := guest.ParseShow(string(resp.Output))
 		if g := attemptLine.FindStringSubmatch(u["StatusText"]); g != nil && g[2] == url {
 			if k, _ := strconv.Atoi(g[3]); k >= n {
 				m.Secrets.Logf(t, "%s: corium-agent.service says %q", m.Name, u["StatusText"])
