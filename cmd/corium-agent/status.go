@@ -12,7 +12,6 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status/report"
-	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/systemd/bus"
 )
 
@@ -37,7 +36,7 @@ var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func
 	if sd, err := bus.Connect(ctx); err != nil {
 		o.UnitsWhy = "no system bus"
 	} else {
-		o.Units, o.Services, o.Journal = sd, sd, systemd.InvocationJournal{}
+		o.Units, o.Services, o.Journal = sd, sd, bus.InvocationJournal{}
 		closers = append(closers, sd.Close)
 	}
 	if wg, err := wgctrl.New(); err != nil {

@@ -16,7 +16,7 @@ type Services interface {
 }
 
 // Journal reads systemd's lines about one invocation of a unit;
-// systemd.InvocationJournal is the live one.
+// bus.InvocationJournal is the live one.
 type Journal interface {
 	InvocationLines(ctx context.Context, invocationID string, n int) ([]string, error)
 }
