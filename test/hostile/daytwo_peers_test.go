@@ -7,9 +7,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/systemd/notify/notifytest"
-	"github.com/corium/corium-agent/internal/testutil/agentbin"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
-	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 // TestDayTwoPeerChangeLeaksNoSecret provisions the baseline and then swaps
@@ -20,20 +18,8 @@ import (
 // plan, apply and status --again is searched, and the files, as for the
 // corpus.
 func TestDayTwoPeerChangeLeaksNoSecret(t *testing.T) {
-	bin := agentbin.Path(t)
-	secrets := newSecrets(t)
-	srv := secretServer(t, secrets)
-	work := t.TempDir()
-	ca := tlsserver.CAFile(t, srv)
-	creds := fixture.CredentialsDir(t, map[string]string{"corium.wg1": secrets["CRED_KEY"].value + "\n"})
-	factsFile := filepath.Join(work, "facts.json")
-	write(t, factsFile, facts, 0o644)
-	env := append(fixture.CleanEnv(), "CREDENTIALS_DIRECTORY="+creds, "SSL_CERT_FILE="+ca, "SSL_CERT_DIR=/nonexistent")
-	template, err := os.ReadFile(filepath.Join(corpus, baseline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := expand(string(template), secrets, srv.URL)
+	r := newRunSetup(t)
+	bin, secrets, srv, work, factsFile, env, base := r.bin, r.secrets, r.srv, r.work, r.factsFile, r.env, r.base
 	const gone = "      - publicKey: 8YQXASrWQYk0VwR1uxweh6TNflX09jii/+7VLE3Z4Cc=\n        endpoint: 192.0.2.13:51820\n        allowedIPs: [10.10.0.3/32]\n        presharedKeyFrom: {file: /run/test-inputs/psk}\n"
 	if !strings.Contains(base, gone) {
 		t.Fatal("the baseline changed shape: no file-keyed second peer on wg0")

@@ -14,9 +14,6 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/systemd/notify/notifytest"
-	"github.com/corium/corium-agent/internal/testutil/agentbin"
-	"github.com/corium/corium-agent/internal/testutil/fixture"
-	"github.com/corium/corium-agent/internal/testutil/tlsserver"
 )
 
 const (
@@ -119,20 +116,8 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 	if err != nil || len(files) < 40 {
 		t.Fatalf("want at least 40 hostile documents in %s, found %d (%v)", corpus, len(files), err)
 	}
-	bin := agentbin.Path(t)
-	secrets := newSecrets(t)
-	srv := secretServer(t, secrets)
-	work := t.TempDir()
-	ca := tlsserver.CAFile(t, srv)
-	creds := fixture.CredentialsDir(t, map[string]string{"corium.wg1": secrets["CRED_KEY"].value + "\n"})
-	factsFile := filepath.Join(work, "facts.json")
-	write(t, factsFile, facts, 0o644)
-	env := append(fixture.CleanEnv(), "CREDENTIALS_DIRECTORY="+creds, "SSL_CERT_FILE="+ca, "SSL_CERT_DIR=/nonexistent")
-	template, err := os.ReadFile(filepath.Join(corpus, baseline))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := expand(string(template), secrets, srv.URL)
+	r := newRunSetup(t)
+	bin, secrets, srv, factsFile, env, base := r.bin, r.secrets, r.srv, r.factsFile, r.env, r.base
 
 	for _, file := range files {
 		name := filepath.Base(file)
