@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/netip"
 
-	"github.com/vishvananda/netlink"
 	"golang.zx2c4.com/wireguard/wgctrl"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
@@ -30,7 +29,7 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (
 		sd.Close()
 		return nil, fmt.Errorf("opening wireguard control: %w", err)
 	}
-	nl, err := netlink.NewHandle()
+	nl, err := gather.NewHandle()
 	if err != nil {
 		sd.Close()
 		_ = wg.Close()

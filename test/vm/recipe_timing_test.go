@@ -133,3 +133,24 @@ echo "$a $b $c"`
 		t.Logf("%s: %s (%s) starts in %.2fs cold, %.2fs warm", m.Name, name, cmd, b-a, c-b)
 	}
 }
+
+// assertNoXFRMModule: the agent opens netlink for the route family only.
+// A handle of every family had the kernel load xfrm_user (modprobe, under
+// emulation seconds) before the agent's first line, on a node that has no
+// use for it.
+func assertNoXFRMModule(t *testing.T, m *Machine) {
+	t.Helper()
+	if _, err := m.Exec("test", "-e", "/sys/module/xfrm_user"); err == nil {
+		t.Errorf("%s: xfrm_user is loaded: something opened an XFRM netlink socket at boot (the agent opens the route family only)", m.Name)
+	}
+}
+
+// xfrmControl: an XFRM netlink socket does load xfrm_user in this guest,
+// so the module's absence above says no socket was opened.
+func xfrmControl(t *testing.T, m *Machine) {
+	t.Helper()
+	m.MustExec("python3", "-c", "import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 6).close()")
+	if _, err := m.Exec("test", "-e", "/sys/module/xfrm_user"); err != nil {
+		t.Errorf("control: %s: an XFRM netlink socket did not load xfrm_user; the module check above proves nothing", m.Name)
+	}
+}

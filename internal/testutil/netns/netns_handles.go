@@ -6,6 +6,8 @@ import (
 	"github.com/google/nftables"
 	"github.com/vishvananda/netlink"
 	vnetns "github.com/vishvananda/netns"
+
+	"github.com/corium/corium-agent/internal/hostfacts/gather"
 )
 
 // The agent's kernel clients take a namespace as a handle, not as the
@@ -25,10 +27,11 @@ func (n *Netns) Open(t testing.TB) vnetns.NsHandle {
 }
 
 // Netlink is a netlink handle whose sockets live in the namespace (links,
-// addresses, routes); it is closed when the test ends.
+// addresses, routes), of the route family only as the agent opens it; it
+// is closed when the test ends.
 func (n *Netns) Netlink(t testing.TB) *netlink.Handle {
 	t.Helper()
-	h, err := netlink.NewHandleAt(n.Open(t))
+	h, err := gather.NewHandleAt(n.Open(t))
 	if err != nil {
 		t.Fatal(err)
 	}

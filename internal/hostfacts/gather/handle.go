@@ -1,0 +1,25 @@
+package gather
+
+import (
+	"github.com/vishvananda/netlink"
+	vnetns "github.com/vishvananda/netns"
+	"golang.org/x/sys/unix"
+)
+
+// Links, addresses and routes are all the agent reads over netlink. A
+// handle opened with no family opens the XFRM and netfilter families too,
+// and the kernel answers the first such socket by loading xfrm_user (and
+// nfnetlink) with modprobe: seconds of a first boot under emulation, before
+// the agent's first line, for a module nothing on the node uses.
+var routeOnly = []int{unix.NETLINK_ROUTE}
+
+// NewHandle is a netlink handle on the host's network namespace, for the
+// route family only.
+func NewHandle() (*netlink.Handle, error) {
+	return netlink.NewHandle(routeOnly...)
+}
+
+// NewHandleAt is NewHandle on another network namespace.
+func NewHandleAt(ns vnetns.NsHandle) (*netlink.Handle, error) {
+	return netlink.NewHandleAt(ns, routeOnly...)
+}
