@@ -26,20 +26,20 @@ Restart=always
 WantedBy=sysinit.target
 `
 
-// modulesProbe is where modulesProbeUnit records, each boot, whether the
-// wireguard module was loaded right after systemd-modules-load.
-const modulesProbe = "/run/corium-vmtest/wireguard-after-modules-load"
+// modulesProbe is where modulesProbeUnit records, each boot, the modules
+// loaded right after systemd-modules-load, one name a line.
+const modulesProbe = "/run/corium-vmtest/modules-after-modules-load"
 
 // modulesProbeUnit samples /proc/modules as soon as systemd-modules-load
-// has run and before anything else that could load the module has started:
-// NetworkManager, cloud-init and the agent all run after it, and looking
-// the wireguard generic-netlink family up (the agent's wgctrl does) makes
-// the kernel load the module on demand. Only a sample taken before them can
-// tell that the modules-load.d entry loaded it. Test equipment, not part of
-// the image.
+// has run and before anything else that could load the image's modules has
+// started: NetworkManager, cloud-init and the agent all run after it, and
+// looking the wireguard generic-netlink family up (the agent's wgctrl does)
+// or programming the guard makes the kernel load them on demand. Only a
+// sample taken before them can tell that the modules-load.d entries loaded
+// them. Test equipment, not part of the image.
 const modulesProbeUnit = `# VM test equipment, not part of the Corium image.
 [Unit]
-Description=VM test probe: wireguard after systemd-modules-load
+Description=VM test probe: the modules loaded after systemd-modules-load
 DefaultDependencies=no
 After=systemd-modules-load.service
 Before=sysinit.target cloud-init-local.service NetworkManager.service corium-agent.service
@@ -47,7 +47,7 @@ Before=sysinit.target cloud-init-local.service NetworkManager.service corium-age
 [Service]
 Type=oneshot
 RemainAfterExit=yes
-ExecStart=/bin/sh -c 'mkdir -p /run/corium-vmtest; if grep -q "^wireguard " /proc/modules; then echo loaded; else echo absent; fi >` + modulesProbe + `'
+ExecStart=/bin/sh -c 'mkdir -p /run/corium-vmtest; cut -d" " -f1 /proc/modules >` + modulesProbe + `'
 
 [Install]
 WantedBy=sysinit.target

@@ -1,6 +1,9 @@
 package vm
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,12 +14,14 @@ import (
 // other two ways in: f1 with /etc/corium/config.yaml on its disk, d1 with a
 // default baked into the image at /usr/share/corium/config.yaml. Neither
 // configures an overlay, so they also show what loads the kernel's
-// WireGuard: on d1 the image's modules-load.d entry loads it by itself
-// (creating a link would load it on demand and prove nothing); f1 has the
-// entry masked, the control: without it the module is not there when
-// systemd-modules-load is done. Later in the boot both have it: a
-// generic-netlink lookup of the wireguard family loads it on demand, and
-// the agent's wgctrl makes one on every node; hence the early sample.
+// WireGuard and the guard's nftables modules: on d1 the image's
+// modules-load.d entries load them by themselves (creating a link or
+// programming the guard would load them on demand and prove nothing); f1
+// has the entries masked, the control: without them the modules are not
+// there when systemd-modules-load is done. Later in the boot both have
+// them: a generic-netlink lookup of the wireguard family loads it on
+// demand, as the agent's wgctrl does on every node, and so does the guard's
+// batch; hence the early sample.
 //
 // A third machine boots with them, n1, the control of TestVMDayTwo's late
 // secret server: its join token's server never comes up, and its boot ends
@@ -28,7 +33,9 @@ func TestVMFileAndImageDefault(t *testing.T) {
 	f1 := newMachine(t, "f1", newDisk(t, "f1", func(s *staging) {
 		noMetadata(macF1, underlayF1)(s)
 		s.WriteFile("/etc/corium/config.yaml", []byte(fileConfig()), 0o600)
-		s.Symlink("/dev/null", "/etc/modules-load.d/corium-wireguard.conf")
+		for _, e := range imageModuleEntries(t) {
+			s.Symlink("/dev/null", "/etc/modules-load.d/"+e.file)
+		}
 	}), macF1, secrets)
 	d1 := newMachine(t, "d1", newDisk(t, "d1", func(s *staging) {
 		noMetadata(macD1, underlayD1)(s)
@@ -51,7 +58,7 @@ func TestVMFileAndImageDefault(t *testing.T) {
 		addr           string
 		moduleExpected bool
 	}{
-		{f1, chain.NameFile, "/etc/corium/config.yaml, modules-load.d entry masked", underlayF1, false},
+		{f1, chain.NameFile, "/etc/corium/config.yaml, modules-load.d entries masked", underlayF1, false},
 		{d1, chain.NameDefault, "the image default", underlayD1, true},
 	} {
 		m := c.m
@@ -65,14 +72,18 @@ func TestVMFileAndImageDefault(t *testing.T) {
 		if links := strings.TrimSpace(m.MustExec("ip", "-o", "link", "show", "type", "wireguard")); links != "" {
 			t.Errorf("%s: a wireguard link exists on a node without an overlay: %s", m.Name, links)
 		}
-		early := strings.TrimSpace(m.read(modulesProbe))
-		later := m.hasModule("wireguard")
-		t.Logf("%s: wireguard right after systemd-modules-load: %s; in /proc/modules after the boot: %v", m.Name, early, later)
-		switch {
-		case c.moduleExpected && early != "loaded":
-			t.Errorf("%s: the modules-load.d entry did not load wireguard at boot (sampled %q)", m.Name, early)
-		case !c.moduleExpected && early != "absent":
-			t.Errorf("%s: negative control: wireguard was loaded (%q) with the modules-load.d entry masked, so the check above proves nothing", m.Name, early)
+		early := strings.Fields(m.read(modulesProbe))
+		for _, e := range imageModuleEntries(t) {
+			for _, mod := range e.modules {
+				loaded, later := slices.Contains(early, mod), m.hasModule(mod)
+				t.Logf("%s: %s (%s) right after systemd-modules-load: %v; in /proc/modules after the boot: %v", m.Name, mod, e.file, loaded, later)
+				switch {
+				case c.moduleExpected && !loaded:
+					t.Errorf("%s: the modules-load.d entry %s did not load %s at boot (sampled: %v)", m.Name, e.file, mod, early)
+				case !c.moduleExpected && loaded:
+					t.Errorf("%s: negative control: %s was loaded with %s masked, so the check above proves nothing", m.Name, mod, e.file)
+				}
+			}
 		}
 	}
 	t.Run("negative control: a secret server never up", func(t *testing.T) {
@@ -85,4 +96,37 @@ func TestVMFileAndImageDefault(t *testing.T) {
 	f1.Poweroff()
 	d1.Poweroff()
 	n1.Poweroff()
+}
+
+// moduleEntry is one of the image's modules-load.d files and the modules
+// it names.
+type moduleEntry struct {
+	file    string
+	modules []string
+}
+
+// imageModuleEntries reads image/usr/lib/modules-load.d: the list the
+// image carries is the list checked.
+func imageModuleEntries(t *testing.T) []moduleEntry {
+	t.Helper()
+	dir := filepath.Join(repoRoot, "image", "usr", "lib", "modules-load.d")
+	files, err := filepath.Glob(filepath.Join(dir, "*.conf"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no modules-load.d entry in %s (%v)", dir, err)
+	}
+	var out []moduleEntry
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := moduleEntry{file: filepath.Base(f)}
+		for _, line := range strings.Split(string(raw), "\n") {
+			if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") && !strings.HasPrefix(line, ";") {
+				e.modules = append(e.modules, line)
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }
