@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
+	"time"
 
 	"golang.zx2c4.com/wireguard/wgctrl"
 
@@ -20,21 +21,28 @@ import (
 // wgctrl and netlink for the overlay check and the node address, nftables
 // for the guard. The returned func closes them.
 func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (func(), error) {
+	// At first boot these run while systemd starts everything else behind
+	// network-online.target: the time each took is logged, since it is
+	// the time before the agent's first step.
+	start := time.Now()
 	sd, err := bus.Connect(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to systemd: %w", err)
 	}
+	sdTook := time.Since(start)
 	wg, err := wgctrl.New()
 	if err != nil {
 		sd.Close()
 		return nil, fmt.Errorf("opening wireguard control: %w", err)
 	}
+	wgTook := time.Since(start) - sdTook
 	nl, err := gather.NewHandle()
 	if err != nil {
 		sd.Close()
 		_ = wg.Close()
 		return nil, fmt.Errorf("opening netlink: %w", err)
 	}
+	o.Log.Info("connected to the host", "systemd", sdTook.Round(time.Millisecond), "wireguard", wgTook.Round(time.Millisecond), "netlink", (time.Since(start) - sdTook - wgTook).Round(time.Millisecond))
 	o.Live = &apply.LiveHost{
 		Systemd:  sd,
 		Verifier: apply.Verifier{Devices: wg, Links: nl},
