@@ -13,6 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/hostfacts/gather"
+	"github.com/corium/corium-agent/internal/hostfacts/nlroute"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/systemd/bus"
 )
@@ -36,7 +37,7 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (
 		return nil, fmt.Errorf("opening wireguard control: %w", err)
 	}
 	wgTook := time.Since(start) - sdTook
-	nl, err := gather.NewHandle()
+	nl, err := nlroute.Open()
 	if err != nil {
 		sd.Close()
 		_ = wg.Close()

@@ -9,7 +9,7 @@ import (
 	"github.com/google/nftables"
 	"golang.zx2c4.com/wireguard/wgctrl"
 
-	"github.com/corium/corium-agent/internal/hostfacts/gather"
+	"github.com/corium/corium-agent/internal/hostfacts/nlroute"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status/report"
 	"github.com/corium/corium-agent/internal/systemd/bus"
@@ -45,7 +45,7 @@ var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func
 		o.Devices = wg
 		closers = append(closers, func() { _ = wg.Close() })
 	}
-	if nl, err := gather.NewHandle(); err != nil {
+	if nl, err := nlroute.Open(); err != nil {
 		o.LinksWhy = "opening netlink: " + err.Error()
 	} else {
 		o.Links = report.LinkFacts{Netlink: nl}

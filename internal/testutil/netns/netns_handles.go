@@ -7,7 +7,7 @@ import (
 	"github.com/vishvananda/netlink"
 	vnetns "github.com/vishvananda/netns"
 
-	"github.com/corium/corium-agent/internal/hostfacts/gather"
+	"github.com/corium/corium-agent/internal/hostfacts/nlroute"
 )
 
 // The agent's kernel clients take a namespace as a handle, not as the
@@ -31,7 +31,7 @@ func (n *Netns) Open(t testing.TB) vnetns.NsHandle {
 // is closed when the test ends.
 func (n *Netns) Netlink(t testing.TB) *netlink.Handle {
 	t.Helper()
-	h, err := gather.NewHandleAt(n.Open(t))
+	h, err := nlroute.OpenAt(n.Open(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package gather
+package nlroute
 
 import (
 	"github.com/vishvananda/netlink"
@@ -13,13 +13,13 @@ import (
 // the agent's first line, for a module nothing on the node uses.
 var routeOnly = []int{unix.NETLINK_ROUTE}
 
-// NewHandle is a netlink handle on the host's network namespace, for the
-// route family only.
-func NewHandle() (*netlink.Handle, error) {
+// Open is a netlink handle on the host's network namespace, for the route
+// family only.
+func Open() (*netlink.Handle, error) {
 	return netlink.NewHandle(routeOnly...)
 }
 
-// NewHandleAt is NewHandle on another network namespace.
-func NewHandleAt(ns vnetns.NsHandle) (*netlink.Handle, error) {
+// OpenAt is Open on another network namespace.
+func OpenAt(ns vnetns.NsHandle) (*netlink.Handle, error) {
 	return netlink.NewHandleAt(ns, routeOnly...)
 }
