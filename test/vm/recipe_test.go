@@ -35,8 +35,9 @@ func (c *comparison) String() string {
 // credentials) and the same cluster from the cloud-init recipe of
 // docs/overlay.md (rc1, rw1: NoCloud seeds carrying the recipe, no agent),
 // on the same cores in the same run, each machine booted beside its
-// counterpart of the other way, each pair on its own network. It measures the time from network-online.target to k0s's start,
-// the address each node registers, where each node's secrets are in
+// counterpart of the other way, each pair on its own network. It measures
+// the time from network-online.target to k0s's start, the address each
+// node registers, where each node's secrets are in
 // cleartext, what a node without a datasource has to run, and, after a
 // reboot of the recipe pair with its wg0.conf damaged, what the recipe's
 // k0s drop-in does with the tunnel down. The table is printed at the end.

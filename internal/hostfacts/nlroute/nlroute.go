@@ -9,8 +9,8 @@ import (
 // Links, addresses and routes are all the agent reads over netlink. A
 // handle opened with no family opens the XFRM and netfilter families too,
 // and the kernel answers the first such socket by loading xfrm_user (and
-// nfnetlink) with modprobe: seconds of a first boot under emulation, before
-// the agent's first line, for a module nothing on the node uses.
+// nfnetlink) with modprobe, before the agent's first line at every start,
+// for a module nothing on the node uses.
 var routeOnly = []int{unix.NETLINK_ROUTE}
 
 // Open is a netlink handle on the host's network namespace, for the route
