@@ -8,6 +8,8 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
@@ -88,5 +90,29 @@ func TestPlanPreviousSpellsSourceKeysAsPlaceholders(t *testing.T) {
 	}
 	if again, _ := root.ReadFile("/etc/wireguard/wg0.conf"); string(again) != string(onDisk) {
 		t.Error("planPrevious changed the file on disk")
+	}
+}
+
+// A file spelled with blanks wg ignores ("[ Peer ]", "Preshared Key")
+// still has its source-given keys found: the lines are read as
+// plan.ParseSections reads them, so the peers counted are its peers.
+func TestPlaceholderKeysReadLinesAsWgDoes(t *testing.T) {
+	self, a, b := fixture.GenKey(t), fixture.GenKey(t).PublicKey(), fixture.GenKey(t).PublicKey()
+	psk := fixture.GenKey(t)
+	conf := "[Interface]\nPrivateKey = " + self.String() + "\n" +
+		"[ Peer ] # a\nPublicKey = " + a.String() + "\n" +
+		"[\tPeer]\nPublicKey = " + b.String() + "\nPreshared Key = " + psk.String() + "\n"
+	wg := schema.WireGuard{
+		Name:           "wg0",
+		PrivateKeyFrom: &secret.Source{},
+		Peers: []schema.Peer{
+			{PublicKey: a.String()},
+			{PublicKey: b.String(), PresharedKeyFrom: &secret.Source{}},
+		},
+	}
+	got := string(placeholderKeys([]byte(conf), wg))
+	if strings.Contains(got, self.String()) || strings.Contains(got, psk.String()) || strings.Count(got, dummyKey) != 2 {
+		t.Errorf("placeholderKeys left a source-given key: private key kept %v, preshared key kept %v, %d placeholders",
+			strings.Contains(got, self.String()), strings.Contains(got, psk.String()), strings.Count(got, dummyKey))
 	}
 }

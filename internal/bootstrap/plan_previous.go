@@ -50,8 +50,9 @@ func placeholderKeys(conf []byte, wg schema.WireGuard) []byte {
 	lines := strings.SplitAfter(string(conf), "\n")
 	peer, inInterface := -1, false
 	for i, l := range lines {
-		name, _, _ := strings.Cut(strings.TrimSpace(strings.SplitN(l, "#", 2)[0]), "=")
-		name = strings.TrimSpace(name)
+		// Read as ParseSections reads it, so the peers counted here are
+		// its peers.
+		name, _, _ := strings.Cut(plan.ConfLine(l), "=")
 		switch {
 		case strings.EqualFold(name, "[Interface]"):
 			inInterface = true

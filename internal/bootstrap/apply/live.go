@@ -100,11 +100,7 @@ func (h *LiveHost) Do(ctx context.Context, a plan.Action) error {
 func execCommand(ctx context.Context, args []string) error {
 	out, err := exec.CommandContext(ctx, args[0], args[1:]...).CombinedOutput()
 	if err != nil {
-		tail := strings.TrimSpace(string(out))
-		if len(tail) > 400 {
-			tail = "..." + tail[len(tail)-400:]
-		}
-		return fmt.Errorf("%w: %s", err, tail)
+		return fmt.Errorf("%w: %s", err, tail(out))
 	}
 	return nil
 }

@@ -57,6 +57,8 @@ func (w WgTool) RemovePeers(ctx context.Context, iface string, keys []plan.Key) 
 	return nil
 }
 
+// tail is a command's output for an error: its last 400 bytes, where a
+// tool says why it failed.
 func tail(out []byte) string {
 	s := strings.TrimSpace(string(out))
 	if len(s) > 400 {

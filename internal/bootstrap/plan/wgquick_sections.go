@@ -64,6 +64,18 @@ func (s Sections) Peer(k Key) (PeerSection, bool) {
 	return PeerSection{}, false
 }
 
+// ConfLine is a wg-quick file's line as wg's parser reads it: its comment
+// cut at '#' and every blank removed.
+func ConfLine(raw string) string {
+	line, _, _ := strings.Cut(raw, "#")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, line)
+}
+
 // ParseSections splits conf into its sections. It fails (false) on what
 // it cannot pair with one peer for certain: a line outside any section, a
 // [Peer] without exactly one valid PublicKey, or two sections of one peer.
@@ -73,13 +85,7 @@ func ParseSections(conf []byte) (Sections, bool) {
 	inInterface := false
 	sc := bufio.NewScanner(bytes.NewReader(conf))
 	for sc.Scan() {
-		line, _, _ := strings.Cut(sc.Text(), "#")
-		line = strings.Map(func(r rune) rune {
-			if unicode.IsSpace(r) {
-				return -1
-			}
-			return r
-		}, line)
+		line := ConfLine(sc.Text())
 		switch {
 		case line == "":
 			continue
