@@ -6,6 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
@@ -15,7 +16,7 @@ import (
 // Day two compares a new document with it and status reports from it.
 func EncodeApplied(cfg *schema.Config) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteString(rootfs.Managed("#"))
+	buf.WriteString(plan.Managed("#"))
 	buf.WriteString("# the configuration as applied; inline secrets are redacted\n")
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"io/fs"
 
-	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 )
 
 // Marker is the marker's content.
-func Marker() []byte { return []byte(rootfs.Managed("#") + "provisioned\n") }
+func Marker() []byte { return []byte(plan.Managed("#") + "provisioned\n") }
 
 func isNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }

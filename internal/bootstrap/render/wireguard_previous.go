@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
@@ -75,5 +76,5 @@ func (p *Previous) removed(cfg *schema.Config) []schema.WireGuard {
 }
 
 func managedFile(data []byte) bool {
-	return bytes.HasPrefix(data, []byte(rootfs.Managed("#")))
+	return bytes.HasPrefix(data, []byte(plan.Managed("#")))
 }

@@ -106,7 +106,7 @@ func renderK0sDropIn(ifaces []schema.WireGuard) ([]byte, error) {
 		return nil, fmt.Errorf("serializing the k0s wireguard drop-in: %w", err)
 	}
 	var b bytes.Buffer
-	b.WriteString(rootfs.Managed("#"))
+	b.WriteString(plan.Managed("#"))
 	b.Write(body)
 	return b.Bytes(), nil
 }
@@ -128,5 +128,5 @@ func renderWgQuickK0sDropIn(role schema.Role) []byte {
 	body, _ := io.ReadAll(unit.Serialize([]*unit.UnitOption{
 		unit.NewUnitOption("Unit", "Wants", K0sUnit(role)),
 	}))
-	return append([]byte(rootfs.Managed("#")), body...)
+	return append([]byte(plan.Managed("#")), body...)
 }
