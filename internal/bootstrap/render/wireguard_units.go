@@ -14,6 +14,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/systemd"
+	"github.com/corium/corium-agent/internal/systemd/offline"
 )
 
 // Unit names and paths of the overlay. The wg-quick@.service template comes
@@ -76,7 +77,7 @@ func ReadWgQuickLinks(root rootfs.Root, cfg *schema.Config, prev *Previous) (map
 	ifaces := append(slices.Clone(cfg.WireGuard), prev.removed(cfg)...)
 	for _, wg := range ifaces {
 		unitName := plan.WgQuickUnit(wg.Name)
-		links, err := systemd.OfflineLinks(root, unitName)
+		links, err := offline.OfflineLinks(root, unitName)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
