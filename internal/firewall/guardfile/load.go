@@ -9,7 +9,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 )
 
-// Load reads the guard rendered to FilePath under the root.
+// Load reads the guard rendered to firewall.FilePath under the root.
 func Load(root rootfs.Root) (firewall.Guard, error) {
 	data, err := root.ReadFile(firewall.FilePath)
 	if errors.Is(err, fs.ErrNotExist) {
