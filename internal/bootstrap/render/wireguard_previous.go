@@ -49,7 +49,7 @@ func (p *Previous) iface(name string) *schema.WireGuard {
 // alone.
 func (p *Previous) Foreign(cfg *schema.Config) []string {
 	var out []string
-	for _, wg := range p.removed(cfg) {
+	for _, wg := range p.Removed(cfg) {
 		if conf, ok := p.Confs[wg.Name]; ok && !managedFile(conf) {
 			out = append(out, wg.Name)
 		}
@@ -57,8 +57,9 @@ func (p *Previous) Foreign(cfg *schema.Config) []string {
 	return out
 }
 
-// removed lists the applied interfaces cfg no longer names.
-func (p *Previous) removed(cfg *schema.Config) []schema.WireGuard {
+// Removed lists the applied interfaces cfg no longer names: day two removes
+// them, and their enable links are read for that.
+func (p *Previous) Removed(cfg *schema.Config) []schema.WireGuard {
 	if p == nil || p.Applied == nil {
 		return nil
 	}

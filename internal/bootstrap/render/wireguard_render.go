@@ -52,7 +52,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 	cfg, prev := in.Config, in.Previous
 	step := plan.Step{Name: StepWireGuard}
 	if len(cfg.WireGuard) == 0 {
-		if len(prev.removed(cfg)) > 0 {
+		if len(prev.Removed(cfg)) > 0 {
 			// The last interface goes: so does the record of what it must be.
 			step.Removes = append(step.Removes, status.DevicesPath)
 		}

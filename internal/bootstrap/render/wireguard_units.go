@@ -74,7 +74,7 @@ func wgQuickLinks(read map[string][]plan.Link, name string) []plan.Link {
 // that is not enabled comes up on the first boot only.
 func ReadWgQuickLinks(root rootfs.Root, cfg *schema.Config, prev *Previous) (map[string][]plan.Link, error) {
 	out := map[string][]plan.Link{}
-	ifaces := append(slices.Clone(cfg.WireGuard), prev.removed(cfg)...)
+	ifaces := append(slices.Clone(cfg.WireGuard), prev.Removed(cfg)...)
 	for _, wg := range ifaces {
 		unitName := plan.WgQuickUnit(wg.Name)
 		links, err := offline.OfflineLinks(root, unitName)
