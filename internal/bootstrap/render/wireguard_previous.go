@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -17,17 +16,6 @@ type Previous struct {
 	// Confs holds the files by interface name; an interface whose file is
 	// not on disk has no entry.
 	Confs map[string][]byte
-}
-
-// ReadPrevious reads the wg-quick files of the interfaces applied names.
-func ReadPrevious(root rootfs.Root, applied *schema.Config) *Previous {
-	p := &Previous{Applied: applied, Confs: map[string][]byte{}}
-	for _, wg := range applied.WireGuard {
-		if data, err := root.ReadFile(WireGuardConfPath(wg.Name)); err == nil {
-			p.Confs[wg.Name] = data
-		}
-	}
-	return p
 }
 
 // iface is the applied interface called name, nil when there is none.
