@@ -13,5 +13,6 @@
 // tell the agent's files from someone else's.
 //
 // It is a leaf: it imports no other package of the agent, no schema, and no
-// driver (its deps_test holds it to that).
+// driver (deptest.Layout places it in the pure tier, with those two refused
+// beside it).
 package plan
