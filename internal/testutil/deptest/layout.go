@@ -40,9 +40,9 @@ const testingReason = "test equipment stays out of the agent's binary"
 // driverReasons are the packages that reach outside the process, with why
 // the pure core links none of them (Drivers lists them).
 var driverReasons = map[string]string{
-	"net/http":   "only fetch and secret/resolve fetch",
+	"net/http":   "fetches over the network, which only fetch and secret/resolve do",
 	"crypto/tls": "only a network client needs TLS, and validate runs on a workstation without one",
-	"os/exec":    "a pure package runs no program, not even through another package",
+	"os/exec":    "runs other programs, which only the stage that performs I/O and the drivers do",
 	"golang.zx2c4.com/wireguard/wgctrl/internal": "wgctrl's client drives WireGuard devices (its key type, wgtypes, is a leaf any package may link)",
 	"github.com/mdlayher/netlink":                "netlink talks to the kernel's network stack: hostfacts/gather and apply do",
 	"github.com/vishvananda/netlink":             "netlink talks to the kernel's network stack: hostfacts/gather and apply do",
