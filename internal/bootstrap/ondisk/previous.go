@@ -6,7 +6,8 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 )
 
-// ReadPrevious reads the wg-quick files of the interfaces applied names.
+// ReadPrevious reads the wg-quick files of the interfaces applied names: on
+// day two, render.Inputs.Previous.
 func ReadPrevious(root rootfs.Root, applied *schema.Config) *render.Previous {
 	p := &render.Previous{Applied: applied, Confs: map[string][]byte{}}
 	for _, wg := range applied.WireGuard {

@@ -19,7 +19,7 @@ import (
 // [Install] section of the wg-quick@.service found there: wireguard-tools
 // v1.0.20260223 says `WantedBy=multi-user.target wg-quick.target`, earlier
 // ones only multi-user.target (src/systemd/wg-quick@.service). It is
-// Inputs.WgQuickLinks. A root without the template (a bare test root) gives
+// render.Inputs.WgQuickLinks. A root without the template (a bare test root) gives
 // no entry; any other failure to read it is an error, since an interface
 // that is not enabled comes up on the first boot only.
 func ReadWgQuickLinks(root rootfs.Root, cfg *schema.Config, prev *render.Previous) (map[string][]plan.Link, error) {

@@ -7,10 +7,10 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 )
 
-// Previous is what the last run left on a provisioned node, read before a
-// day-two render so that render stays pure: the configuration it applied
-// (record.AppliedPath) and the wg-quick file of each interface that configuration
-// names, as found on disk.
+// Previous is what the last run left on a provisioned node, read by
+// ondisk.ReadPrevious before a day-two render so that render stays pure: the
+// configuration it applied (status.AppliedPath) and the wg-quick file of each
+// interface that configuration names, as found on disk.
 type Previous struct {
 	Applied *schema.Config
 	// Confs holds the files by interface name; an interface whose file is

@@ -49,7 +49,7 @@ func wgQuickWantsLink(name string) plan.Link {
 
 // wgQuickLinks are the links that enable interface name's unit, so it comes
 // up on every boot after the first: those read from the template's [Install]
-// section (ReadWgQuickLinks), or, for a root without the template,
+// section (ondisk.ReadWgQuickLinks), or, for a root without the template,
 // wgQuickWantsLink.
 func wgQuickLinks(read map[string][]plan.Link, name string) []plan.Link {
 	if links := read[plan.WgQuickUnit(name)]; len(links) > 0 {
