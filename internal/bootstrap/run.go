@@ -62,7 +62,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Run is one agent run. It always returns a status (also on failure); the
-// caller writes it with status.Write. The error is non-nil when the run
+// caller writes it with store.Write. The error is non-nil when the run
 // failed or refused.
 func Run(ctx context.Context, o Options) (*status.Status, error) {
 	o = o.withDefaults()
