@@ -13,6 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/secret/resolve"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 	"github.com/corium/corium-agent/internal/systemd/notify"
 )
 
@@ -60,7 +61,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			// Still a run: it leaves its status like any other.
 			now := time.Now().UTC()
 			st := &status.Status{Command: "apply", Root: root.Dir(), StartedAt: now, FinishedAt: now, Outcome: status.Failed, Error: err.Error()}
-			if werr := status.Write(root, st); werr != nil {
+			if werr := store.Write(root, st); werr != nil {
 				log.Error("writing the status file", "error", werr.Error())
 			}
 			log.Error("connecting to the host", "error", err.Error())
@@ -71,7 +72,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 
 	st, runErr := bootstrap.Run(ctx, o)
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		log.Error("writing the status file", "error", err.Error())
 		if runErr == nil {
 			runErr = err

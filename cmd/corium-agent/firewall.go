@@ -10,6 +10,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/guardfile"
 	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -161,7 +162,7 @@ func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.G
 		}
 		return g, exitOK, nil
 	}
-	g, err := firewall.Load(root)
+	g, err := guardfile.Load(root)
 	if err != nil {
 		return firewall.Guard{}, exitFailed, err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 )
 
 // refuseDayTwo lists the fields whose change a joined node cannot take:
@@ -47,7 +48,7 @@ func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, fact
 	default:
 		diff(fmt.Sprintf("wireguard[%d].address[0]", newIdx), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
 	}
-	if was, ok, _ := status.ReadNodeAddress(root); ok && newIdx < 0 && facts != nil {
+	if was, ok, _ := store.ReadNodeAddress(root); ok && newIdx < 0 && facts != nil {
 		d := render.SelectNodeAddress(cfg, facts)
 		if d.Address.IsValid() && d.Address != was {
 			out = append(out, fmt.Sprintf("node address (%s): was %s, now %s", d.Source, was, d.Address))
@@ -59,7 +60,7 @@ func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, fact
 // readApplied reads the configuration the last run applied; day two
 // compares against it. The error reads as a refusal ("PATH: why").
 func readApplied(root rootfs.Root) (*schema.Config, error) {
-	old, err := status.ReadApplied(root)
+	old, err := store.ReadApplied(root)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the applied configuration, which day two compares against, is unusable (%w)", status.AppliedPath, err)
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/bootstrap/ondisk"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
@@ -78,7 +78,7 @@ func TestPlanPreviousSpellsSourceKeysAsPlaceholders(t *testing.T) {
 		t.Fatal(err)
 	}
 	onDisk, _ := root.ReadFile("/etc/wireguard/wg0.conf")
-	prev := planPrevious(render.ReadPrevious(root, applied), applied)
+	prev := planPrevious(ondisk.ReadPrevious(root, applied), applied)
 	got := string(prev.Confs["wg0"])
 	for _, v := range demoSecrets(t) {
 		if strings.Contains(got, v) {

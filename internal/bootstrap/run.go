@@ -17,6 +17,7 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 )
 
 // Options configure one run.
@@ -61,7 +62,7 @@ func (o Options) withDefaults() Options {
 }
 
 // Run is one agent run. It always returns a status (also on failure); the
-// caller writes it with status.Write. The error is non-nil when the run
+// caller writes it with store.Write. The error is non-nil when the run
 // failed or refused.
 func Run(ctx context.Context, o Options) (*status.Status, error) {
 	o = o.withDefaults()
@@ -92,8 +93,8 @@ func run(ctx context.Context, o Options, st *status.Status) (err error) {
 		o.Log.Info("node already provisioned; nothing to do (apply --again converges a provisioned node)", "marker", status.MarkerPath)
 		// A first boot cut between its marker and the removal of its
 		// record left the record behind; the marker says it finished.
-		if u, _ := status.ReadUnfinished(o.Root); u != nil && u.Command == "apply" {
-			return status.EndRun(o.Root)
+		if u, _ := store.ReadUnfinished(o.Root); u != nil && u.Command == "apply" {
+			return store.EndRun(o.Root)
 		}
 		return nil
 	case !provisioned && o.Again:
@@ -138,14 +139,14 @@ func run(ctx context.Context, o Options, st *status.Status) (err error) {
 	}
 
 	o.Notify("bringing the overlay up and configuring k0s")
-	if err := status.BeginRun(o.Root, st.Command, st.StartedAt); err != nil {
+	if err := store.BeginRun(o.Root, st.Command, st.StartedAt); err != nil {
 		return err
 	}
 	// The record goes when this run ends, whatever its outcome; a run that
 	// ends before changing anything leaves an earlier run's record, since
 	// what that run left half done is still on disk.
 	defer func() {
-		if endErr := status.EndRun(o.Root); endErr != nil && err == nil {
+		if endErr := store.EndRun(o.Root); endErr != nil && err == nil {
 			err = endErr
 		}
 	}()
@@ -170,7 +171,7 @@ func run(ctx context.Context, o Options, st *status.Status) (err error) {
 // ended, said in the log at once: what this run finds on disk may be that
 // run's half.
 func unfinishedRun(o Options) *status.Unfinished {
-	u, err := status.ReadUnfinished(o.Root)
+	u, err := store.ReadUnfinished(o.Root)
 	if err != nil {
 		o.Log.Warn("the record of an earlier run could not be read", "error", err.Error())
 		return nil

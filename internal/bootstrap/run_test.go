@@ -16,6 +16,7 @@ import (
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
@@ -270,7 +271,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	statusFile, _ := root.ReadFile(status.Path)

@@ -6,6 +6,7 @@ import (
 	"path"
 	"time"
 
+	"github.com/corium/corium-agent/internal/bootstrap/ondisk"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
@@ -90,7 +91,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 			refusals = []string{err.Error()}
 		} else {
 			refusals = refuseDayTwo(o.Root, applied, cfg, d.facts)
-			d.prev = render.ReadPrevious(o.Root, applied)
+			d.prev = ondisk.ReadPrevious(o.Root, applied)
 		}
 		if len(refusals) > 0 {
 			t.refusals = refusals
@@ -116,7 +117,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 	}
 	d.host = render.DecideHostname(cfg, ReadHostnameFacts(o.Root))
 	t.hostname = &status.Hostname{Name: d.host.Name, Source: d.host.Source}
-	links, err := render.ReadWgQuickLinks(o.Root, cfg, d.prev)
+	links, err := ondisk.ReadWgQuickLinks(o.Root, cfg, d.prev)
 	if err != nil {
 		return nil, err
 	}

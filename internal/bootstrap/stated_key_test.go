@@ -13,6 +13,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
@@ -77,7 +78,7 @@ func TestApplyHoldsTheResolvedKeyToThePublicKey(t *testing.T) {
 				t.Errorf("status %+v, want failed at secrets", st)
 			}
 			sameTree(t, before, snapshot(t, root))
-			if err := status.Write(root, st); err != nil {
+			if err := store.Write(root, st); err != nil {
 				t.Fatal(err)
 			}
 			statusFile, _ := root.ReadFile(status.Path)

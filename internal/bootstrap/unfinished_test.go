@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 )
 
 // A run cut off after it began (its record left on disk) is reported by
@@ -18,7 +19,7 @@ import (
 func TestACutRunIsReportedUntilARunFinishes(t *testing.T) {
 	root := newDemoRoot(t)
 	cut := time.Date(2026, 3, 1, 9, 14, 2, 0, time.UTC)
-	if err := status.BeginRun(root, "apply", cut); err != nil {
+	if err := store.BeginRun(root, "apply", cut); err != nil {
 		t.Fatal(err)
 	}
 	key, err := root.ReadFile("/run/corium/secrets/wg0.key")

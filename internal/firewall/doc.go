@@ -15,12 +15,13 @@
 // off) gives pods' packets leaving through a WireGuard interface to a
 // non-pod address the node's own source, which the peer's allowedIPs hold.
 //
-// This package is the guard as data, and links no nftables: Render turns a
-// validated config into a Guard, a small spec that is written to
-// /var/lib/corium/firewall.json and re-applied from there on every boot (a
-// file an older agent wrote still loads, failing closed on pod sources), and
-// Check refuses a guard that cannot be programmed as written. Package
-// firewall/nft programs it.
+// This package is the guard as data, and links no nftables and reads no
+// file: Render turns a validated config into a Guard, a small spec that is
+// written to /var/lib/corium/firewall.json and re-applied from there on every
+// boot (a file an older agent wrote still parses, failing closed on pod
+// sources), and Check refuses a guard that cannot be programmed as written.
+// Package firewall/guardfile reads the file under a root; package
+// firewall/nft programs the guard.
 //
 // K0sDropIn is the drop-in that makes the k0s unit require the guard and
 // refuse to start without its file.

@@ -6,7 +6,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/unit"
 
-	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -31,7 +31,7 @@ func K0sDropIn() []byte {
 		unit.NewUnitOption("Unit", "Requires", UnitName),
 		unit.NewUnitOption("Unit", "AssertPathExists", FilePath),
 	}))
-	return append([]byte(rootfs.Managed("#")), body...)
+	return append([]byte(plan.Managed("#")), body...)
 }
 
 // DropInAssertsGuard says whether a k0s drop-in keeps k0s down without the

@@ -30,8 +30,7 @@
 // so a second run changes nothing (same inode, same mtime); links are made
 // the same careful way. Directories the agent creates are 0755 but for the
 // one asked for, which gets the requested mode; an existing one is tightened
-// to a private mode (0700 for secrets) through its descriptor. Managed is
-// the header generated files carry.
+// to a private mode (0700 for secrets) through its descriptor.
 //
 // The crash-consistency test can stop the process at any write point
 // (FailpointEnv); unset, that costs one comparison.

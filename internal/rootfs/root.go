@@ -4,7 +4,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	pathrs "github.com/cyphar/filepath-securejoin/pathrs-lite"
 	"golang.org/x/sys/unix"
@@ -35,12 +34,6 @@ func (r Root) IsHost() bool { return r.dir == "/" }
 // os function, which would follow links in it on the host.
 func (r Root) Display(p string) string {
 	return filepath.Join(r.dir, node(p))
-}
-
-// Managed is the header every generated text file carries, in the comment
-// syntax of its format.
-func Managed(commentPrefix string) string {
-	return strings.TrimSpace(commentPrefix) + " managed by corium-agent; changes are overwritten\n"
 }
 
 // node cleans p into an absolute node path, so "../" cannot climb out of the

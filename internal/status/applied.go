@@ -6,7 +6,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -15,7 +15,7 @@ import (
 // Day two compares a new document with it and status reports from it.
 func EncodeApplied(cfg *schema.Config) ([]byte, error) {
 	var buf bytes.Buffer
-	buf.WriteString(rootfs.Managed("#"))
+	buf.WriteString(plan.Managed("#"))
 	buf.WriteString("# the configuration as applied; inline secrets are redacted\n")
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
@@ -26,18 +26,4 @@ func EncodeApplied(cfg *schema.Config) ([]byte, error) {
 		return nil, fmt.Errorf("encoding %s: %w", AppliedPath, err)
 	}
 	return buf.Bytes(), nil
-}
-
-// ReadApplied reads the configuration the last run applied. It is a record,
-// not a configuration to run: its inline secrets read as "[redacted]".
-func ReadApplied(root rootfs.Root) (*schema.Config, error) {
-	data, err := root.ReadFile(AppliedPath)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", AppliedPath, err)
-	}
-	var cfg schema.Config
-	if err := yaml.Unmarshal(data, &cfg); err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", AppliedPath, err)
-	}
-	return &cfg, nil
 }

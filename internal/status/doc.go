@@ -1,7 +1,8 @@
 // Package status is what the agent keeps on the node about what it did. It
 // owns these files of the node, each written as typed data by the run that
-// decided it and read back by one reader here, so nothing has to scrape a
-// flag or a wg-quick line to recover a fact the agent itself decided:
+// decided it and read back by one reader (package store), so nothing has to
+// scrape a flag or a wg-quick line to recover a fact the agent itself
+// decided:
 //
 //   - /run/corium/status.json (Path): the record of one agent run —
 //     provenance, validation result, each step with its outcome and
@@ -24,7 +25,8 @@
 // without their queries, and a device's record has a public key and of a
 // preshared key only whether one is set.
 //
-// It decides nothing, reads no live state and performs no I/O of its own
-// beyond reading and writing under a root; the run writes what render puts in
-// its plan, and the status command (package report) reads the files back.
+// This package is the records as data: their types, their paths and their
+// encodings. It decides nothing and performs no I/O: package store reads and
+// writes them under a root, the run writes what render puts in its plan, and
+// the status command (package report) reads the files back.
 package status

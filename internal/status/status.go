@@ -1,12 +1,9 @@
 package status
 
 import (
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/rootfs"
 )
 
 // Path is the status file, under the root.
@@ -151,31 +148,4 @@ type Action struct {
 	plan.ShownAction
 	Outcome string `json:"outcome"` // done, skipped: WHY, failed
 	Error   string `json:"error,omitempty"`
-}
-
-// Write stores s at Path under the root, readable by root only. It holds no
-// secret, but it holds what went wrong with a node's configuration, and a
-// message that somehow quoted one should be read by no one else.
-func Write(root rootfs.Root, s *Status) error {
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding status: %w", err)
-	}
-	if _, err := root.WriteFile(Path, append(b, '\n'), 0o600, 0o755); err != nil {
-		return fmt.Errorf("writing status: %w", err)
-	}
-	return nil
-}
-
-// Read loads the status file under the root.
-func Read(root rootfs.Root) (*Status, error) {
-	b, err := root.ReadFile(Path)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", Path, err)
-	}
-	var s Status
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("decoding %s: %w", Path, err)
-	}
-	return &s, nil
 }

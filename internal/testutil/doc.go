@@ -18,7 +18,8 @@
 //     and systemd's unit properties as it reports them;
 //   - agentbin: the agent (and the other programs a guest carries) built
 //     once per test binary;
-//   - deptest: the check that a package links no driver it promises not to.
+//   - deptest: the table of every package's tier (pure, io, driver,
+//     equipment) and the check that holds each to it.
 //
 // The stand-in for systemd's notify socket is systemd/notify/notifytest,
 // beside the client it tests. Test data (configurations, expected messages)

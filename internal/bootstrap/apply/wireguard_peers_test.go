@@ -11,6 +11,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/apply/applytest"
+	"github.com/corium/corium-agent/internal/bootstrap/ondisk"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/bootstrap/render/rendertest"
@@ -44,7 +45,7 @@ func TestWireGuardPeersApply(t *testing.T) {
 	next := rendertest.TwoInterfaceConfig(schema.RoleWorker)
 	v := secret.NewValue(psk)
 	next.WireGuard[1].Peers = append(next.WireGuard[1].Peers, schema.Peer{PublicKey: rendertest.PubD, AllowedIPs: []string{"fd20::5/128"}, PresharedKey: &v})
-	prev := render.ReadPrevious(root, applied)
+	prev := ondisk.ReadPrevious(root, applied)
 	steps := overlaySteps(t, render.Inputs{Config: next, Secrets: secrets, Previous: prev})
 	devs, links = applytest.LiveDevicesFor(t, steps...)
 	sd, peers := &systemdtest.Fake{}, &applytest.RecordingPeers{}
@@ -83,7 +84,7 @@ func TestWireGuardPeersApply(t *testing.T) {
 	// The same document again: the file is unchanged, wg is asked nothing.
 	again := &applytest.RecordingPeers{}
 	ex.Live = &apply.LiveHost{Systemd: &systemdtest.Fake{}, Peers: again, Root: root, Verifier: apply.Verifier{Devices: devs, Links: links}}
-	steps = overlaySteps(t, render.Inputs{Config: next, Secrets: secrets, Previous: render.ReadPrevious(root, next)})
+	steps = overlaySteps(t, render.Inputs{Config: next, Secrets: secrets, Previous: ondisk.ReadPrevious(root, next)})
 	if _, err := ex.Apply(ctx, &plan.Plan{Steps: steps}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,11 @@
 // show actions the one way Action.String gives, and every report of a run
 // (the plan, status.json) shows a step's files and actions as ShownFile and
 // ShownAction, adding beside them only what is its own: a plan's diff and
-// when apply would act, a run's outcome.
+// when apply would act, a run's outcome. Managed is the header every
+// generated text file carries: render writes it, and day two reads it to
+// tell the agent's files from someone else's.
 //
 // It is a leaf: it imports no other package of the agent, no schema, and no
-// driver (its deps_test holds it to that).
+// driver (deptest.Layout places it in the pure tier, with those two refused
+// beside it).
 package plan

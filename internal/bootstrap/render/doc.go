@@ -1,6 +1,8 @@
 // Package render decides what the node becomes, as a plan (package plan),
-// from a validated configuration, its resolved secrets and the host's facts.
-// It is pure: it reads nothing and changes nothing.
+// from its Inputs: a validated configuration, its resolved secrets, the
+// host's facts and name, and on day two what the last run left on disk. It
+// is pure: it reads nothing and changes nothing; the stage that performs I/O
+// reads each input and hands it over, and carries out the plan.
 //
 // The parts, by file prefix: wireguard_ renders the wg-quick files, with the
 // MTU each states (InterfaceMTU, one decision the CNI's MTU is derived
@@ -16,13 +18,14 @@
 // peers less this node's addresses). units.go gathers every unit file, so
 // systemd is reloaded at most once; nodeaddr.go decides the node address
 // (SelectNodeAddress, one Decision handed to every k0s file); hostname.go
-// the hostname; the guard's file is package firewall's. ReadPrevious and
-// ReadWgQuickLinks read from the root (files, never the live host) what render
-// needs of it, before rendering.
+// the hostname; the guard's file is package firewall's.
 //
-// It links no driver (no netlink, nftables, D-Bus, os/exec or net/http; its
-// deps_test holds it to that). It does not parse or validate configuration
-// (schema), resolve secrets (secret/resolve), read the host's network
-// (hostfacts/gather) or its name (package bootstrap does, before rendering),
-// carry the plan out (apply), or sequence a whole run (package bootstrap).
+// It is in the pure tier of deptest.Layout, which holds it there: it imports
+// no os, os/exec or net/http, and links no rootfs and no driver (netlink,
+// nftables, D-Bus, wgctrl's client). It does not parse or validate
+// configuration (schema), resolve secrets (secret/resolve), read the host's
+// network (hostfacts/gather), its name (package bootstrap) or the files the
+// last run left (package bootstrap/ondisk: Previous and the wg-quick@ enable
+// links), carry the plan out (apply), or sequence a whole run (package
+// bootstrap).
 package render

@@ -9,9 +9,9 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/k0sconfig"
 	"github.com/corium/corium-agent/internal/k0srules"
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -95,7 +95,7 @@ func RenderK0sConfig(cfg *schema.Config, in K0sInputs) ([]byte, error) {
 		return nil, fmt.Errorf("rendering %s: its network differs from the one the guard and the checks were derived from; this is a bug in corium-agent, report it with the document", K0sConfigPath)
 	}
 	var buf bytes.Buffer
-	buf.WriteString(rootfs.Managed("#"))
+	buf.WriteString(plan.Managed("#"))
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(doc); err != nil {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/coreos/go-systemd/v22/unit"
 
-	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/status"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -30,5 +30,5 @@ func RenderK0sAgentDropIn() []byte {
 		unit.NewUnitOption("Unit", "After", AgentUnit),
 		unit.NewUnitOption("Unit", "ConditionPathExists", status.MarkerPath),
 	}))
-	return append([]byte(rootfs.Managed("#")), body...)
+	return append([]byte(plan.Managed("#")), body...)
 }

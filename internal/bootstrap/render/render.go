@@ -43,7 +43,7 @@ type Inputs struct {
 	// boot): it decides reload or restart, and which interfaces go.
 	Previous *Previous
 	// WgQuickLinks are the enable links of each wg-quick@ unit by unit
-	// name, read from the template under the root (ReadWgQuickLinks); a
+	// name, read from the template under the root (ondisk.ReadWgQuickLinks); a
 	// unit without an entry gets the multi-user.target link.
 	WgQuickLinks map[string][]plan.Link
 }

@@ -27,7 +27,7 @@ func TestRenderGuardStepUpgradesAnOlderAgentsFiles(t *testing.T) {
   "podCIDR": "10.244.0.0/16"
 }
 `
-	oldDropIn := rootfs.Managed("#") + "[Unit]\nAfter=corium-firewall.service\nRequires=corium-firewall.service\n"
+	oldDropIn := plan.Managed("#") + "[Unit]\nAfter=corium-firewall.service\nRequires=corium-firewall.service\n"
 	for p, content := range map[string]string{firewall.FilePath: v1, firewall.K0sDropInPath(unit): oldDropIn} {
 		if _, err := root.WriteFile(p, []byte(content), 0o600, 0o700); err != nil {
 			t.Fatal(err)

@@ -43,7 +43,7 @@ func RenderUnits(in Inputs, guardOn bool) ([]plan.Step, error) {
 			units.Links = append(units.Links, wgQuickLinks(in.WgQuickLinks, wg.Name)...)
 			watched = append(watched, plan.WgQuickUnit(wg.Name))
 		}
-	} else if len(in.Previous.removed(cfg)) > 0 {
+	} else if len(in.Previous.Removed(cfg)) > 0 {
 		// The last interface goes: so does the drop-in requiring it.
 		units.Removes = append(units.Removes, WireGuardDropInPath(cfg.Role))
 	}

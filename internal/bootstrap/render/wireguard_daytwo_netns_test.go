@@ -183,7 +183,7 @@ func TestDayTwoDeviceEqualsFile(t *testing.T) {
 			next.WireGuard[0].Peers[0].PresharedKey = old.WireGuard[0].Peers[0].PresharedKey
 			c.edit(&next.WireGuard[0])
 			calls := len(units.Calls())
-			apply(Inputs{Config: next, Previous: ReadPrevious(root, old)})
+			apply(Inputs{Config: next, Previous: readPrevious(root, old)})
 			if got := strings.Join(units.Calls()[calls:], "\n"); !strings.Contains(got, string(c.action)+" "+plan.WgQuickUnit(iface)) {
 				t.Errorf("day two asked systemd:\n%s\nwant a %s of %s", got, c.action, plan.WgQuickUnit(iface))
 			}

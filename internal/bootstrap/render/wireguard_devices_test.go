@@ -7,6 +7,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 )
 
 // The verify action carries the device it checks as data, and the record
@@ -35,7 +36,7 @@ func TestVerifyActionCarriesItsDevice(t *testing.T) {
 	if _, err := root.WriteFile(status.DevicesPath, rec, 0o600, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	got, ok, err := status.ReadDevices(root)
+	got, ok, err := store.ReadDevices(root)
 	if err != nil || !ok || len(got) != len(verified) || got[0].PublicKey != verified[0].PublicKey || got[0].MTU != verified[0].MTU {
 		t.Errorf("read back %+v, %v, %v; want %+v", got, ok, err, verified)
 	}

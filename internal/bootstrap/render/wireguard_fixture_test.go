@@ -2,6 +2,7 @@ package render
 
 import (
 	"github.com/corium/corium-agent/internal/bootstrap/render/rendertest"
+	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -22,3 +23,16 @@ const (
 func twoInterfaceConfig(role schema.Role) *schema.Config { return rendertest.TwoInterfaceConfig(role) }
 
 func twoInterfaceSecrets() Secrets { return rendertest.TwoInterfaceSecrets() }
+
+// readPrevious is what package ondisk's ReadPrevious finds under root after
+// a run applied applied. It is ondisk's loop again, since this package's
+// tests cannot import ondisk (it imports render).
+func readPrevious(root rootfs.Root, applied *schema.Config) *Previous {
+	p := &Previous{Applied: applied, Confs: map[string][]byte{}}
+	for _, wg := range applied.WireGuard {
+		if data, err := root.ReadFile(WireGuardConfPath(wg.Name)); err == nil {
+			p.Confs[wg.Name] = data
+		}
+	}
+	return p
+}

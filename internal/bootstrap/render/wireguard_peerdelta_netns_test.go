@@ -90,7 +90,7 @@ func TestDayTwoPeersLeaveTheTunnelAlone(t *testing.T) {
 		t.Helper()
 		in := Inputs{Config: cfg}
 		if applied != nil {
-			in.Previous = ReadPrevious(root, applied)
+			in.Previous = readPrevious(root, applied)
 		}
 		steps, err := RenderOverlay(in)
 		if err != nil {

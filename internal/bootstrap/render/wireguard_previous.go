@@ -3,30 +3,19 @@ package render
 import (
 	"bytes"
 
-	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
-// Previous is what the last run left on a provisioned node, read before a
-// day-two render so that render stays pure: the configuration it applied
-// (record.AppliedPath) and the wg-quick file of each interface that configuration
-// names, as found on disk.
+// Previous is what the last run left on a provisioned node, read by
+// ondisk.ReadPrevious before a day-two render so that render stays pure: the
+// configuration it applied (status.AppliedPath) and the wg-quick file of each
+// interface that configuration names, as found on disk.
 type Previous struct {
 	Applied *schema.Config
 	// Confs holds the files by interface name; an interface whose file is
 	// not on disk has no entry.
 	Confs map[string][]byte
-}
-
-// ReadPrevious reads the wg-quick files of the interfaces applied names.
-func ReadPrevious(root rootfs.Root, applied *schema.Config) *Previous {
-	p := &Previous{Applied: applied, Confs: map[string][]byte{}}
-	for _, wg := range applied.WireGuard {
-		if data, err := root.ReadFile(WireGuardConfPath(wg.Name)); err == nil {
-			p.Confs[wg.Name] = data
-		}
-	}
-	return p
 }
 
 // iface is the applied interface called name, nil when there is none.
@@ -48,7 +37,7 @@ func (p *Previous) iface(name string) *schema.WireGuard {
 // alone.
 func (p *Previous) Foreign(cfg *schema.Config) []string {
 	var out []string
-	for _, wg := range p.removed(cfg) {
+	for _, wg := range p.Removed(cfg) {
 		if conf, ok := p.Confs[wg.Name]; ok && !managedFile(conf) {
 			out = append(out, wg.Name)
 		}
@@ -56,8 +45,9 @@ func (p *Previous) Foreign(cfg *schema.Config) []string {
 	return out
 }
 
-// removed lists the applied interfaces cfg no longer names.
-func (p *Previous) removed(cfg *schema.Config) []schema.WireGuard {
+// Removed lists the applied interfaces cfg no longer names: day two removes
+// them, and their enable links are read for that.
+func (p *Previous) Removed(cfg *schema.Config) []schema.WireGuard {
 	if p == nil || p.Applied == nil {
 		return nil
 	}
@@ -75,5 +65,5 @@ func (p *Previous) removed(cfg *schema.Config) []schema.WireGuard {
 }
 
 func managedFile(data []byte) bool {
-	return bytes.HasPrefix(data, []byte(rootfs.Managed("#")))
+	return bytes.HasPrefix(data, []byte(plan.Managed("#")))
 }

@@ -127,7 +127,7 @@ func TestDayTwoRendersReloadOrRestart(t *testing.T) {
 	}
 }
 
-// previousOf is what ReadPrevious finds after a first boot applied cfg: the
+// previousOf is what ondisk.ReadPrevious finds after a first boot applied cfg: the
 // configuration and the wg-quick files it rendered.
 func previousOf(t *testing.T, applied *schema.Config) *Previous {
 	t.Helper()

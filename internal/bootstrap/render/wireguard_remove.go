@@ -21,7 +21,7 @@ const StepWireGuardRemoved = "wireguard-removed"
 // is left alone.
 func renderRemoved(cfg *schema.Config, prev *Previous, links map[string][]plan.Link) plan.Step {
 	step := plan.Step{Name: StepWireGuardRemoved}
-	removed := prev.removed(cfg)
+	removed := prev.Removed(cfg)
 	if len(removed) == 0 {
 		return step
 	}

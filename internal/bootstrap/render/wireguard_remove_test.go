@@ -19,7 +19,7 @@ func applyOverlay(t *testing.T, root rootfs.Root, cfg, applied *schema.Config) (
 	t.Helper()
 	var prev *Previous
 	if applied != nil {
-		prev = ReadPrevious(root, applied)
+		prev = readPrevious(root, applied)
 	}
 	steps := overlaySteps(t, Inputs{Config: cfg, Secrets: twoInterfaceSecrets(), Previous: prev})
 	live := &applytest.RecordingLive{}
@@ -88,7 +88,7 @@ func TestDayTwoLeavesAForeignFileAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	applied := twoInterfaceConfig(schema.RoleWorker)
-	if got := ReadPrevious(root, applied).Foreign(withoutWg1(schema.RoleWorker)); len(got) != 1 || got[0] != "wg1" {
+	if got := readPrevious(root, applied).Foreign(withoutWg1(schema.RoleWorker)); len(got) != 1 || got[0] != "wg1" {
 		t.Errorf("Foreign = %v, want [wg1]", got)
 	}
 	text, _ := applyOverlay(t, root, withoutWg1(schema.RoleWorker), applied)

@@ -8,7 +8,6 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
@@ -53,7 +52,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 	cfg, prev := in.Config, in.Previous
 	step := plan.Step{Name: StepWireGuard}
 	if len(cfg.WireGuard) == 0 {
-		if len(prev.removed(cfg)) > 0 {
+		if len(prev.Removed(cfg)) > 0 {
 			// The last interface goes: so does the record of what it must be.
 			step.Removes = append(step.Removes, status.DevicesPath)
 		}
@@ -139,7 +138,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte
 		return nil, plan.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
 	}
 	var b strings.Builder
-	b.WriteString(rootfs.Managed("#"))
+	b.WriteString(plan.Managed("#"))
 	b.WriteString("[Interface]\n")
 	// wg-quick's own keys first, then those `wg-quick strip` hands to wg.
 	kv(&b, "Address", strings.Join(wg.Address, ", "))

@@ -2,16 +2,12 @@ package render
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"slices"
 
 	"github.com/coreos/go-systemd/v22/unit"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/systemd"
 )
@@ -53,41 +49,13 @@ func wgQuickWantsLink(name string) plan.Link {
 
 // wgQuickLinks are the links that enable interface name's unit, so it comes
 // up on every boot after the first: those read from the template's [Install]
-// section (ReadWgQuickLinks), or, for a root without the template,
+// section (ondisk.ReadWgQuickLinks), or, for a root without the template,
 // wgQuickWantsLink.
 func wgQuickLinks(read map[string][]plan.Link, name string) []plan.Link {
 	if links := read[plan.WgQuickUnit(name)]; len(links) > 0 {
 		return links
 	}
 	return []plan.Link{wgQuickWantsLink(name)}
-}
-
-// ReadWgQuickLinks reads, under root, the links `systemctl --root=DIR
-// enable` makes for the wg-quick@ unit of every interface cfg names and of
-// those prev applied that cfg drops (whose links day two removes), from the
-// [Install] section of the wg-quick@.service found there: wireguard-tools
-// v1.0.20260223 says `WantedBy=multi-user.target wg-quick.target`, earlier
-// ones only multi-user.target (src/systemd/wg-quick@.service). It is
-// Inputs.WgQuickLinks. A root without the template (a bare test root) gives
-// no entry; any other failure to read it is an error, since an interface
-// that is not enabled comes up on the first boot only.
-func ReadWgQuickLinks(root rootfs.Root, cfg *schema.Config, prev *Previous) (map[string][]plan.Link, error) {
-	out := map[string][]plan.Link{}
-	ifaces := append(slices.Clone(cfg.WireGuard), prev.removed(cfg)...)
-	for _, wg := range ifaces {
-		unitName := plan.WgQuickUnit(wg.Name)
-		links, err := systemd.OfflineLinks(root, unitName)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("reading the install links of %s: %w", unitName, err)
-		}
-		for _, l := range links {
-			out[unitName] = append(out[unitName], plan.Link{Path: l.Path, Target: l.Target})
-		}
-	}
-	return out, nil
 }
 
 // renderK0sDropIn orders k0s after every overlay interface and makes it
@@ -106,7 +74,7 @@ func renderK0sDropIn(ifaces []schema.WireGuard) ([]byte, error) {
 		return nil, fmt.Errorf("serializing the k0s wireguard drop-in: %w", err)
 	}
 	var b bytes.Buffer
-	b.WriteString(rootfs.Managed("#"))
+	b.WriteString(plan.Managed("#"))
 	b.Write(body)
 	return b.Bytes(), nil
 }
@@ -128,5 +96,5 @@ func renderWgQuickK0sDropIn(role schema.Role) []byte {
 	body, _ := io.ReadAll(unit.Serialize([]*unit.UnitOption{
 		unit.NewUnitOption("Unit", "Wants", K0sUnit(role)),
 	}))
-	return append([]byte(rootfs.Managed("#")), body...)
+	return append([]byte(plan.Managed("#")), body...)
 }

@@ -6,14 +6,14 @@ import (
 
 	"github.com/google/nftables"
 
-	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/guardfile"
 	"github.com/corium/corium-agent/internal/rootfs"
 )
 
 // ApplyRendered programs the guard rendered under the root into the network
 // namespace of the calling thread: what first boot and the boot-time unit do.
 func ApplyRendered(ctx context.Context, root rootfs.Root) error {
-	g, err := firewall.Load(root)
+	g, err := guardfile.Load(root)
 	if err != nil {
 		return err
 	}

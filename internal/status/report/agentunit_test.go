@@ -9,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 )
@@ -137,14 +138,14 @@ func TestStatusReportsOtherAgentUnitFailures(t *testing.T) {
 func TestStatusAgentUnitOnlyWithoutARecordOfThatStart(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	st := &status.Status{Command: "apply", Outcome: status.Failed, Error: "secrets: credential corium.wg0 is not set", StartedAt: sealedStart.Add(2 * time.Second)}
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	if r, _ := inspectAgentUnit(t, root, sealedRun); r.AgentUnit != nil || strings.Contains(r.Verdict.Line, "243") {
 		t.Errorf("with the agent's own record of that start: verdict %q, agent unit %+v", r.Verdict.Line, r.AgentUnit)
 	}
 	st.StartedAt = sealedStart.Add(-time.Hour)
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	if r, _ := inspectAgentUnit(t, root, sealedRun); r.AgentUnit == nil || !strings.Contains(r.Verdict.Line, "243/CREDENTIALS") {

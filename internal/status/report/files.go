@@ -7,13 +7,14 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 )
 
 // expectedPublicKey is the public key interface name should have, from the
 // record of what each device must be (status.DevicesPath), which survives
 // a reboot as the status file does not. via names the record.
 func expectedPublicKey(root rootfs.Root, name string) (key wgtypes.Key, via string, err error) {
-	devices, ok, err := status.ReadDevices(root)
+	devices, ok, err := store.ReadDevices(root)
 	switch {
 	case err != nil:
 		return wgtypes.Key{}, "", err
@@ -32,7 +33,7 @@ func expectedPublicKey(root rootfs.Root, name string) (key wgtypes.Key, via stri
 // record, else the last run's decision ("" when k0s chose it, or nothing
 // says). via names where it came from.
 func recordedNodeAddress(root rootfs.Root, run *status.Status) (addr, via string) {
-	if a, ok, err := status.ReadNodeAddress(root); err == nil && ok {
+	if a, ok, err := store.ReadNodeAddress(root); err == nil && ok {
 		return a.String(), status.NodeAddressPath
 	}
 	if run != nil && run.NodeAddress != nil && run.NodeAddress.Address != "" {

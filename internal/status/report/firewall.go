@@ -6,6 +6,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/guardfile"
 	"github.com/corium/corium-agent/internal/firewall/nft"
 )
 
@@ -20,7 +21,7 @@ type Guard interface {
 func (in *inspection) firewall() {
 	f := &Firewall{}
 	in.r.Firewall = f
-	g, err := firewall.Load(in.o.Root)
+	g, err := guardfile.Load(in.o.Root)
 	switch {
 	case errors.Is(err, firewall.ErrNotRendered):
 		f.Status, f.Reason = string(nft.Missing), in.notRendered()

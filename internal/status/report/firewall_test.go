@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/firewall/guardfile"
 	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
@@ -112,7 +113,7 @@ func write(t *testing.T, root rootfs.Root, p, content string) {
 
 func loadGuard(t *testing.T, root rootfs.Root) firewall.Guard {
 	t.Helper()
-	g, err := firewall.Load(root)
+	g, err := guardfile.Load(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/secret/resolve"
-	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
@@ -107,7 +107,7 @@ func provisionWith(t testing.TB, root rootfs.Root, config, facts string) {
 	if err != nil {
 		t.Fatalf("provisioning the test root: %v", err)
 	}
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -110,7 +111,7 @@ func why(s string) string {
 func (in *inspection) readFiles() {
 	root := in.o.Root
 	in.r.Provisioned = root.Exists(status.MarkerPath)
-	st, err := status.Read(root)
+	st, err := store.Read(root)
 	switch {
 	case err == nil:
 		in.run = st
@@ -128,7 +129,7 @@ func (in *inspection) readFiles() {
 	if !in.r.Provisioned {
 		return
 	}
-	cfg, err := status.ReadApplied(root)
+	cfg, err := store.ReadApplied(root)
 	if err != nil {
 		in.cfgErr = err
 		in.unknown("applied configuration", err.Error())

@@ -15,6 +15,7 @@ import (
 	"github.com/corium/corium-agent/internal/firewall/nft"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 	"github.com/corium/corium-agent/internal/systemd"
 	"github.com/corium/corium-agent/internal/systemd/systemdtest"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
@@ -233,7 +234,7 @@ func TestUnprovisioned(t *testing.T) {
 	if r.Verdict.State != Unprovisioned || !strings.HasPrefix(r.Verdict.Line, "unprovisioned") {
 		t.Fatalf("verdict %+v", r.Verdict)
 	}
-	if err := status.Write(root, &status.Status{Command: "apply", Outcome: status.Unconfigured, Provenance: &status.Provenance{Tried: []status.Attempt{{Source: "/etc/corium/config.yaml", Outcome: "absent"}}}}); err != nil {
+	if err := store.Write(root, &status.Status{Command: "apply", Outcome: status.Unconfigured, Provenance: &status.Provenance{Tried: []status.Attempt{{Source: "/etc/corium/config.yaml", Outcome: "absent"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	r = Inspect(context.Background(), Options{Root: root})
@@ -254,7 +255,7 @@ func TestFailedRunNamesTheStep(t *testing.T) {
 			{Name: "secrets", Outcome: status.StepDone},
 			{Name: "wireguard", Outcome: status.StepFailed, Error: "verifying wireguard wg0"},
 		}}
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	r := Inspect(context.Background(), Options{Root: root})
@@ -263,7 +264,7 @@ func TestFailedRunNamesTheStep(t *testing.T) {
 		t.Errorf("verdict %q, want %q", r.Verdict.Line, want)
 	}
 	st.Steps, st.Validation = nil, &status.Validation{Valid: false}
-	_ = status.Write(root, st)
+	_ = store.Write(root, st)
 	if r := Inspect(context.Background(), Options{Root: root}); r.Verdict.Layer != "validate" {
 		t.Errorf("a validation failure is reported as step %q", r.Verdict.Layer)
 	}
@@ -276,7 +277,7 @@ func TestFailedRunVerdictIsOneLine(t *testing.T) {
 	st := &status.Status{Command: "apply", Outcome: status.Failed,
 		Error:      "role: is required\nwireguard[0].name: is required\nnetwork.podCIDR: is not a CIDR",
 		Validation: &status.Validation{Valid: false}}
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	r := Inspect(context.Background(), Options{Root: root})
@@ -360,12 +361,12 @@ func TestRefusedRunKeepsTheVerdict(t *testing.T) {
 	n := newNode(t, "wg0")
 	o, _ := healthy(t, n, time.Second)
 	o.Root = provision(t, n)
-	st, err := status.Read(o.Root)
+	st, err := store.Read(o.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	st.Command, st.Outcome, st.Refusals = "apply --again", status.Refused, []string{"role: was controller+worker, now worker"}
-	if err := status.Write(o.Root, st); err != nil {
+	if err := store.Write(o.Root, st); err != nil {
 		t.Fatal(err)
 	}
 	r := Inspect(context.Background(), o)

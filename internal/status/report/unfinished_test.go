@@ -8,6 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/status/store"
 )
 
 // A run that found the one before it cut off says so under the last run,
@@ -17,7 +18,7 @@ func TestLastRunSaysTheOneBeforeDidNotFinish(t *testing.T) {
 	cut := time.Date(2026, 3, 1, 9, 14, 2, 0, time.UTC)
 	st := &status.Status{Command: "apply", Outcome: status.Failed, Error: "starting k0sworker.service: timed out",
 		Unfinished: &status.Unfinished{Command: "apply", StartedAt: cut}}
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	r := Inspect(context.Background(), Options{Root: root})
@@ -30,7 +31,7 @@ func TestLastRunSaysTheOneBeforeDidNotFinish(t *testing.T) {
 	}
 
 	st.Unfinished = nil
-	if err := status.Write(root, st); err != nil {
+	if err := store.Write(root, st); err != nil {
 		t.Fatal(err)
 	}
 	if text := textOf(Inspect(context.Background(), Options{Root: root})); strings.Contains(text, "before it:") {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -16,18 +18,8 @@ import (
 // netlink, nftables and WireGuard devices (wgctrl's client, reached through
 // its internal packages: its key type, wgtypes, is a leaf any package may
 // link), the system bus. A package that promises to be pure links none of
-// them.
-var Drivers = []string{
-	"net/http",
-	"crypto/tls",
-	"os/exec",
-	"golang.zx2c4.com/wireguard/wgctrl/internal",
-	"github.com/mdlayher/netlink",
-	"github.com/vishvananda/netlink",
-	"github.com/google/nftables",
-	"github.com/godbus/dbus/v5",
-	"github.com/coreos/go-systemd/v22/dbus",
-}
+// them; driverReasons says why for each.
+var Drivers = slices.Sorted(maps.Keys(driverReasons))
 
 // Without returns list without the imports named in drop, for a package
 // whose promise allows one driver (a resolver that fetches over https).
@@ -60,7 +52,12 @@ func Forbid(t testing.TB, pkg string, forbidden ...string) {
 type Package struct {
 	ImportPath string
 	Imports    []string
-	Standard   bool
+	// Deps is every package it links, directly or not.
+	Deps     []string
+	Standard bool
+	// DepOnly marks a package listed only as a dependency of those asked
+	// for.
+	DepOnly bool
 }
 
 // Violation is one forbidden package and the packages of the listing that
@@ -97,8 +94,31 @@ func matches(path string, forbidden []string) bool {
 	return false
 }
 
-func list(pkg string) ([]Package, error) {
-	cmd := exec.Command("go", "list", "-deps", "-json=ImportPath,Imports,Standard", pkg)
+// ListAll lists the packages patterns match and every package they link,
+// by import path, in one run of the go tool.
+func ListAll(patterns ...string) (map[string]Package, error) {
+	deps, err := list(patterns...)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]Package, len(deps))
+	for _, p := range deps {
+		out[p.ImportPath] = p
+	}
+	return out, nil
+}
+
+// Module is the path of the module the go tool runs in.
+func Module() (string, error) {
+	out, err := exec.Command("go", "list", "-m").Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m: %w", err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func list(patterns ...string) ([]Package, error) {
+	cmd := exec.Command("go", append([]string{"list", "-deps", "-json=ImportPath,Imports,Deps,Standard,DepOnly"}, patterns...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

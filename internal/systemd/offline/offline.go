@@ -1,4 +1,4 @@
-package systemd
+package offline
 
 import (
 	"bytes"
@@ -11,13 +11,14 @@ import (
 	"github.com/coreos/go-systemd/v22/unit"
 
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/systemd"
 )
 
 // unitSearchPath is where `systemctl --root` looks for a system unit file,
 // in order; /lib/systemd/system matters only on a root that does not merge
 // /usr (Debian before bookworm).
 var unitSearchPath = []string{
-	UnitDir,
+	systemd.UnitDir,
 	"/run/systemd/system",
 	"/usr/local/lib/systemd/system",
 	"/usr/lib/systemd/system",
@@ -57,11 +58,11 @@ func OfflineLinks(root rootfs.Root, name string) ([]Link, error) {
 		for _, v := range strings.Fields(o.Value) {
 			switch o.Name {
 			case "WantedBy":
-				links = append(links, Link{Path: path.Join(UnitDir, v+".wants", name), Target: file})
+				links = append(links, Link{Path: path.Join(systemd.UnitDir, v+".wants", name), Target: file})
 			case "RequiredBy":
-				links = append(links, Link{Path: path.Join(UnitDir, v+".requires", name), Target: file})
+				links = append(links, Link{Path: path.Join(systemd.UnitDir, v+".requires", name), Target: file})
 			case "Alias":
-				links = append(links, Link{Path: path.Join(UnitDir, v), Target: file})
+				links = append(links, Link{Path: path.Join(systemd.UnitDir, v), Target: file})
 			}
 		}
 	}
