@@ -7,8 +7,8 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 )
 
-// Previous is what the last run left on a provisioned node, read before a
-// day-two render so that render stays pure: the configuration it applied
+// Previous is what the last run left on a provisioned node, read before an
+// again run's render so that render stays pure: the configuration it applied
 // (record.AppliedPath) and the wg-quick file of each interface that configuration
 // names, as found on disk.
 type Previous struct {
@@ -44,7 +44,7 @@ func (p *Previous) iface(name string) *schema.WireGuard {
 
 // Foreign lists the interfaces the last run applied, that the current
 // configuration drops, and whose wg-quick file no longer carries the
-// managed-by header: someone else owns them now, and day two leaves them
+// managed-by header: someone else owns them now, and an again run leaves them
 // alone.
 func (p *Previous) Foreign(cfg *schema.Config) []string {
 	var out []string
