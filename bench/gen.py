@@ -19,7 +19,7 @@ would not do: validate --cluster finds the nodes past the neighbours
 unreached.
 
 With "again", a corium config of N peers (corium-N.yaml) and the same node
-on day two (corium-N-again.yaml): every 50th peer's endpoint on another
+on an again run (corium-N-again.yaml): every 50th peer's endpoint on another
 port and 10 peers more, what plan --again diffs.
 
 usage: gen.py OUTDIR N [N...]

@@ -91,13 +91,13 @@ for n in ${SIZES//,/ }; do
 done
 
 echo
-echo "== plan --again on a root applied with $AGAIN_PEERS peers: the same document, then day two (every 50th endpoint moved, 10 peers more); median of $AGAIN_RUNS, peak RSS the max"
+echo "== plan --again on a root applied with $AGAIN_PEERS peers: the same document, then a changed one (every 50th endpoint moved, 10 peers more); median of $AGAIN_RUNS, peak RSS the max"
 "$PY" bench/gen.py again "$work/again" "$AGAIN_PEERS"
 root=$(mktemp -d "$work/root.XXXX")
 "$AGENT" apply --root "$root" --config "$work/again/corium-$AGAIN_PEERS.yaml" >"$work/apply.out" 2>&1 ||
 	{ echo "apply --root failed at $AGAIN_PEERS peers:" >&2; cat "$work/apply.out" >&2; exit 1; }
 printf '%-10s %10s %12s %11s\n' document "wall ms" "max RSS MB" "diff lines"
-for doc in same:corium-$AGAIN_PEERS day-two:corium-$AGAIN_PEERS-again; do
+for doc in same:corium-$AGAIN_PEERS changed:corium-$AGAIN_PEERS-again; do
 	: >"$work/again.tsv"
 	for _ in $(seq "$AGAIN_RUNS"); do
 		start=$(date +%s%N)

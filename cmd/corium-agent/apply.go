@@ -37,7 +37,7 @@ func addNodeFlags(fs *flag.FlagSet) nodeFlags {
 func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("apply", "", "Provisions this node once, as corium-agent.service does at first boot: the source\nchain (or --config), validation, secrets, WireGuard, k0s and the guard. It prints\nwhat it wrote on stdout and its log on stderr.", stderr)
 	nf := addNodeFlags(fs)
-	again := fs.Bool("again", false, "day two: converge peers, endpoints, keepalives, MTUs and publicPorts on a provisioned node")
+	again := fs.Bool("again", false, "on a provisioned node: converge peers, endpoints, keepalives, MTUs and publicPorts")
 	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
-// A day two that only swaps wg0's second peer for a new one with a
+// An again run that only swaps wg0's second peer for a new one with a
 // preshared key is shown, planned and recorded as a wireguard-peers action,
 // in text and JSON, with no secret anywhere.
 func TestPlanAgainShowsWireGuardPeers(t *testing.T) {
@@ -28,7 +28,7 @@ func TestPlanAgainShowsWireGuardPeers(t *testing.T) {
 		t.Fatal("demo config changed shape: no second wg0 peer")
 	}
 	doc := strings.Replace(string(data), old, "      - publicKey: "+added+"\n        allowedIPs: [10.10.0.4/32]\n        presharedKeyFrom: {file: /run/corium/secrets/wg0-c2.psk}\n", 1)
-	config := filepath.Join(t.TempDir(), "day-two.yaml")
+	config := filepath.Join(t.TempDir(), "again.yaml")
 	if err := os.WriteFile(config, []byte(doc), 0o600); err != nil {
 		t.Fatal(err)
 	}

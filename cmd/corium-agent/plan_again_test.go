@@ -9,8 +9,8 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
-// demoDayTwo is the demo config with wg0's first peer moved and wg1 dropped.
-func demoDayTwo(t *testing.T) string {
+// demoAgain is the demo config with wg0's first peer moved and wg1 dropped.
+func demoAgain(t *testing.T) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join(demo, "config.yaml"))
 	if err != nil {
@@ -22,7 +22,7 @@ func demoDayTwo(t *testing.T) string {
 		t.Fatal("demo config changed shape")
 	}
 	s = strings.Replace(s[:i]+s[j:], "endpoint: 192.0.2.12:51820", "endpoint: 192.0.2.22:51820", 1)
-	p := filepath.Join(t.TempDir(), "day-two.yaml")
+	p := filepath.Join(t.TempDir(), "again.yaml")
 	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +35,7 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 		t.Fatalf("apply: %d\n%s%s", code, out, errOut)
 	}
 	before := mtimes(t, root)
-	args := []string{"plan", "--again", "--root", root, "--config", demoDayTwo(t), "--facts", filepath.Join(demo, "facts.json")}
+	args := []string{"plan", "--again", "--root", root, "--config", demoAgain(t), "--facts", filepath.Join(demo, "facts.json")}
 	code, out, errOut := runCLI(t, args...)
 	if code != exitOK {
 		t.Fatalf("plan --again: exit %d\n%s%s", code, out, errOut)
@@ -55,7 +55,7 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 	}
 	for _, never := range []string{"restart wg-quick", "k0s-install", "queue-start", "step marker"} {
 		if strings.Contains(out, never) {
-			t.Errorf("plan --again shows %q, which day two never does:\n%s", never, out)
+			t.Errorf("plan --again shows %q, which an again run never does:\n%s", never, out)
 		}
 	}
 	noDemoSecrets(t, fixture.DemoSecrets(t, demo), map[string]string{"stdout": out, "stderr": errOut})
@@ -69,7 +69,7 @@ func TestPlanAgainShowsReloadAndRemoval(t *testing.T) {
 		t.Error("plan added or removed files")
 	}
 
-	// A fresh node has no day two.
+	// A fresh node has no again run.
 	fresh := fixture.DemoRoot(t, demo)
 	if code, _, errOut := runCLI(t, "plan", "--again", "--root", fresh, "--config", filepath.Join(demo, "config.yaml")); code != exitFailed || !strings.Contains(errOut, "not provisioned") {
 		t.Errorf("plan --again on a fresh node: exit %d, %s", code, errOut)

@@ -15,13 +15,13 @@ import (
 	"github.com/corium/corium-agent/internal/status/store"
 )
 
-// refuseDayTwo lists the fields whose change a joined node cannot take:
+// refuseAgain lists the fields whose change a joined node cannot take:
 // its role, its cluster, the cluster's network and datastore, how it joined,
 // its Kubernetes node name, and anything that moves its node address (etcd
 // peers and the API advertise it; changing it after the join breaks the
 // cluster). Each entry is "field: was X, now Y"; secrets are compared only
 // by reference, never printed.
-func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, facts *hostfacts.Facts) []string {
+func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, facts *hostfacts.Facts) []string {
 	var out []string
 	diff := func(path string, was, now any) {
 		if a, b := show(was), show(now); a != b {
@@ -57,12 +57,12 @@ func refuseDayTwo(root rootfs.Root, old *schema.Config, cfg *schema.Config, fact
 	return out
 }
 
-// readApplied reads the configuration the last run applied; day two
-// compares against it. The error reads as a refusal ("PATH: why").
+// readApplied reads the configuration the last run applied; an again
+// run compares against it. The error reads as a refusal ("PATH: why").
 func readApplied(root rootfs.Root) (*schema.Config, error) {
 	old, err := store.ReadApplied(root)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the applied configuration, which day two compares against, is unusable (%w)", status.AppliedPath, err)
+		return nil, fmt.Errorf("%s: the applied configuration, which apply --again compares against, is unusable (%w)", status.AppliedPath, err)
 	}
 	return old, nil
 }

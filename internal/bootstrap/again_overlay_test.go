@@ -95,7 +95,7 @@ func TestAgainRemovesADroppedInterface(t *testing.T) {
 	js, _ := json.Marshal(st)
 	for _, v := range demoSecrets(t) {
 		if strings.Contains(string(js)+text, v) {
-			t.Errorf("day-two status or actions hold a secret value (%s...)", v[:4])
+			t.Errorf("the again run's status or actions hold a secret value (%s...)", v[:4])
 		}
 	}
 

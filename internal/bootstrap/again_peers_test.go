@@ -14,7 +14,7 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
-// A day two that swaps wg0's second peer for a new one, whose preshared
+// An again run that swaps wg0's second peer for a new one, whose preshared
 // key comes from a file, changes wg0 peer by peer: the plan, rendered with
 // placeholder secrets, chooses the same wireguard-peers action as the
 // apply, which resolves them; nothing is reloaded or restarted, and no
@@ -56,7 +56,7 @@ func TestAgainWholePeersChangeOnlyThosePeers(t *testing.T) {
 	}
 	for _, never := range []string{"reload wg-quick@", "restart ", "stop "} {
 		if strings.Contains(text, never) {
-			t.Errorf("day two performed %q:\n%s", never, text)
+			t.Errorf("the again run performed %q:\n%s", never, text)
 		}
 	}
 	js, _ := json.Marshal(st)

@@ -77,7 +77,7 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 	delete(changed, status.AppliedPath) // records the new document
 	delete(changed, status.DevicesPath) // records what wg1 must now be
 	if len(changed) > 0 {
-		t.Errorf("day two rewrote more than the changed interface: %v", changed)
+		t.Errorf("the again run rewrote more than the changed interface: %v", changed)
 	}
 	text := live.Text()
 	if !strings.Contains(text, "start wg-quick@wg1.service\nreload wg-quick@wg1.service\n") {
@@ -85,11 +85,11 @@ func TestAgainEndpointChangeReloadsOnlyThatInterface(t *testing.T) {
 	}
 	for _, never := range []string{"restart ", "reload wg-quick@wg0.service", "k0s-install", "queue-start", "daemon-reload", "firewall", "hostname", "stop "} {
 		if strings.Contains(text, never) {
-			t.Errorf("day two performed %q:\n%s", never, text)
+			t.Errorf("the again run performed %q:\n%s", never, text)
 		}
 	}
 	if root.Exists(status.MarkerPath) != true {
-		t.Error("marker gone after day two")
+		t.Error("marker gone after the again run")
 	}
 }
 

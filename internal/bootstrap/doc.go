@@ -4,7 +4,7 @@
 // render the whole node and check it (render) before the first write,
 // apply it (apply) — the unit files, then the overlay — and record the run in the status file,
 // success or failure. The marker is written last, before the k0s start
-// is queued; a run that finds it does nothing. Day two (Options.Again)
+// is queued; a run that finds it does nothing. An again run (Options.Again)
 // converges the overlay and the guard on a provisioned node and refuses, with
 // each field named, changes a joined node cannot take.
 //

@@ -27,7 +27,7 @@ func writeDSN(t *testing.T, root rootfs.Root, dsn string) {
 
 // kine's datasource is resolved like every secret, written into k0s.yaml
 // alone (0600), and its password shows in no plan, log or status, neither
-// on a first boot nor on day two after a rotation, where the old one is on
+// on a first boot nor on an again run after a rotation, where the old one is on
 // disk.
 func TestKineDataSourceIsASecret(t *testing.T) {
 	const (
@@ -72,7 +72,7 @@ func TestKineDataSourceIsASecret(t *testing.T) {
 		t.Errorf("k0s.yaml has mode %04o", info.Mode().Perm())
 	}
 
-	// Day two changes kine's part of k0s.yaml, so the plan diffs it, the
+	// The again run changes kine's part of k0s.yaml, so the plan diffs it, the
 	// datasource's line in view, against the file holding the old one.
 	writeDSN(t, root, dsn(newPw))
 	patched, err := os.ReadFile(config)
@@ -105,7 +105,7 @@ func TestKineDataSourceIsASecret(t *testing.T) {
 	stJS, _ = json.Marshal(st)
 	shown = append(shown, log.String(), string(stJS))
 	if conf, _ := os.ReadFile(filepath.Join(root.Dir(), "/etc/k0s/k0s.yaml")); !strings.Contains(string(conf), dsn(newPw)) {
-		t.Errorf("day two did not write the rotated datasource:\n%s", conf)
+		t.Errorf("the again run did not write the rotated datasource:\n%s", conf)
 	}
 
 	for _, out := range shown {

@@ -37,7 +37,7 @@ type PlanReport struct {
 	// apply writes and corium-firewall loads at boot, not a second
 	// derivation of it. Nil when the plan stopped before rendering.
 	Guard *firewall.Guard `json:"guard,omitempty"`
-	// Refusals are the day-two changes apply --again would refuse.
+	// Refusals are the changes apply --again would refuse.
 	Refusals []string `json:"refusals,omitempty"`
 	Error    string   `json:"error,omitempty"`
 }
@@ -101,7 +101,7 @@ func planInto(ctx context.Context, o Options, rep *PlanReport) error {
 		return nil
 	}
 	if rep.Provisioned && !o.Again {
-		rep.Notes = append(rep.Notes, "the node is provisioned ("+status.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows day two)")
+		rep.Notes = append(rep.Notes, "the node is provisioned ("+status.MarkerPath+"): apply would do nothing; below is what a first boot would do (plan --again shows an again run)")
 	}
 	for _, name := range d.prev.Foreign(d.cfg) {
 		rep.Notes = append(rep.Notes, "wireguard "+name+": dropped from the configuration, but "+render.WireGuardConfPath(name)+" is not managed by corium-agent; it is left alone")

@@ -102,19 +102,19 @@ func TestPlanAgainMasksSecretsOnlyOnDisk(t *testing.T) {
         presharedKeyFrom: {file: /run/corium/secrets/wg0-c2.psk}
         persistentKeepalive: 25
 `, "")
-	for _, dayTwo := range []bool{false, true} {
+	for _, withAgain := range []bool{false, true} {
 		o := demoOptions(root, nil)
-		o.ConfigFile, o.Again, o.Resolver = config, dayTwo, nil
+		o.ConfigFile, o.Again, o.Resolver = config, withAgain, nil
 		rep, err := Plan(context.Background(), o)
 		if err != nil {
-			t.Fatalf("plan (again=%v): %v", dayTwo, err)
+			t.Fatalf("plan (again=%v): %v", withAgain, err)
 		}
 		js, _ := json.Marshal(rep)
 		if strings.Contains(string(js), strings.TrimSpace(string(psk))) {
-			t.Errorf("again=%v: the plan shows the dropped peer's preshared key from the file on disk", dayTwo)
+			t.Errorf("again=%v: the plan shows the dropped peer's preshared key from the file on disk", withAgain)
 		}
 		if !strings.Contains(string(js), `- PresharedKey = [redacted]`) {
-			t.Errorf("again=%v: the dropped peer's key line is not shown masked:\n%s", dayTwo, js)
+			t.Errorf("again=%v: the dropped peer's key line is not shown masked:\n%s", withAgain, js)
 		}
 	}
 	for _, s := range demoSecrets(t) {

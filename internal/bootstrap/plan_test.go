@@ -128,6 +128,6 @@ func TestPlanAgainShowsTheRefusals(t *testing.T) {
 		t.Errorf("refusals %q", rep.Refusals)
 	}
 	if len(rep.Steps) != 0 {
-		t.Errorf("a refused day two shows steps: %+v", rep.Steps)
+		t.Errorf("a refused again run shows steps: %+v", rep.Steps)
 	}
 }

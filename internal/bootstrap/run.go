@@ -28,7 +28,7 @@ type Options struct {
 	// FactsFile is the host's network as JSON (a host path), for a root
 	// other than "/"; ignored when GatherFacts is set.
 	FactsFile string
-	// Again is day two: converge a provisioned node.
+	// Again is an again run (apply --again): converge a provisioned node.
 	Again bool
 	// Fetch fetches config URLs; nil means fetch.New() when needed.
 	Fetch *fetch.Client
@@ -123,7 +123,7 @@ func run(ctx context.Context, o Options, st *status.Status) (err error) {
 	switch {
 	case errors.As(err, &refused):
 		st.Outcome = status.Refused
-		return fmt.Errorf("refusing day-two %s; nothing was changed", refused)
+		return fmt.Errorf("apply --again refuses %s; nothing was changed", refused)
 	case err != nil:
 		return err
 	case d == nil:

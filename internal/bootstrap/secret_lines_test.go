@@ -54,23 +54,23 @@ func TestPlanMasksASecretThatSpansLinesOnDisk(t *testing.T) {
 			}
 			// A change next to the password, so the file's diff is shown.
 			config := editedDemoConfig(t, "virtualRouterID: 51", "virtualRouterID: 52")
-			for _, dayTwo := range []bool{false, true} {
+			for _, withAgain := range []bool{false, true} {
 				o := demoOptions(root, nil)
-				o.ConfigFile, o.Again, o.Resolver = config, dayTwo, nil
+				o.ConfigFile, o.Again, o.Resolver = config, withAgain, nil
 				rep, err := Plan(context.Background(), o)
 				if err != nil {
-					t.Fatalf("plan (again=%v): %v", dayTwo, err)
+					t.Fatalf("plan (again=%v): %v", withAgain, err)
 				}
 				js, _ := json.Marshal(rep)
 				text := planText(rep)
 				f := planFileOf(t, rep, render.K0sConfigPath)
 				for _, l := range tc.lines {
 					if strings.Contains(string(js), l) || strings.Contains(text, l) {
-						t.Errorf("again=%v: the plan shows the line %q of the password on disk; k0s.yaml's diff:\n%s", dayTwo, l, f.Diff)
+						t.Errorf("again=%v: the plan shows the line %q of the password on disk; k0s.yaml's diff:\n%s", withAgain, l, f.Diff)
 					}
 				}
 				if !strings.Contains(f.Diff, "+ "+indent+"  virtualRouterID: 52") {
-					t.Errorf("again=%v: the real change is missing from k0s.yaml's masked diff:\n%s", dayTwo, f.Diff)
+					t.Errorf("again=%v: the real change is missing from k0s.yaml's masked diff:\n%s", withAgain, f.Diff)
 				}
 			}
 		})

@@ -17,7 +17,7 @@ import (
 )
 
 // decided is what a run decides before it touches anything: the document,
-// the host as it is, day two's baseline, the node address, the hostname,
+// the host as it is, an again run's baseline, the node address, the hostname,
 // and the whole node rendered and checked. apply carries the plan out; plan
 // compares it with the root. Both come through decide, so they cannot drift.
 type decided struct {
@@ -46,7 +46,7 @@ type told struct {
 // secretsFor supplies the secrets: resolved at apply, stand-ins in a plan.
 type secretsFor func(ctx context.Context, cfg *schema.Config) (render.Secrets, error)
 
-// refusedError is day two asked to change what a joined node cannot take.
+// refusedError is an again run asked to change what a joined node cannot take.
 type refusedError struct{ refusals []string }
 
 func (e *refusedError) Error() string {
@@ -90,7 +90,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 		if applied, err := readApplied(o.Root); err != nil {
 			refusals = []string{err.Error()}
 		} else {
-			refusals = refuseDayTwo(o.Root, applied, cfg, d.facts)
+			refusals = refuseAgain(o.Root, applied, cfg, d.facts)
 			d.prev = ondisk.ReadPrevious(o.Root, applied)
 		}
 		if len(refusals) > 0 {
@@ -132,7 +132,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 		Facts:         d.facts,
 		Hostname:      d.host,
 		K0sUnitExists: o.Root.Exists(path.Join(systemd.UnitDir, render.K0sUnit(cfg.Role))),
-		DayTwo:        o.Again,
+		Again:         o.Again,
 		Previous:      prev,
 		WgQuickLinks:  links,
 	})

@@ -23,7 +23,7 @@ type Network struct {
 	// server's agent port (spec.konnectivity.agentPort).
 	APIPort, JoinAPIPort, KonnectivityPort int
 	// ProxyPort is the port of the control-plane load balancer's userspace
-	// proxy to the API servers, 0 when it does not run (see readCPLB).
+	// proxy to the API servers, 0 when it does not run (see cplbProxy).
 	ProxyPort int
 
 	Calico     Calico

@@ -199,3 +199,26 @@ func TestStartRules(t *testing.T) {
 		t.Errorf("control plane load balancing on controller+worker: %v", err)
 	}
 }
+
+// TestArgsAsPflagReads pins three places where pflag, k0s's own parser, reads
+// a command line otherwise than a hand-written copy of it did (doc.go): a
+// string slice of line breaks alone is refused (encoding/csv finds no
+// record), a list's text in the unit loses every bracket at its ends
+// (cmdFlagsToArgs' strings.Trim), and a shorthand group from "test." on is
+// skipped (pflag's isGotestShorthandFlag).
+func TestArgsAsPflagReads(t *testing.T) {
+	var ps Problems
+	if err := CheckInstallArgs([]string{"install", "worker", "--taints=\n"}); !errors.As(err, &ps) || ps[0].Path != "--taints" || !strings.Contains(ps[0].Message, "not a comma-separated list") {
+		t.Errorf("--taints of a line break: %v, want a refusal at --taints", err)
+	}
+	inv, err := ParseInstallArgs(argv("install controller --taints=[a] --disable-components=b]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(inv.ServiceArgs("/"), " "), "controller --disable-components=b --taints=a"; got != want {
+		t.Errorf("service args\n got %s\nwant %s", got, want)
+	}
+	if err := CheckInstallArgs(argv("install controller -dtest.v --single")); err != nil {
+		t.Errorf("a test. shorthand group: %v", err)
+	}
+}

@@ -1,5 +1,11 @@
 package k0srules
 
+import (
+	"io"
+
+	"github.com/spf13/pflag"
+)
+
 // The flags of the commands an install runs, from the flag sets k0s builds
 // them from. `k0s install controller` takes the install command's
 // persistent flags and its own (cmd/install/install.go:34-43,
@@ -156,11 +162,40 @@ var runCommands = map[string]*command{
 	"worker":     workerCmd,
 }
 
-func (c *command) short(b byte) (flagDef, bool) {
+// newFlagSet is the command's flag set as k0s builds it, with pflag's types
+// and k0s's own Values. Defaults are the zero values: only flags given are
+// read or written into the unit. A fresh set per parse, since each Value
+// holds what was given.
+func (c *command) newFlagSet() *pflag.FlagSet {
+	fs := pflag.NewFlagSet(c.path, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard) // deprecation notices: the package writes nothing
 	for _, f := range c.flags {
-		if f.short == b && b != 0 {
-			return f, true
+		var short string
+		if f.short != 0 {
+			short = string(f.short)
+		}
+		switch f.kind {
+		case fBool:
+			fs.BoolP(f.name, short, false, "")
+		case fString:
+			fs.StringP(f.name, short, "", "")
+		case fInt:
+			fs.IntP(f.name, short, 0, "")
+		case fDuration:
+			fs.DurationP(f.name, short, 0, "")
+		case fStringSlice:
+			fs.StringSliceP(f.name, short, nil, "")
+		case fStringArray:
+			fs.StringArrayP(f.name, short, nil, "")
+		case fPositiveDuration:
+			fs.VarP(new(positiveDuration), f.name, short, "")
+		case fLabels:
+			fs.VarP(&labels{}, f.name, short, "")
+		case fLogging:
+			fs.VarP(&logLevels{}, f.name, short, "")
+		case fFeatureGates:
+			fs.VarP(&featureGates{}, f.name, short, "")
 		}
 	}
-	return flagDef{}, false
+	return fs
 }

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
+
+	"github.com/spf13/pflag"
 )
 
 // DefaultConfigPath is where k0s reads its config when --config is not
@@ -27,31 +28,35 @@ type Invocation struct {
 
 // Has says whether the flag was given.
 func (inv *Invocation) Has(name string) bool {
-	st, ok := inv.p.state[name]
-	return ok && st.changed
+	return inv.p.fs.Changed(name)
 }
 
 // Bool is a boolean flag's value (false when not given).
 func (inv *Invocation) Bool(name string) bool {
-	st, ok := inv.p.state[name]
-	return ok && st.b
+	b, _ := inv.p.fs.GetBool(name)
+	return b
 }
 
 // Value is a string flag's last value.
 func (inv *Invocation) Value(name string) string {
-	if st, ok := inv.p.state[name]; ok {
-		return st.str
+	s, _ := inv.p.fs.GetString(name)
+	return s
+}
+
+// list is a string slice or array flag's values, in order.
+func (inv *Invocation) list(name string) []string {
+	if f := inv.p.fs.Lookup(name); f != nil {
+		if v, ok := f.Value.(pflag.SliceValue); ok {
+			return slices.Clone(v.GetSlice())
+		}
 	}
-	return ""
+	return nil
 }
 
 // Env is what -e/--env gave, in order: NAME=value, or a bare NAME that k0s
 // fills from its own environment (cmd/install/util.go:17-31).
 func (inv *Invocation) Env() []string {
-	if st, ok := inv.p.state["env"]; ok {
-		return slices.Clone(st.list)
-	}
-	return nil
+	return inv.list("env")
 }
 
 // ConfigPath is the config file a controller reads: --config, else k0s's
@@ -68,38 +73,38 @@ func (inv *Invocation) ConfigPath() string {
 
 // ServiceArgs is the command line k0s writes into the unit it installs
 // (cmd/install/util.go:33-62, cmd/install/controller.go:68): the role, then
-// every flag given, sorted by name, as --name=value, paths made absolute
-// against cwd, without --env, --force and --start, which are the install's
-// own.
+// every flag given, sorted by name (pflag's Visit), as --name=value, the
+// brackets of a list's text trimmed, paths made absolute against cwd,
+// without --env, --force and --start, which are the install's own.
 func (inv *Invocation) ServiceArgs(cwd string) []string {
-	names := slices.Clone(inv.p.order)
-	sort.Strings(names)
 	out := []string{inv.Role}
-	for _, name := range names {
-		st := inv.p.state[name]
-		switch name {
-		case "env", "force", "start":
-			continue
+	inv.p.fs.Visit(func(f *pflag.Flag) {
+		val := f.Value.String()
+		switch f.Value.Type() {
+		case "stringSlice", "stringToString":
+			out = append(out, "--"+f.Name+"="+strings.Trim(val, "[]"))
+			return
 		}
-		val := st.text()
-		if pathFlags[name] {
-			if filepath.IsAbs(val) {
-				val = filepath.Clean(val)
-			} else {
-				val = filepath.Join(cwd, val)
-			}
+		switch {
+		case f.Name == "env" || f.Name == "force" || f.Name == "start":
+			return
+		case pathFlags[f.Name] && filepath.IsAbs(val):
+			val = filepath.Clean(val)
+		case pathFlags[f.Name]:
+			val = filepath.Join(cwd, val)
 		}
-		out = append(out, "--"+name+"="+val)
-	}
+		out = append(out, "--"+f.Name+"="+val)
+	})
 	return out
 }
 
 func (inv *Invocation) gates() gates {
-	st, ok := inv.p.state["feature-gates"]
-	if !ok || st.gates == nil {
-		return gates{}
+	if f := inv.p.fs.Lookup("feature-gates"); f != nil {
+		if g := f.Value.(*featureGates); g.set != nil {
+			return gates{given: true, set: g.set}
+		}
 	}
-	return gates{given: true, set: st.gates}
+	return gates{}
 }
 
 // ParseInstallArgs parses the arguments of `k0s install ...` (without the
@@ -115,7 +120,7 @@ func parseInstall(args []string) (*Invocation, Problems) {
 		return nil, Problems{{Message: "not a k0s install command line", Source: "cmd/root.go:47"}}
 	}
 	rest := args[1:]
-	i := findSubcommand(rest, installCmd)
+	i := findSubcommand(rest, installCmd.newFlagSet())
 	var sub *command
 	if i >= 0 {
 		sub = installSubcommands[rest[i]]
@@ -142,11 +147,11 @@ func run(c *command, args []string) (*Invocation, Problems) {
 	if len(ps) > 0 {
 		return nil, ps
 	}
-	if st, ok := p.state["help"]; ok && st.b {
+	if help, _ := p.fs.GetBool("help"); help {
 		return nil, Problems{{Path: "--help", Message: "k0s prints its help and does nothing else", Source: "github.com/spf13/cobra v1.10.2 command.go (help flag)"}}
 	}
-	if st, ok := p.state["kubelet-extra-args"]; ok {
-		if ps := kubeletNodeIP(st.str); len(ps) > 0 {
+	if extra, _ := p.fs.GetString("kubelet-extra-args"); extra != "" {
+		if ps := kubeletNodeIP(extra); len(ps) > 0 {
 			return nil, ps
 		}
 	}
@@ -223,11 +228,9 @@ func CheckStart(args []string, config []byte) error {
 			"you can only pass one token source: either as a CLI argument, via '--token-file [path]', or via the K0S_TOKEN environment variable")
 	}
 	if inv.Role == "controller" {
-		if st, ok := inv.p.state["disable-components"]; ok {
-			for _, name := range st.list {
-				if !slices.Contains(availableComponents, name) && name != "worker-config" {
-					c.add("--disable-components", "pkg/config/cli.go:106", "unknown component: the components are "+strings.Join(availableComponents, ", "))
-				}
+		for _, name := range inv.list("disable-components") {
+			if !slices.Contains(availableComponents, name) && name != "worker-config" {
+				c.add("--disable-components", "pkg/config/cli.go:106", "unknown component: the components are "+strings.Join(availableComponents, ", "))
 			}
 		}
 		if config != nil {

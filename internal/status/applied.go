@@ -12,7 +12,7 @@ import (
 
 // EncodeApplied is the configuration as applied: secret references as
 // written (URLs without what grants access), inline secrets as [redacted].
-// Day two compares a new document with it and status reports from it.
+// An again run compares a new document with it and status reports from it.
 func EncodeApplied(cfg *schema.Config) ([]byte, error) {
 	var buf bytes.Buffer
 	buf.WriteString(plan.Managed("#"))

@@ -14,10 +14,10 @@ type Outcome string
 
 const (
 	Provisioned  Outcome = "provisioned"   // first boot finished, marker written
-	Converged    Outcome = "converged"     // day two finished
+	Converged    Outcome = "converged"     // an again run finished
 	NothingToDo  Outcome = "nothing-to-do" // the marker was already there
 	Unconfigured Outcome = "unconfigured"  // no source yielded a config
-	Refused      Outcome = "refused"       // day two asked for a change it cannot make
+	Refused      Outcome = "refused"       // an again run asked for a change it cannot make
 	Failed       Outcome = "failed"
 )
 
@@ -35,7 +35,7 @@ type Status struct {
 	NodeAddress *NodeAddress `json:"nodeAddress,omitempty"`
 	Hostname    *Hostname    `json:"hostname,omitempty"`
 	Steps       []Step       `json:"steps,omitempty"`
-	// Refusals lists the fields day two will not change, one per field.
+	// Refusals lists the fields an again run will not change, one per field.
 	Refusals []string `json:"refusals,omitempty"`
 	// Unfinished is the earlier run this one found unended (RunPath): it
 	// began to change the node and was cut off; nil when there was none.

@@ -13,7 +13,7 @@ import (
 // first boot has exactly one, and it is `k0s install`'s (the stand-in's
 // systemctl, as the real one's service library runs it): the agent writes
 // every unit file before anything loads the units they are for, so it needs
-// none. The control is day two with a k0s drop-in the agent must rewrite on
+// none. The control is an again run with a k0s drop-in the agent must rewrite on
 // a loaded k0s unit: systemd says the unit is behind the disk, and the agent
 // reloads, once, which the same count sees.
 func TestBootReloads(t *testing.T) {
@@ -35,7 +35,7 @@ func TestBootReloads(t *testing.T) {
 		}
 	}
 
-	// Day two, the same document, with the agent's drop-in on the loaded
+	// An again run, the same document, with the agent's drop-in on the loaded
 	// k0s unit gone: the agent writes it again and must reload for it.
 	n.MustRemove("/etc/systemd/system/k0scontroller.service.d/10-corium-agent.conf")
 	before := len(reloadsBy(n.Journal(n.BootID)))
@@ -44,10 +44,10 @@ func TestBootReloads(t *testing.T) {
 	}
 	after := reloadsBy(n.Journal(n.BootID))[before:]
 	if len(after) != 1 || !strings.Contains(after[0], "('corium-agent')") {
-		t.Errorf("day two with a drop-in rewritten on the loaded k0s unit: reloads %q, want exactly one, by the agent", after)
+		t.Errorf("apply --again with a drop-in rewritten on the loaded k0s unit: reloads %q, want exactly one, by the agent", after)
 	}
 	if got := n.Show("k0scontroller.service", "NeedDaemonReload")["NeedDaemonReload"]; got != "no" {
-		t.Errorf("k0scontroller.service after day two: NeedDaemonReload=%s, want no", got)
+		t.Errorf("k0scontroller.service after apply --again: NeedDaemonReload=%s, want no", got)
 	}
 
 	// And with nothing to rewrite, nothing is reloaded.
@@ -56,7 +56,7 @@ func TestBootReloads(t *testing.T) {
 		t.Fatalf("second apply --again: %v\n%s", err, out)
 	}
 	if again := reloadsBy(n.Journal(n.BootID))[before:]; len(again) != 0 {
-		t.Errorf("day two with nothing changed: reloads %q, want none", again)
+		t.Errorf("apply --again with nothing changed: reloads %q, want none", again)
 	}
 }
 

@@ -155,7 +155,7 @@ func TestHostileDocumentsLeakNoSecret(t *testing.T) {
 			a.run(t, "status", "--root", fresh)
 			a.run(t, "status", "--root", fresh, "--format", "json")
 
-			// Day two on a node the baseline provisioned: the old side of
+			// An again run on a node the baseline provisioned: the old side of
 			// every diff holds the real secrets.
 			provisioned := newRoot(t, secrets)
 			baseFile := filepath.Join(dir, "baseline.yaml")

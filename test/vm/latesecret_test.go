@@ -17,7 +17,7 @@ import (
 	"github.com/corium/corium-agent/test/vm/wire"
 )
 
-// w1's token is served by c1 (TestVMDayTwo) at w1TokenPath; n1's server
+// w1's token is served by c1 (TestVMAgain) at w1TokenPath; n1's server
 // never comes up (TestVMFileAndImageDefault).
 const (
 	w1TokenPath = "/join/w1"
@@ -273,7 +273,7 @@ func assertNeverCame(t *testing.T, m *Machine, shown string, waitFor time.Durati
 	t.Logf("LATESECRET %s attempts: %s", m.Name, row)
 }
 
-// lateServer is the pair's option for TestVMDayTwo: w1's join token is
+// lateServer is the pair's option for TestVMAgain: w1's join token is
 // served by c1 at url, with the bearer token from w1's credential, and both
 // disks carry the server's program and its CA.
 func lateServer(t *testing.T, srv *secretServer, url string) nodesOption {

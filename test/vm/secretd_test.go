@@ -34,7 +34,7 @@ const (
 	// bearerCredential carries the bearer token as an SMBIOS credential,
 	// and authFile names it where PID 1 put it, the system's credentials
 	// directory: a unit's own directory (/run/credentials/UNIT) holds it
-	// only for that unit, and the day-two command, which resolves the
+	// only for that unit, and `apply --again`, which resolves the
 	// token again, runs in a unit of its own (applyAgain).
 	bearerCredential = "corium.bearer"
 	bearerAuthFile   = "/run/credentials/@system/" + bearerCredential

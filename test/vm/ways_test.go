@@ -23,7 +23,7 @@ import (
 // demand, as the agent's wgctrl does on every node, and so does the guard's
 // batch; hence the early sample.
 //
-// A third machine boots with them, n1, the control of TestVMDayTwo's late
+// A third machine boots with them, n1, the control of TestVMAgain's late
 // secret server: its join token's server never comes up, and its boot ends
 // after a short waitFor with k0s not started and status naming the URL
 // (without the userinfo and query it has) and the attempts.

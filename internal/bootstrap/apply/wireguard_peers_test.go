@@ -22,7 +22,7 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
-// TestWireGuardPeersApply applies a day two that adds a peer with a
+// TestWireGuardPeersApply applies an again run that adds a peer with a
 // preshared key to wg1 and removes one from wg0: wg is handed the added
 // peer's section of the new file alone (its preshared key, no [Interface],
 // no other peer) and the removed peer's key, systemd reloads and restarts

@@ -28,7 +28,7 @@ func workerStep(t *testing.T) plan.Step {
 }
 
 // overlaySteps are the unit files, their reload and the interfaces (with
-// those removed on day two), as Render orders them, with the guard off.
+// those an again run removes), as Render orders them, with the guard off.
 func overlaySteps(t *testing.T, in render.Inputs) []plan.Step {
 	t.Helper()
 	units, err := render.RenderUnits(in, false)

@@ -7,7 +7,7 @@ import (
 )
 
 // ReadPrevious reads the wg-quick files of the interfaces applied names: on
-// day two, render.Inputs.Previous.
+// an again run, render.Inputs.Previous.
 func ReadPrevious(root rootfs.Root, applied *schema.Config) *render.Previous {
 	p := &render.Previous{Applied: applied, Confs: map[string][]byte{}}
 	for _, wg := range applied.WireGuard {

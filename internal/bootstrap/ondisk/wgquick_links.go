@@ -15,7 +15,7 @@ import (
 
 // ReadWgQuickLinks reads, under root, the links `systemctl --root=DIR
 // enable` makes for the wg-quick@ unit of every interface cfg names and of
-// those prev applied that cfg drops (whose links day two removes), from the
+// those prev applied that cfg drops (whose links an again run removes), from the
 // [Install] section of the wg-quick@.service found there: wireguard-tools
 // v1.0.20260223 says `WantedBy=multi-user.target wg-quick.target`, earlier
 // ones only multi-user.target (src/systemd/wg-quick@.service). It is

@@ -88,9 +88,9 @@ func TestWgQuickLinksFromTheTemplate(t *testing.T) {
 	}
 }
 
-// TestDayTwoRemovesEveryEnableLink drops wg1 on a node whose template is
+// TestAgainRemovesEveryEnableLink drops wg1 on a node whose template is
 // wanted by two targets: both of its links go, wg0's stay.
-func TestDayTwoRemovesEveryEnableLink(t *testing.T) {
+func TestAgainRemovesEveryEnableLink(t *testing.T) {
 	root := rootWithTemplate(t, "/usr/lib/systemd/system", wantedByTwo)
 	applied := twoInterfaceConfig(schema.RoleWorker)
 	apply := func(cfg *schema.Config, prev *render.Previous) {
@@ -191,7 +191,7 @@ func unitsStep(t *testing.T, in render.Inputs) plan.Step {
 }
 
 // overlaySteps are the unit files, their reload and the interfaces (with
-// those removed on day two), as Render orders them, with the guard off.
+// those an again run removes), as Render orders them, with the guard off.
 func overlaySteps(t *testing.T, in render.Inputs) []plan.Step {
 	t.Helper()
 	units, err := render.RenderUnits(in, false)

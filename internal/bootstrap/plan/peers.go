@@ -3,8 +3,8 @@ package plan
 // PeerChange is what a wireguard-peers action does to a running device:
 // it adds the peers Add names, each from its [Peer] section of the file at
 // Conf (written before the action runs), and removes the peers Remove
-// names, touching no other peer. Render chooses it when a day-two change
-// is only whole peers added or removed, because a syncconf sets every
+// names, touching no other peer. Render chooses it when a change on an again
+// run is only whole peers added or removed, because a syncconf sets every
 // peer of the file again, replacing each one's allowed IPs (see
 // render.PeerDelta). It holds public keys only: what a preshared key an
 // added peer has stays in the file.

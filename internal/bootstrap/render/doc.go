@@ -6,7 +6,7 @@
 //
 // The parts, by file prefix: wireguard_ renders the wg-quick files, with the
 // MTU each states (InterfaceMTU, one decision the CNI's MTU is derived
-// from), the record of what each device must be, and on day two, from what
+// from), the record of what each device must be, and on an again run, from what
 // was applied before (Previous), whether each interface is reloaded,
 // restarted or removed, and the checks of the resolved keys
 // (wireguard_keys.go: CheckResolvedKeys holds them to a stated publicKey

@@ -37,9 +37,9 @@ type Inputs struct {
 	Hostname Hostname
 	// K0sUnitExists says a k0s unit from an earlier, unfinished run is on disk.
 	K0sUnitExists bool
-	// DayTwo leaves out what only the first boot does (install, start, marker).
-	DayTwo bool
-	// Previous is what the last run applied, on day two (nil on a first
+	// Again leaves out what only the first boot does (install, start, marker).
+	Again bool
+	// Previous is what the last run applied, on an again run (nil on a first
 	// boot): it decides reload or restart, and which interfaces go.
 	Previous *Previous
 	// WgQuickLinks are the enable links of each wg-quick@ unit by unit
@@ -87,7 +87,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	host := plan.Step{Name: StepHostname}
 	if in.Hostname.Name != "" {
 		host.Files = append(host.Files, plan.File{Path: HostnamePath, Mode: 0o644, Content: []byte(in.Hostname.Name + "\n")})
-		host.Actions = append(host.Actions, plan.Action{Kind: plan.ActionHostname, Args: []string{in.Hostname.Name}, OnChange: onChangeDayTwo(in.DayTwo, HostnamePath)})
+		host.Actions = append(host.Actions, plan.Action{Kind: plan.ActionHostname, Args: []string{in.Hostname.Name}, OnChange: onChangeAgain(in.Again, HostnamePath)})
 	}
 	steps = append(steps, host)
 
@@ -133,7 +133,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	guardStep := plan.Step{
 		Name:    StepGuard,
 		Files:   []plan.File{{Path: firewall.FilePath, Mode: firewall.FileMode, DirMode: firewall.DirMode, Content: guard.File()}},
-		Actions: []plan.Action{{Kind: plan.ActionFirewall, OnChange: onChangeDayTwo(in.DayTwo, firewall.FilePath)}},
+		Actions: []plan.Action{{Kind: plan.ActionFirewall, OnChange: onChangeAgain(in.Again, firewall.FilePath)}},
 	}
 	// The file is rendered whatever the guard: the boot unit programs the
 	// table it describes (the guard, the pod masquerade, or both) or removes
@@ -152,7 +152,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	if err := checkWithK0s(args, k0sConfigOf(k0s)); err != nil {
 		return nil, false, err
 	}
-	if !in.DayTwo {
+	if !in.Again {
 		// `k0s install` writes the unit, enables it and reloads systemd
 		// itself (its service library runs `systemctl enable` and
 		// `systemctl daemon-reload`), after every drop-in is on disk: no
@@ -165,11 +165,11 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		return nil, false, err
 	}
 	records := plan.Step{Name: StepRecord, Files: []plan.File{{Path: status.AppliedPath, Mode: 0o600, DirMode: 0o700, Content: applied}}}
-	if in.Decision.Address.IsValid() && !in.DayTwo {
+	if in.Decision.Address.IsValid() && !in.Again {
 		records.Files = append(records.Files, plan.File{Path: status.NodeAddressPath, Mode: 0o600, DirMode: 0o700, Content: status.EncodeNodeAddress(in.Decision.Address)})
 	}
 	steps = append(steps, records)
-	if !in.DayTwo {
+	if !in.Again {
 		// The marker comes before the k0s start, and the start is the very
 		// last thing the run does. A queued start job is only ordered
 		// After= the agent, so it runs when the agent's unit ends, failed
@@ -190,11 +190,11 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	return &plan.Plan{Steps: steps}, guard.On, nil
 }
 
-// onChangeDayTwo makes an action conditional on day two only: the first
-// boot always performs it (kernel state is not on disk), day two only when
+// onChangeAgain makes an action conditional on an again run only: the
+// first boot always performs it (kernel state is not on disk), an again run only when
 // its file changed.
-func onChangeDayTwo(dayTwo bool, paths ...string) []string {
-	if dayTwo {
+func onChangeAgain(again bool, paths ...string) []string {
+	if again {
 		return paths
 	}
 	return nil

@@ -14,7 +14,7 @@ import (
 )
 
 // A node an older agent provisioned holds a version-1 guard file and a k0s
-// drop-in without the assertion. Day two renders both again and programs
+// drop-in without the assertion. An again run renders both anew and programs
 // the guard: `apply --again` is what status tells such a node to run.
 func TestRenderGuardStepUpgradesAnOlderAgentsFiles(t *testing.T) {
 	root := rootfs.New(t.TempDir())
@@ -37,7 +37,7 @@ func TestRenderGuardStepUpgradesAnOlderAgentsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), DayTwo: true})
+	rendered, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), Again: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,10 +57,10 @@ func TestRenderGuardStepUpgradesAnOlderAgentsFiles(t *testing.T) {
 	data, _ := root.ReadFile(firewall.FilePath)
 	g, err := firewall.ParseFile(data)
 	if err != nil || g.Outdated() != "" || len(g.PodInterfaces) == 0 {
-		t.Errorf("guard file after day two = %+v, %v:\n%s", g, err, data)
+		t.Errorf("guard file after the again run = %+v, %v:\n%s", g, err, data)
 	}
 	dropIn, _ := root.ReadFile(firewall.K0sDropInPath(unit))
 	if !firewall.DropInAssertsGuard(dropIn) || !strings.Contains(string(dropIn), "AssertPathExists="+firewall.FilePath) {
-		t.Errorf("k0s drop-in after day two:\n%s", dropIn)
+		t.Errorf("k0s drop-in after the again run:\n%s", dropIn)
 	}
 }

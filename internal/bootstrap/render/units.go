@@ -23,8 +23,8 @@ const (
 // a first boot nothing is: no wg-quick@IF unit is loaded before the agent
 // enables it, so its start loads it with its drop-in, and the k0s unit does
 // not exist until `k0s install`, which writes it, enables it and reloads
-// systemd itself, after every drop-in here is on disk. On day two the k0s
-// unit is loaded, so a changed drop-in takes the one reload, which must come
+// systemd itself, after every drop-in here is on disk. On an again run the
+// k0s unit is loaded, so a changed drop-in takes the one reload, which must come
 // before any interface stops: a unit k0s still Requires= would stop k0s
 // with it.
 func RenderUnits(in Inputs, guardOn bool) ([]plan.Step, error) {
@@ -52,7 +52,7 @@ func RenderUnits(in Inputs, guardOn bool) ([]plan.Step, error) {
 		// k0s requires the guard: with the table not programmed, it stays down.
 		units.Files = append(units.Files, plan.File{Path: firewall.K0sDropInPath(k0sUnit), Mode: 0o644, Content: firewall.K0sDropIn()})
 	} else {
-		// A guard turned off on day two leaves no requirement behind.
+		// A guard turned off on an again run leaves no requirement behind.
 		units.Removes = append(units.Removes, firewall.K0sDropInPath(k0sUnit))
 	}
 	watched = append(watched, k0sUnit)

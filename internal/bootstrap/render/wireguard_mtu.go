@@ -52,7 +52,7 @@ type MTU struct {
 //
 // A route out through wg itself is left out too: wg-quick reads the routes
 // before it adds its own (set_mtu_up runs before add_route in cmd_up), so on
-// day two a route the running interface added (allowed IPs over its own
+// an again run a route the running interface added (allowed IPs over its own
 // endpoints, or 0.0.0.0/0) says nothing of the underlay. When that leaves
 // nothing, the MTU the last run's file states is kept.
 //

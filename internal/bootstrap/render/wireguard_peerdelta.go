@@ -48,7 +48,7 @@ func PeerDelta(old, next []byte) (add, remove []plan.Key, ok bool) {
 	return add, remove, len(add)+len(remove) > 0
 }
 
-// peerChange is the wireguard-peers change of interface name on day two,
+// peerChange is the wireguard-peers change of interface name on an again run,
 // from the file the last run left to conf, when PeerDelta finds one.
 func peerChange(prev *Previous, name, confPath string, conf []byte) (*plan.PeerChange, bool) {
 	if prev == nil {

@@ -25,9 +25,9 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
-// TestDayTwoPeersLeaveTheTunnelAlone runs a tunnel between two namespaces
+// TestAgainPeersLeaveTheTunnelAlone runs a tunnel between two namespaces
 // on wireguard-go, the node's side applied by the executor with the real
-// wg-quick and wg, and pings across it 200 times a second while day two
+// wg-quick and wg, and pings across it 200 times a second while again runs
 // adds and removes other peers. The probe that the tunnel's peer is not
 // set again: its allowed IPs are first put on the device in the reverse of
 // the file's order (`wg set ... allowed-ips B,A`, the same set, so the
@@ -44,7 +44,7 @@ import (
 // microseconds (the VM test, on a kernel device, measured one echo lost of
 // 345 on one syncconf); the last part runs both ways 200 times under a
 // denser ping, where syncconf loses echoes and peer by peer none.
-func TestDayTwoPeersLeaveTheTunnelAlone(t *testing.T) {
+func TestAgainPeersLeaveTheTunnelAlone(t *testing.T) {
 	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "bash", "ping")
 	node, far := netns.New(t, "pdn"), netns.New(t, "pdf")
 	netns.Veth(t, node, "ul0", "192.0.2.1/24", far, "ul0", "192.0.2.2/24")
@@ -84,7 +84,7 @@ func TestDayTwoPeersLeaveTheTunnelAlone(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	units := &nsUnits{t: t, ns: node, root: root, up: map[string]bool{}}
 	var applied *schema.Config
-	// run applies cfg as day two (or the first boot) and returns the kind
+	// run applies cfg as an again run (or the first boot) and returns the kind
 	// of the action that carried the file's change to the running device.
 	run := func(cfg *schema.Config) plan.ActionKind {
 		t.Helper()
@@ -173,7 +173,7 @@ func TestDayTwoPeersLeaveTheTunnelAlone(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 		sent, received := p.stop(t)
-		t.Logf("wireguard-peers: %d echoes sent, %d answered over five day-two applies", sent, received)
+		t.Logf("wireguard-peers: %d echoes sent, %d answered over five again runs", sent, received)
 		if sent < 100 || received != sent {
 			t.Errorf("%d echoes sent, %d answered: want no loss across the tunnel's unchanged peer", sent, received)
 		}

@@ -11,12 +11,12 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
-// TestDayTwoPeerDelta: which day-two change of a running interface becomes
+// TestAgainPeerDelta: which change of a running interface on an again run becomes
 // which step. Whole peers added and removed, the rest the same, are added
 // and removed alone (wireguard-peers); a change beside them reloads, as a
 // change of the peers that stay must be set by syncconf; a change that
 // needs a route restarts, as before.
-func TestDayTwoPeerDelta(t *testing.T) {
+func TestAgainPeerDelta(t *testing.T) {
 	psk := secret.NewValue(fixture.GenKey(t).String())
 	rotated := secret.NewValue(fixture.GenKey(t).String())
 	peerB := schema.Peer{PublicKey: testPubB, AllowedIPs: []string{"10.10.0.3/32"}}

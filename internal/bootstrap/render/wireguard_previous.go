@@ -8,7 +8,7 @@ import (
 )
 
 // Previous is what the last run left on a provisioned node, read by
-// ondisk.ReadPrevious before a day-two render so that render stays pure: the
+// ondisk.ReadPrevious before an again run's render so that render stays pure: the
 // configuration it applied (status.AppliedPath) and the wg-quick file of each
 // interface that configuration names, as found on disk.
 type Previous struct {
@@ -33,7 +33,7 @@ func (p *Previous) iface(name string) *schema.WireGuard {
 
 // Foreign lists the interfaces the last run applied, that the current
 // configuration drops, and whose wg-quick file no longer carries the
-// managed-by header: someone else owns them now, and day two leaves them
+// managed-by header: someone else owns them now, and an again run leaves them
 // alone.
 func (p *Previous) Foreign(cfg *schema.Config) []string {
 	var out []string
@@ -45,7 +45,7 @@ func (p *Previous) Foreign(cfg *schema.Config) []string {
 	return out
 }
 
-// Removed lists the applied interfaces cfg no longer names: day two removes
+// Removed lists the applied interfaces cfg no longer names: an again run removes
 // them, and their enable links are read for that.
 func (p *Previous) Removed(cfg *schema.Config) []schema.WireGuard {
 	if p == nil || p.Applied == nil {

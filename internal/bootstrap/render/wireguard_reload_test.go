@@ -87,7 +87,7 @@ func TestReloadSuffices(t *testing.T) {
 	}
 }
 
-func TestDayTwoRendersReloadOrRestart(t *testing.T) {
+func TestAgainRendersReloadOrRestart(t *testing.T) {
 	cfg := twoInterfaceConfig(schema.RoleWorker)
 	applied := twoInterfaceConfig(schema.RoleWorker)
 	cfg.WireGuard[0].Peers[0].Endpoint = "192.0.2.77:51820" // reload
@@ -142,11 +142,11 @@ func previousOf(t *testing.T, applied *schema.Config) *Previous {
 	return prev
 }
 
-// TestDayTwoDerivedMTU: an MTU derived from the routes is compared as the
+// TestAgainDerivedMTU: an MTU derived from the routes is compared as the
 // files state it. The same routes reload a change syncconf carries; a new
 // underlay MTU changes the file's MTU and restarts; a file from before the
 // MTU was stated restarts too, since syncconf would not set it.
-func TestDayTwoDerivedMTU(t *testing.T) {
+func TestAgainDerivedMTU(t *testing.T) {
 	underlay := func(mtu int) *hostfacts.Facts {
 		return facts(t, fmt.Sprintf(`{"interfaces":[],"peerRoutes":[{"to":"192.0.2.2","interface":"eth0","mtu":%d},{"to":"192.0.2.3","interface":"eth0","mtu":%d}]}`, mtu, mtu))
 	}

@@ -5,7 +5,7 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 )
 
-// StepWireGuardRemoved names the day-two step that takes down interfaces
+// StepWireGuardRemoved names the again run's step that takes down interfaces
 // the configuration dropped.
 const StepWireGuardRemoved = "wireguard-removed"
 

@@ -13,7 +13,7 @@ import (
 	"github.com/corium/corium-agent/internal/status"
 )
 
-// applyOverlay applies the overlay of cfg under root, as day two after
+// applyOverlay applies the overlay of cfg under root, as an again run after
 // applied when applied is not nil, recording the live actions.
 func applyOverlay(t *testing.T, root rootfs.Root, cfg, applied *schema.Config) (string, []status.Step) {
 	t.Helper()
@@ -36,7 +36,7 @@ func withoutWg1(role schema.Role) *schema.Config {
 	return cfg
 }
 
-func TestDayTwoRemovesADroppedInterface(t *testing.T) {
+func TestAgainRemovesADroppedInterface(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	applyOverlay(t, root, twoInterfaceConfig(schema.RoleWorker), nil)
 	wants := wgQuickWantsLink("wg1").Path
@@ -80,7 +80,7 @@ func TestDayTwoRemovesADroppedInterface(t *testing.T) {
 	}
 }
 
-func TestDayTwoLeavesAForeignFileAlone(t *testing.T) {
+func TestAgainLeavesAForeignFileAlone(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	applyOverlay(t, root, twoInterfaceConfig(schema.RoleWorker), nil)
 	foreign := "[Interface]\n# written by hand\nAddress = 10.20.0.1/24\n"
@@ -100,7 +100,7 @@ func TestDayTwoLeavesAForeignFileAlone(t *testing.T) {
 	}
 }
 
-func TestDayTwoRemovesTheLastInterface(t *testing.T) {
+func TestAgainRemovesTheLastInterface(t *testing.T) {
 	root := rootfs.New(t.TempDir())
 	applied := twoInterfaceConfig(schema.RoleController)
 	applied.WireGuard[0].NodeAddress = false

@@ -73,7 +73,7 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 		step.Files = append(step.Files, plan.File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys, SecretSyntax: plan.SyntaxINI})
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
-		// On day two a change a reload carries is reloaded after the start,
+		// On an again run a change a reload carries is reloaded after the start,
 		// so an interface found down comes up from the new file and the
 		// reload is a plain one, never a start in disguise. A change of
 		// whole peers alone is made peer by peer instead (PeerDelta), so

@@ -127,7 +127,7 @@ func unitsStep(t *testing.T, in Inputs) plan.Step {
 }
 
 // overlaySteps are the unit files, their reload and the interfaces (with
-// those removed on day two), as Render orders them, with the guard off.
+// those an again run removes), as Render orders them, with the guard off.
 func overlaySteps(t *testing.T, in Inputs) []plan.Step {
 	t.Helper()
 	units, err := RenderUnits(in, false)

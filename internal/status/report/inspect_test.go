@@ -355,7 +355,7 @@ func TestProvisionedWithoutAppliedConfig(t *testing.T) {
 	}
 }
 
-// TestRefusedRunKeepsTheVerdict: a day-two run that refused changed
+// TestRefusedRunKeepsTheVerdict: an again run that refused changed
 // nothing, so the node is judged live, and the refusals are shown.
 func TestRefusedRunKeepsTheVerdict(t *testing.T) {
 	n := newNode(t, "wg0")

@@ -12,13 +12,13 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
-// dayTwoConfig is a single node with wg0 (the node address) and, when
+// againConfig is a single node with wg0 (the node address) and, when
 // withWg1, a second interface wg1. wg0's listen port, peer endpoint and MTU
 // vary.
-func dayTwoConfig(key, wg1Key, peer wgtypes.Key, port int, endpoint string, mtu int, withWg1 bool) string {
+func againConfig(key, wg1Key, peer wgtypes.Key, port int, endpoint string, mtu int, withWg1 bool) string {
 	s := fmt.Sprintf(`role: single
 node:
-  name: day-two
+  name: again
 wireguard:
   - name: wg0
     address: 10.78.0.1/24
@@ -46,7 +46,7 @@ wireguard:
 	return s
 }
 
-// TestBootDayTwo provisions a node with two interfaces, then runs the real
+// TestBootAgain provisions a node with two interfaces, then runs the real
 // `corium-agent apply --again` inside it against the node's systemd:
 //   - wg0's listen port and peer endpoint change and wg1 is dropped: wg0 is
 //     reloaded (same device, new port and endpoint), wg1 is stopped and its files removed, and the
@@ -55,13 +55,13 @@ wireguard:
 //     restart takes k0s down and up with it (systemd propagates it through
 //     Requires=), so the probe above could have seen one;
 //   - without the marker the k0s unit is skipped by its condition.
-func TestBootDayTwo(t *testing.T) {
+func TestBootAgain(t *testing.T) {
 	host.RequireRoot(t, "systemd-nspawn", "nsenter", "journalctl", "pgrep", "ip")
 	key, wg1Key, peer := fixture.GenKey(t), fixture.GenKey(t), fixture.GenKey(t)
 	ns, other := netns.New(t, "cb-d2"), netns.New(t, "cb-d2p")
 	netns.Veth(t, ns, "eth0", "192.0.2.1/24", other, "eth0", "192.0.2.2/24")
-	n := NewNode(t, "day-two", ns)
-	n.WriteFile("/etc/corium/config.yaml", []byte(dayTwoConfig(key, wg1Key, peer, 51820, "192.0.2.2:51820", 1420, true)), 0o600)
+	n := NewNode(t, "again", ns)
+	n.WriteFile("/etc/corium/config.yaml", []byte(againConfig(key, wg1Key, peer, 51820, "192.0.2.2:51820", 1420, true)), 0o600)
 	n.Boot()
 	t.Cleanup(n.Shutdown)
 	assertProvisioned(t, n)
@@ -79,12 +79,12 @@ func TestBootDayTwo(t *testing.T) {
 	}
 
 	t.Run("port and endpoint changed, wg1 dropped", func(t *testing.T) {
-		again(t, dayTwoConfig(key, wg1Key, peer, 51830, "192.0.2.9:51820", 1420, false))
+		again(t, againConfig(key, wg1Key, peer, 51830, "192.0.2.9:51820", 1420, false))
 		if got := n.MustExec("wg", "show", "wg0", "endpoints"); !strings.Contains(got, "192.0.2.9:51820") {
-			t.Errorf("wg0 endpoints after day two: %q, want 192.0.2.9:51820", got)
+			t.Errorf("wg0 endpoints after apply --again: %q, want 192.0.2.9:51820", got)
 		}
 		if got := strings.TrimSpace(n.MustExec("wg", "show", "wg0", "listen-port")); got != "51830" {
-			t.Errorf("wg0 listen port after day two: %s, want 51830", got)
+			t.Errorf("wg0 listen port after apply --again: %s, want 51830", got)
 		}
 		if got, _ := link(t, n, "wg0"); got != wg0Index {
 			t.Errorf("wg0 is a new device (ifindex %s, was %s): it was restarted, not reloaded", got, wg0Index)
@@ -104,12 +104,12 @@ func TestBootDayTwo(t *testing.T) {
 			}
 		}
 		if s := n.Show(k0s, "ActiveState", "InvocationID"); s["ActiveState"] != "active" || s["InvocationID"] != invocation {
-			t.Errorf("k0s stand-in = %v, want the same invocation %s still running: day two restarted or stopped k0s", s, invocation)
+			t.Errorf("k0s stand-in = %v, want the same invocation %s still running: apply --again restarted or stopped k0s", s, invocation)
 		}
 	})
 
 	t.Run("negative control: an MTU change restarts wg0 and k0s with it", func(t *testing.T) {
-		again(t, dayTwoConfig(key, wg1Key, peer, 51830, "192.0.2.9:51820", 1380, false))
+		again(t, againConfig(key, wg1Key, peer, 51830, "192.0.2.9:51820", 1380, false))
 		if _, got := link(t, n, "wg0"); got != "1380" {
 			t.Errorf("wg0 mtu %s, want 1380", got)
 		}

@@ -100,14 +100,14 @@ func (u *nsUnits) ReloadAndWait(ctx context.Context, unit string) error {
 	return nil
 }
 
-// TestDayTwoDeviceEqualsFile applies a first boot and then a day-two change
+// TestAgainDeviceEqualsFile applies a first boot and then a change by an again run
 // with the executor, real wg-quick and wg in a namespace, and the verifier
 // comparing the live device with the new file. Each change drops something
 // the first file set: a reload would leave a dropped endpoint, preshared
 // key or keepalive on the device (syncconf does not clear them), so those
 // restart; a dropped listen port is cleared by syncconf itself, so it
 // reloads and the device leaves the old port.
-func TestDayTwoDeviceEqualsFile(t *testing.T) {
+func TestAgainDeviceEqualsFile(t *testing.T) {
 	host.RequireRoot(t, "wg-quick", "wg", "wireguard-go", "ip", "bash")
 	ns, far := netns.New(t, "cdn"), netns.New(t, "cdf")
 	// The far side runs no WireGuard: no handshake, no roaming, so the
@@ -185,7 +185,7 @@ func TestDayTwoDeviceEqualsFile(t *testing.T) {
 			calls := len(units.Calls())
 			apply(Inputs{Config: next, Previous: readPrevious(root, old)})
 			if got := strings.Join(units.Calls()[calls:], "\n"); !strings.Contains(got, string(c.action)+" "+plan.WgQuickUnit(iface)) {
-				t.Errorf("day two asked systemd:\n%s\nwant a %s of %s", got, c.action, plan.WgQuickUnit(iface))
+				t.Errorf("the again run asked systemd:\n%s\nwant a %s of %s", got, c.action, plan.WgQuickUnit(iface))
 			}
 			dev, err := wg.Device(iface)
 			if err != nil {

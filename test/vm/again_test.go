@@ -10,17 +10,17 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
-// applyAgain writes doc to the machine and runs the agent's own day-two
+// applyAgain writes doc to the machine and runs the agent's own again run
 // command on it, `corium-agent apply --again --config FILE`, in a unit that
 // imports the corium.* credentials as the agent's own unit does.
 func applyAgain(t *testing.T, m *Machine, doc string) time.Duration {
 	t.Helper()
-	if _, err := m.ExecIn(time.Minute, []byte(doc), "sh", "-c", "umask 077 && cat >/root/day-two.yaml"); err != nil {
-		t.Fatalf("%s: writing the day-two document: %v", m.Name, err)
+	if _, err := m.ExecIn(time.Minute, []byte(doc), "sh", "-c", "umask 077 && cat >/root/again.yaml"); err != nil {
+		t.Fatalf("%s: writing the document for apply --again: %v", m.Name, err)
 	}
 	start := time.Now()
 	out, err := m.ExecIn(4*time.Minute, nil, "systemd-run", "--quiet", "--wait", "--pipe", "--collect",
-		"-p", "ImportCredential=corium.*", "corium-agent", "apply", "--again", "--config", "/root/day-two.yaml")
+		"-p", "ImportCredential=corium.*", "corium-agent", "apply", "--again", "--config", "/root/again.yaml")
 	took := time.Since(start)
 	if err != nil {
 		t.Fatalf("%s: corium-agent apply --again: %v\n%s", m.Name, err, m.Secrets.Redact(t, out))
@@ -36,9 +36,9 @@ func writeSecretFile(t *testing.T, m *Machine, path, value string) {
 	}
 }
 
-// TestVMDayTwo changes the documents of a running pair while c1 pings w1
+// TestVMAgain changes the documents of a running pair while c1 pings w1
 // over the overlay 20 times a second, and re-applies each change with the
-// agent's own day-two command (`apply --again`). Each change states the
+// agent's own command for it (`apply --again`). Each change states the
 // loss the design expects on the c1-w1 tunnel (docs/overlay.md: a change
 // wg syncconf carries is a reload of the same device, which keeps its
 // sessions; the MTU needs a restart, which takes the device and k0s down
@@ -53,7 +53,7 @@ func writeSecretFile(t *testing.T, m *Machine, path, value string) {
 // The negative controls: the MTU change restarts, and the ping and the
 // device's index see it; and a peer added by hand, behind the agent's back,
 // is named by the device-against-file comparison.
-func TestVMDayTwo(t *testing.T) {
+func TestVMAgain(t *testing.T) {
 	requireVM(t)
 	srv := newSecretServer(t)
 	url := secretURL(underlayC1, w1TokenPath)
@@ -72,11 +72,11 @@ func TestVMDayTwo(t *testing.T) {
 	const w1Moved = "192.0.2.12"
 	w1.MustExec("ip", "addr", "add", w1Moved+"/24", "dev", w1.underlayLink(t, underlayW1))
 
-	doc := initialDayTwo()
+	doc := initialAgainDocs()
 	doc.w1Join = lateJoin("", url, w1WaitFor)
 	type step struct {
 		name     string
-		change   func(*dayTwo)
+		change   func(*againDocs)
 		before   func(t *testing.T) // on the machines, before the documents are applied
 		both     bool               // w1's document changes too
 		wantLoss int                // -1: some loss expected (a restart)
@@ -93,25 +93,25 @@ func TestVMDayTwo(t *testing.T) {
 	// (nothing reloaded), is the baseline under the same load.
 	const reloadLoss = 1
 	steps := []step{
-		{name: "control: the same document again", change: func(*dayTwo) {}, wantLoss: reloadLoss, why: "nothing: the file is unchanged, neither reloaded nor restarted"},
-		{name: "add a peer", change: func(d *dayTwo) { d.extraPeer = third }, wantLoss: 0, carrier: "wireguard-peers", why: "wireguard-peers: wg addconf of the new peer's section alone, w1's peer is not set again"},
-		{name: "change w1's endpoint", change: func(d *dayTwo) { d.w1Endpoint = w1Moved + ":51820" }, wantLoss: reloadLoss, why: "reload: syncconf sets the endpoint; the next packet goes to the new address, where w1 listens too"},
-		{name: "change c1's listen port", change: func(d *dayTwo) { d.c1Port = 51821 }, both: true, wantLoss: reloadLoss,
+		{name: "control: the same document again", change: func(*againDocs) {}, wantLoss: reloadLoss, why: "nothing: the file is unchanged, neither reloaded nor restarted"},
+		{name: "add a peer", change: func(d *againDocs) { d.extraPeer = third }, wantLoss: 0, carrier: "wireguard-peers", why: "wireguard-peers: wg addconf of the new peer's section alone, w1's peer is not set again"},
+		{name: "change w1's endpoint", change: func(d *againDocs) { d.w1Endpoint = w1Moved + ":51820" }, wantLoss: reloadLoss, why: "reload: syncconf sets the endpoint; the next packet goes to the new address, where w1 listens too"},
+		{name: "change c1's listen port", change: func(d *againDocs) { d.c1Port = 51821 }, both: true, wantLoss: reloadLoss,
 			why: "reload on both: c1's socket moves to the new port; w1 roams to it on c1's next packet before its own file says so"},
-		{name: "set a preshared key on both sides", change: func(d *dayTwo) { d.psk = true }, both: true, wantLoss: reloadLoss,
+		{name: "set a preshared key on both sides", change: func(d *againDocs) { d.psk = true }, both: true, wantLoss: reloadLoss,
 			before: func(t *testing.T) {
 				writeSecretFile(t, c1, pskFile, psk1.String())
 				writeSecretFile(t, w1, pskFile, psk1.String())
 			},
 			why: "reload on both: the key enters the next handshake; the running session's keys stay"},
-		{name: "rotate the preshared key on both sides", change: func(*dayTwo) {}, both: true, wantLoss: reloadLoss,
+		{name: "rotate the preshared key on both sides", change: func(*againDocs) {}, both: true, wantLoss: reloadLoss,
 			before: func(t *testing.T) {
 				writeSecretFile(t, c1, pskFile, psk2.String())
 				writeSecretFile(t, w1, pskFile, psk2.String())
 			},
 			why: "reload on both: as setting it; a handshake between the two applies would fail until the second"},
-		{name: "remove the peer", change: func(d *dayTwo) { d.extraPeer = [32]byte{} }, wantLoss: 0, carrier: "wireguard-peers", why: "wireguard-peers: wg set peer remove, w1's peer is not set again"},
-		{name: "negative control: change c1's MTU", change: func(d *dayTwo) { d.c1MTU = 1380 }, wantLoss: -1,
+		{name: "remove the peer", change: func(d *againDocs) { d.extraPeer = [32]byte{} }, wantLoss: 0, carrier: "wireguard-peers", why: "wireguard-peers: wg set peer remove, w1's peer is not set again"},
+		{name: "negative control: change c1's MTU", change: func(d *againDocs) { d.c1MTU = 1380 }, wantLoss: -1,
 			why: "restart: syncconf cannot set an MTU; wg0 is a new device, k0s restarts through Requires="},
 	}
 	var table []string
@@ -139,7 +139,7 @@ func TestVMDayTwo(t *testing.T) {
 			k0sAfter := c1.Show("k0scontroller.service", "InvocationID", "ActiveState")
 			row := []string{s.name, map[bool]string{true: "new device", false: "same device"}[restarted], strconv.Itoa(sent), strconv.Itoa(lost), took.Round(100 * time.Millisecond).String(), s.why}
 			table = append(table, "| "+strings.Join(row, " | ")+" |")
-			t.Logf("DAYTWO %s: %d sent, %d lost %v over the change (apply --again took %v, %s); wg0 %s; expected: %s",
+			t.Logf("AGAIN %s: %d sent, %d lost %v over the change (apply --again took %v, %s); wg0 %s; expected: %s",
 				s.name, sent, lost, lostSeqs, took.Round(100*time.Millisecond), window, row[1], s.why)
 			switch {
 			case s.wantLoss >= 0 && lost > s.wantLoss:
@@ -174,6 +174,6 @@ func TestVMDayTwo(t *testing.T) {
 		}
 		c1.MustExec("wg", "set", "wg0", "peer", third.PublicKey().String(), "remove")
 	})
-	t.Logf("day two on the c1-w1 tunnel, ping every 50 ms from c1:\n| change | wg0 | pings | lost | apply --again | expected |\n|---|---|---|---|---|---|\n%s", strings.Join(table, "\n"))
+	t.Logf("apply --again on the c1-w1 tunnel, ping every 50 ms from c1:\n| change | wg0 | pings | lost | apply --again | expected |\n|---|---|---|---|---|---|\n%s", strings.Join(table, "\n"))
 	n.poweroff()
 }

@@ -10,14 +10,14 @@ import (
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
-// TestDayTwoPeerChangeLeaksNoSecret provisions the baseline and then swaps
+// TestAgainPeerChangeLeaksNoSecret provisions the baseline and then swaps
 // wg0's peer whose preshared key is a file's for two new peers, one with an
 // inline preshared key and one whose key an https URL serves: a change of
-// whole peers, which day two carries out as a wireguard-peers action (the
+// whole peers, which an again run carries out as a wireguard-peers action (the
 // added peers' sections handed to wg, the keys in them). Every output of
 // plan, apply and status --again is searched, and the files, as for the
 // corpus.
-func TestDayTwoPeerChangeLeaksNoSecret(t *testing.T) {
+func TestAgainPeerChangeLeaksNoSecret(t *testing.T) {
 	r := newRunSetup(t)
 	bin, secrets, srv, work, factsFile, env, base := r.bin, r.secrets, r.srv, r.work, r.factsFile, r.env, r.base
 	const gone = "      - publicKey: 8YQXASrWQYk0VwR1uxweh6TNflX09jii/+7VLE3Z4Cc=\n        endpoint: 192.0.2.13:51820\n        allowedIPs: [10.10.0.3/32]\n        presharedKeyFrom: {file: /run/test-inputs/psk}\n"

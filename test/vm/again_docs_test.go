@@ -7,13 +7,13 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 )
 
-// pskFile is where each node keeps the c1-w1 preshared key on day two: a
+// pskFile is where each node keeps the c1-w1 preshared key on an again run: a
 // file the test writes through guestd's standard input, so the key is on
 // no command line.
 const pskFile = "/etc/corium/psk-c1-w1"
 
-// dayTwo is what an operator changes on day two in the two documents.
-type dayTwo struct {
+// againDocs is what an operator changes for an again run in the two documents.
+type againDocs struct {
 	c1Port     int         // c1's listenPort (w1's endpoint for c1 follows it)
 	w1Endpoint string      // c1's endpoint for w1
 	extraPeer  wgtypes.Key // zero: none; else a third node at 10.77.0.3
@@ -24,19 +24,19 @@ type dayTwo struct {
 	w1Join string
 }
 
-func initialDayTwo() dayTwo {
-	return dayTwo{c1Port: 51820, w1Endpoint: underlayW1 + ":51820"}
+func initialAgainDocs() againDocs {
+	return againDocs{c1Port: 51820, w1Endpoint: underlayW1 + ":51820"}
 }
 
-func (d dayTwo) pskLine(indent string) string {
+func (d againDocs) pskLine(indent string) string {
 	if !d.psk {
 		return ""
 	}
 	return fmt.Sprintf("%spresharedKeyFrom:\n%s  file: %s\n", indent, indent, pskFile)
 }
 
-// c1Doc is c1's document on day two: controllerConfig's, changed.
-func (d dayTwo) c1Doc(c vmCluster) string {
+// c1Doc is c1's document on an again run: controllerConfig's, changed.
+func (d againDocs) c1Doc(c vmCluster) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, `role: controller+worker
 cluster:
@@ -69,9 +69,9 @@ wireguard:
 	return b.String()
 }
 
-// w1Doc is w1's document on day two, as a plain file (the seed's corium:
+// w1Doc is w1's document on an again run, as a plain file (the seed's corium:
 // block, changed).
-func (d dayTwo) w1Doc(c vmCluster) string {
+func (d againDocs) w1Doc(c vmCluster) string {
 	join := d.w1Join
 	if join == "" {
 		join = "join:\n  tokenFrom:\n    credential: " + joinCredential + "\n"
