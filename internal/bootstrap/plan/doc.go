@@ -9,7 +9,7 @@
 // (the plan, status.json) shows a step's files and actions as ShownFile and
 // ShownAction, adding beside them only what is its own: a plan's diff and
 // when apply would act, a run's outcome. Managed is the header every
-// generated text file carries: render writes it, and day two reads it to
+// generated text file carries: render writes it, and an again run reads it to
 // tell the agent's files from someone else's.
 //
 // It is a leaf: it imports no other package of the agent, no schema, and no

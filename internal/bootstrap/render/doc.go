@@ -1,6 +1,6 @@
 // Package render decides what the node becomes, as a plan (package plan),
 // from its Inputs: a validated configuration, its resolved secrets, the
-// host's facts and name, and on day two what the last run left on disk. It
+// host's facts and name, and on an again run what the last run left on disk. It
 // is pure: it reads nothing and changes nothing; the stage that performs I/O
 // reads each input and hands it over, and carries out the plan.
 //
