@@ -1,8 +1,6 @@
 package render
 
 import (
-	"bytes"
-
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 )
@@ -49,7 +47,7 @@ func (p *Previous) iface(name string) *schema.WireGuard {
 func (p *Previous) Foreign(cfg *schema.Config) []string {
 	var out []string
 	for _, wg := range p.removed(cfg) {
-		if conf, ok := p.Confs[wg.Name]; ok && !managedFile(conf) {
+		if _, ok := p.Confs[wg.Name]; ok && !p.managedConf(wg.Name) {
 			out = append(out, wg.Name)
 		}
 	}
@@ -72,8 +70,4 @@ func (p *Previous) removed(cfg *schema.Config) []schema.WireGuard {
 		}
 	}
 	return out
-}
-
-func managedFile(data []byte) bool {
-	return bytes.HasPrefix(data, []byte(rootfs.Managed("#")))
 }
