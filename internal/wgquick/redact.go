@@ -2,6 +2,7 @@ package wgquick
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -44,4 +45,19 @@ func redact(v secret.Value) secret.Value {
 		return v
 	}
 	return secret.NewValue(secret.Redacted)
+}
+
+// SecretValues are the values of every line of data that wg reads under a
+// secret key, in any section, well-formed or not, as wg reads them (blanks
+// removed): what a tool that read the file may quote, and what a file that
+// does not parse may hold, to be masked where it could show.
+func SecretValues(data []byte) []string {
+	var out []string
+	for _, raw := range strings.Split(string(data), "\n") {
+		name, value, ok := strings.Cut(wgReading(raw), "=")
+		if ok && value != "" && slices.ContainsFunc(SecretKeys, func(k string) bool { return strings.EqualFold(k, name) }) {
+			out = append(out, value)
+		}
+	}
+	return out
 }

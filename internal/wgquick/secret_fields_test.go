@@ -55,6 +55,9 @@ func TestEverySecretFieldIsKnown(t *testing.T) {
 		if !slices.Contains(listed, v) {
 			t.Errorf("Secrets does not list secret %s", v)
 		}
+		if !slices.Contains(wgquick.SecretValues([]byte(text)), v) {
+			t.Errorf("SecretValues does not read secret %s out of the file", v)
+		}
 		found := false
 		for _, l := range strings.Split(text, "\n") {
 			if !strings.Contains(l, v) {
