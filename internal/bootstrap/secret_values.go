@@ -72,7 +72,7 @@ func yamlSecrets(text string, keys []string) ([]string, bool) {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
 				walk(k, secret)
-				walk(v, secret || (k.Kind == yaml.ScalarNode && slices.Contains(keys, k.Value)))
+				walk(v, secret || (k.Kind == yaml.ScalarNode && isSecretKey(keys, k.Value)))
 			}
 		case n.Kind == yaml.DocumentNode, n.Kind == yaml.SequenceNode:
 			for _, c := range n.Content {

@@ -24,6 +24,7 @@ func TestSecretsInReadsValuesWhole(t *testing.T) {
 		{"folded", yamlFile, "authPass: Qz7\n  Xw9\n", []string{"Qz7 Xw9"}},
 		{"alias", yamlFile, "a: &p |-\n  Qz7\n  Xw9\nauthPass: *p\nb: *p\n", []string{"Qz7\nXw9"}},
 		{"a mapping under a secret key", yamlFile, "password: {user: u1, pass: p1}\n", []string{"user", "u1", "pass", "p1"}},
+		{"a key in another case", yamlFile, "spec:\n  Password: p1\n  AUTHPASS: p2\n", []string{"p1", "p2"}},
 		{"every document", yamlFile, "authPass: a1\n---\npassword: a2\n", []string{"a1", "a2"}},
 		{"wg-quick", iniFile, "[Interface]\nprivate key = " + dummyKey + "\nListenPort = 1\n", []string{dummyKey}},
 		{"secret as a whole", plan.File{Secret: true}, "tok\n", []string{"tok\n"}},
