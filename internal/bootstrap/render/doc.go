@@ -2,7 +2,8 @@
 // from a validated configuration, its resolved secrets and the host's facts.
 // It is pure: it reads nothing and changes nothing.
 //
-// The parts, by file prefix: wireguard_ renders the wg-quick files, with the
+// The parts, by file prefix: wireguard_ renders the wg-quick files (as
+// wgquick.File values, which package wgquick writes and reads back), with the
 // MTU each states (InterfaceMTU, one decision the CNI's MTU is derived
 // from), the record of what each device must be, and on day two, from what
 // was applied before (Previous), whether each interface is reloaded,
