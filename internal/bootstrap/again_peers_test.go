@@ -95,7 +95,7 @@ func TestPlanPreviousSpellsSourceKeysAsPlaceholders(t *testing.T) {
 
 // A file spelled with blanks wg ignores ("[ Peer ]", "Preshared Key")
 // still has its source-given keys found: the lines are read as
-// plan.ParseSections reads them, so the peers counted are its peers.
+// wgquick.Parse reads them, so the peers counted are its peers.
 func TestPlaceholderKeysReadLinesAsWgDoes(t *testing.T) {
 	self, a, b := fixture.GenKey(t), fixture.GenKey(t).PublicKey(), fixture.GenKey(t).PublicKey()
 	psk := fixture.GenKey(t)

@@ -16,7 +16,9 @@ import (
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // PlanReport is what apply would do under the root, found without changing
@@ -227,8 +229,8 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 		keys = f.SecretKeys
 	}
 	m := secretMask{keys: keys, values: known.values}
-	oldText, oldWhole := m.mask(string(old))
-	newText, newWhole := m.mask(string(f.Content))
+	oldText, oldWhole := shownText(f, old, m)
+	newText, newWhole := shownText(f, f.Content, m)
 	whole := (f.Secret && len(f.SecretKeys) == 0) || known.unreadable[f.Path] || oldWhole || newWhole
 	// A placeholder is not the value apply writes, so the bytes say
 	// nothing about the change; the masked text and the mode do.
@@ -263,6 +265,24 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 		pf.Diff = "~ only secret values change (not shown)\n"
 	}
 	return pf, nil
+}
+
+// shownText is a file's text as a plan shows it: a wg-quick file in its
+// redacted typed form (wgquick: every key line, no key, whatever the file
+// on disk spells), any other text as it is; then each line holding a
+// secret is masked (secretMask), which is all that hides a secret inside
+// text the agent does not model, as in a k0s.patch's values. whole is true
+// when the text must be hidden as a whole: a secret line without a key, or
+// a wg-quick file that does not parse.
+func shownText(f plan.File, text []byte, m secretMask) (shown string, whole bool) {
+	if f.Secret && f.SecretSyntax == plan.SyntaxINI && len(text) > 0 {
+		wf, err := wgquick.Parse(text)
+		if err != nil {
+			return secret.Redacted + "\n", true
+		}
+		text = wgquick.Marshal(wf.Redacted())
+	}
+	return m.mask(string(text))
 }
 
 func planLink(root rootfs.Root, l plan.Link) PlanFile {

@@ -1,11 +1,11 @@
 package bootstrap
 
 import (
-	"strings"
-
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // planPrevious is prev as a plan hands it to render, which compares the
@@ -33,11 +33,13 @@ func planPrevious(prev *render.Previous, cfg *schema.Config) *render.Previous {
 	return out
 }
 
-// placeholderKeys re-spells conf's source-given key lines with dummyKey;
-// a file whose peers cannot be told apart is returned as it is.
+// placeholderKeys is conf, as wgquick reads and writes it, with its
+// source-given keys replaced by dummyKey; a file that does not parse is
+// returned as it is (render refuses one whose readings disagree, and the
+// plan hides it whole).
 func placeholderKeys(conf []byte, wg schema.WireGuard) []byte {
-	sections, ok := plan.ParseSections(conf)
-	if !ok {
+	f, err := wgquick.Parse(conf)
+	if err != nil {
 		return conf
 	}
 	fromSource := map[plan.Key]bool{}
@@ -47,22 +49,14 @@ func placeholderKeys(conf []byte, wg schema.WireGuard) []byte {
 			fromSource[k] = true
 		}
 	}
-	lines := strings.SplitAfter(string(conf), "\n")
-	peer, inInterface := -1, false
-	for i, l := range lines {
-		// Read as ParseSections reads it, so the peers counted here are
-		// its peers.
-		name, _, _ := strings.Cut(plan.ConfLine(l), "=")
-		switch {
-		case strings.EqualFold(name, "[Interface]"):
-			inInterface = true
-		case strings.EqualFold(name, "[Peer]"):
-			inInterface, peer = false, peer+1
-		case inInterface && strings.EqualFold(name, "PrivateKey") && wg.PrivateKeyFrom != nil:
-			lines[i] = "PrivateKey = " + dummyKey + "\n"
-		case !inInterface && peer >= 0 && strings.EqualFold(name, "PresharedKey") && fromSource[sections.Peers[peer].Key]:
-			lines[i] = "PresharedKey = " + dummyKey + "\n"
+	placeholder := secret.NewValue(dummyKey)
+	if wg.PrivateKeyFrom != nil && !f.Interface.PrivateKey.IsZero() {
+		f.Interface.PrivateKey = placeholder
+	}
+	for i, p := range f.Peers {
+		if fromSource[plan.Key(p.PublicKey)] && !p.PresharedKey.IsZero() {
+			f.Peers[i].PresharedKey = placeholder
 		}
 	}
-	return []byte(strings.Join(lines, ""))
+	return wgquick.Marshal(f)
 }

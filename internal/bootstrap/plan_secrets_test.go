@@ -134,6 +134,7 @@ func TestSecretMask(t *testing.T) {
 		{"PrivateKey = REALKEY=", "PrivateKey = [redacted]"},
 		{"      authPass: abc", "      authPass: [redacted]"},
 		{"    - authPass: abc", "    - authPass: [redacted]"},
+		{"      AuthPASS: abc", "      AuthPASS: [redacted]"},
 		{"Other = INLINEVALUE", "Other = [redacted]"},
 		{"ListenPort = 1", "ListenPort = 1"},
 	} {

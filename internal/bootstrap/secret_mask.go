@@ -41,7 +41,7 @@ func (m secretMask) mask(text string) (masked string, whole bool) {
 		l := lines[i]
 		k, name, hasKey := lineKey(l)
 		switch {
-		case hasKey && (slices.Contains(m.keys, name) || containsAny(l, m.values)):
+		case hasKey && (isSecretKey(m.keys, name) || containsAny(l, m.values)):
 			out = append(out, k+" "+secret.Redacted)
 			i = valueEnd(lines, i, k)
 		case hasKey:
@@ -64,6 +64,14 @@ func (m secretMask) mask(text string) (masked string, whole bool) {
 		}
 	}
 	return strings.Join(out, "\n"), false
+}
+
+// isSecretKey says whether name is one of keys in any case: k0s reads its
+// ClusterConfig with encoding/json, which takes a key in any case
+// (`Password:` sets a helm repository's password; see k0srules' schema),
+// so a key spelled so is as secret as its canonical spelling.
+func isSecretKey(keys []string, name string) bool {
+	return slices.ContainsFunc(keys, func(k string) bool { return strings.EqualFold(k, name) })
 }
 
 // lineKey is a line up to and including its first ":" or "=" (YAML and

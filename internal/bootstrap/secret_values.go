@@ -13,12 +13,15 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // secretsIn reads the secret values out of the text of the Secret file f:
 // the whole text of a file secret as a whole, else the values under
 // f.SecretKeys, parsed as f.SecretSyntax spells them, so a value YAML
-// spreads over lines, quotes or escapes is read whole as the string it is.
+// spreads over lines, quotes or escapes is read whole as the string it is,
+// and a wg-quick file's keys are read as wg reads them, whatever their
+// spelling (package wgquick).
 // ok is false when the text does not parse: its values cannot be known, and
 // the file is to be hidden as a whole.
 func secretsIn(f plan.File, text string) (values []string, ok bool) {
@@ -30,10 +33,20 @@ func secretsIn(f plan.File, text string) (values []string, ok bool) {
 	case f.SecretSyntax == plan.SyntaxYAML:
 		return yamlSecrets(text, f.SecretKeys)
 	}
-	for _, l := range strings.Split(text, "\n") {
-		if k, name, ok := lineKey(l); ok && slices.Contains(f.SecretKeys, name) {
-			values = append(values, l[len(k):])
-		}
+	return wgQuickSecrets(text)
+}
+
+// wgQuickSecrets are the secrets of a wg-quick file, as wgquick reads it;
+// a file it cannot read gives every value wg would read under a secret
+// key, and ok false.
+func wgQuickSecrets(text string) ([]string, bool) {
+	f, err := wgquick.Parse([]byte(text))
+	if err != nil {
+		return wgquick.SecretValues([]byte(text)), false
+	}
+	var values []string
+	for _, v := range f.Secrets() {
+		values = append(values, v.Reveal())
 	}
 	return values, true
 }
@@ -59,7 +72,7 @@ func yamlSecrets(text string, keys []string) ([]string, bool) {
 			for i := 0; i+1 < len(n.Content); i += 2 {
 				k, v := n.Content[i], n.Content[i+1]
 				walk(k, secret)
-				walk(v, secret || (k.Kind == yaml.ScalarNode && slices.Contains(keys, k.Value)))
+				walk(v, secret || (k.Kind == yaml.ScalarNode && isSecretKey(keys, k.Value)))
 			}
 		case n.Kind == yaml.DocumentNode, n.Kind == yaml.SequenceNode:
 			for _, c := range n.Content {

@@ -12,6 +12,7 @@ import (
 // makes of them, however the file spells them.
 func TestSecretsInReadsValuesWhole(t *testing.T) {
 	yamlFile := plan.File{Secret: true, SecretKeys: []string{"authPass", "password"}, SecretSyntax: plan.SyntaxYAML}
+	iniFile := plan.File{Secret: true, SecretKeys: []string{"PrivateKey"}, SecretSyntax: plan.SyntaxINI}
 	for _, tc := range []struct {
 		name string
 		f    plan.File
@@ -23,8 +24,9 @@ func TestSecretsInReadsValuesWhole(t *testing.T) {
 		{"folded", yamlFile, "authPass: Qz7\n  Xw9\n", []string{"Qz7 Xw9"}},
 		{"alias", yamlFile, "a: &p |-\n  Qz7\n  Xw9\nauthPass: *p\nb: *p\n", []string{"Qz7\nXw9"}},
 		{"a mapping under a secret key", yamlFile, "password: {user: u1, pass: p1}\n", []string{"user", "u1", "pass", "p1"}},
+		{"a key in another case", yamlFile, "spec:\n  Password: p1\n  AUTHPASS: p2\n", []string{"p1", "p2"}},
 		{"every document", yamlFile, "authPass: a1\n---\npassword: a2\n", []string{"a1", "a2"}},
-		{"ini", plan.File{Secret: true, SecretKeys: []string{"PrivateKey"}, SecretSyntax: plan.SyntaxINI}, "[Interface]\nPrivateKey = k1\nListenPort = 1\n", []string{" k1"}},
+		{"wg-quick", iniFile, "[Interface]\nprivate key = " + dummyKey + "\nListenPort = 1\n", []string{dummyKey}},
 		{"secret as a whole", plan.File{Secret: true}, "tok\n", []string{"tok\n"}},
 		{"not secret", plan.File{}, "authPass: x\n", nil},
 	} {
@@ -37,6 +39,11 @@ func TestSecretsInReadsValuesWhole(t *testing.T) {
 	}
 	if _, ok := secretsIn(yamlFile, "authPass: \"open\n"); ok {
 		t.Error("a file that does not parse gave its values as known")
+	}
+	// A wg-quick file that does not parse gives what wg would read under
+	// its secret keys, and says it could not be read.
+	if got, ok := secretsIn(iniFile, "[Interface]\nPrivateKey = k 1\n[Peers]\n"); ok || !slices.Equal(got, []string{"k1"}) {
+		t.Errorf("a wg-quick file that does not parse: got %q, %v", got, ok)
 	}
 }
 

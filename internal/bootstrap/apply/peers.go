@@ -7,6 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // WireGuardPeers adds and removes whole peers of a running device and
@@ -41,13 +42,9 @@ func (h *LiveHost) changePeers(ctx context.Context, c *plan.PeerChange) error {
 		if err != nil {
 			return fmt.Errorf("adding peers to wireguard %s: reading %s: %w", c.Interface, c.Conf, err)
 		}
-		sections, ok := plan.ParseSections(data)
-		var conf []byte
-		if ok {
-			conf, ok = sections.Text(c.Add)
-		}
-		if !ok {
-			return fmt.Errorf("adding peers to wireguard %s: %s does not hold one [Peer] section for each added peer; run apply --again to render it anew", c.Interface, c.Conf)
+		conf, err := addedPeers(data, c.Add)
+		if err != nil {
+			return fmt.Errorf("adding peers to wireguard %s: %s %w; run apply --again to render it anew", c.Interface, c.Conf, err)
 		}
 		if err := peers.AddPeers(ctx, c.Interface, conf); err != nil {
 			return fmt.Errorf("adding peers to wireguard %s: %w", c.Interface, err)
@@ -59,4 +56,28 @@ func (h *LiveHost) changePeers(ctx context.Context, c *plan.PeerChange) error {
 		}
 	}
 	return nil
+}
+
+// addedPeers is the file `wg addconf` is handed: the [Peer] sections of
+// the added peers alone, as wgquick reads them out of conf and writes them
+// again, so no [Interface] and no other peer reaches wg.
+func addedPeers(conf []byte, add []plan.Key) ([]byte, error) {
+	f, err := wgquick.Parse(conf)
+	if err != nil {
+		return nil, fmt.Errorf("does not parse: %w", err)
+	}
+	var peers []wgquick.Peer
+	for _, k := range add {
+		var found []wgquick.Peer
+		for _, p := range f.Peers {
+			if plan.Key(p.PublicKey) == k {
+				found = append(found, p)
+			}
+		}
+		if len(found) != 1 {
+			return nil, errors.New("does not hold one [Peer] section for each added peer")
+		}
+		peers = append(peers, found[0])
+	}
+	return wgquick.MarshalPeers(peers, ""), nil
 }

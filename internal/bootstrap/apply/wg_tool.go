@@ -9,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // WgTool changes peers with wireguard-tools' wg, the program wg-quick
@@ -37,8 +38,8 @@ func (w WgTool) AddPeers(ctx context.Context, iface string, conf []byte) error {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		// wg quotes a line or a key it cannot parse: mask the file's
-		// preshared keys in what it said.
-		return fmt.Errorf("wg addconf %s: %w: %s", iface, err, maskValues(tail(out), presharedKeys(conf)))
+		// preshared keys, as wg read them, in what it said.
+		return fmt.Errorf("wg addconf %s: %w: %s", iface, err, maskValues(tail(out), wgquick.SecretValues(conf)))
 	}
 	return nil
 }
@@ -65,18 +66,6 @@ func tail(out []byte) string {
 		s = "..." + s[len(s)-400:]
 	}
 	return s
-}
-
-// presharedKeys are the values of conf's PresharedKey lines, as
-// plan.ParseSections leaves them (no blanks).
-func presharedKeys(conf []byte) []string {
-	var out []string
-	for _, l := range strings.Split(string(conf), "\n") {
-		if name, value, ok := strings.Cut(l, "="); ok && strings.EqualFold(name, "PresharedKey") && value != "" {
-			out = append(out, value)
-		}
-	}
-	return out
 }
 
 func maskValues(s string, values []string) string {

@@ -64,7 +64,7 @@ func TestWireGuardPeersApply(t *testing.T) {
 	if len(sent) != 1 {
 		t.Fatalf("%d files handed to addconf, want 1", len(sent))
 	}
-	wantSent := "[Peer]\nPublicKey=" + rendertest.PubD + "\nPresharedKey=" + psk + "\nAllowedIPs=fd20::5/128\n"
+	wantSent := "[Peer]\nPublicKey = " + rendertest.PubD + "\nPresharedKey = " + psk + "\nAllowedIPs = fd20::5/128\n"
 	if string(sent[0]) != wantSent {
 		t.Errorf("addconf read:\n%s\nwant the added peer's section alone (its preshared key shown here as it is, the test's own)", sent[0])
 	}

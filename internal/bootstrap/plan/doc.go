@@ -2,10 +2,10 @@
 // carries out, steps of files, links and live actions, in the order they must
 // happen, with no I/O; and Device, what a live WireGuard interface must look
 // like once up (the verify action checks it, package status keeps it in
-// /var/lib/corium/wireguard.json); and Sections, a wg-quick file split as
-// wg reads it, which render compares to choose a wireguard-peers action
-// (PeerChange) and apply cuts the added peers' sections out of. Plans, logs, fakes and the status file all
-// show actions the one way Action.String gives, and every report of a run
+// /var/lib/corium/wireguard.json); and PeerChange, the peers a
+// wireguard-peers action adds and removes. It does not read the files it
+// names: a wg-quick file is read and written by package wgquick. Plans,
+// logs, fakes and the status file all show actions the one way Action.String gives, and every report of a run
 // (the plan, status.json) shows a step's files and actions as ShownFile and
 // ShownAction, adding beside them only what is its own: a plan's diff and
 // when apply would act, a run's outcome. Managed is the header every

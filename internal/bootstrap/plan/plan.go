@@ -44,7 +44,8 @@ type File struct {
 type Syntax string
 
 const (
-	// SyntaxINI is one `Key = value` line per key (wg-quick).
+	// SyntaxINI is a wg-quick file, read and shown through package
+	// wgquick, its secret keys read whatever their spelling.
 	SyntaxINI Syntax = "ini"
 	// SyntaxYAML is YAML, where one value may span lines (a block scalar,
 	// a quoted or plain scalar folded over several) or be escaped.

@@ -4,7 +4,8 @@
 // is pure: it reads nothing and changes nothing; the stage that performs I/O
 // reads each input and hands it over, and carries out the plan.
 //
-// The parts, by file prefix: wireguard_ renders the wg-quick files, with the
+// The parts, by file prefix: wireguard_ renders the wg-quick files (as
+// wgquick.File values, which package wgquick writes and reads back), with the
 // MTU each states (InterfaceMTU, one decision the CNI's MTU is derived
 // from), the record of what each device must be, and on an again run, from what
 // was applied before (Previous), whether each interface is reloaded,

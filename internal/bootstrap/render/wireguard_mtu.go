@@ -1,12 +1,8 @@
 package render
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"net/netip"
-	"strconv"
-	"strings"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
@@ -131,33 +127,12 @@ func nodeAddressMTU(in Inputs) (int, error) {
 }
 
 // confMTU is the MTU the last run's wg-quick file of name states; 0 when
-// there is no such file or it states none (wg-quick then chose one at `up`).
+// there is no such file, it states none (wg-quick then chose one at `up`),
+// or it does not parse.
 func (p *Previous) confMTU(name string) int {
-	if p == nil {
+	f, _, err := p.conf(name)
+	if err != nil {
 		return 0
 	}
-	return fileMTU(p.Confs[name])
-}
-
-// fileMTU reads the MTU key of a wg-quick file's [Interface] section as
-// wg-quick's parse_options does: comments cut at '#', keys matched without
-// regard to case.
-func fileMTU(conf []byte) int {
-	inInterface := false
-	sc := bufio.NewScanner(bytes.NewReader(conf))
-	for sc.Scan() {
-		line, _, _ := strings.Cut(sc.Text(), "#")
-		key, value, _ := strings.Cut(line, "=")
-		key = strings.TrimSpace(key)
-		if strings.HasPrefix(key, "[") {
-			inInterface = strings.EqualFold(key, "[Interface]")
-			continue
-		}
-		if inInterface && strings.EqualFold(key, "MTU") {
-			if v, err := strconv.Atoi(strings.TrimSpace(value)); err == nil {
-				return v
-			}
-		}
-	}
-	return 0
+	return f.Interface.MTU
 }

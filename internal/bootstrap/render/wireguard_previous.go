@@ -1,9 +1,6 @@
 package render
 
 import (
-	"bytes"
-
-	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -38,7 +35,7 @@ func (p *Previous) iface(name string) *schema.WireGuard {
 func (p *Previous) Foreign(cfg *schema.Config) []string {
 	var out []string
 	for _, wg := range p.Removed(cfg) {
-		if conf, ok := p.Confs[wg.Name]; ok && !managedFile(conf) {
+		if _, ok := p.Confs[wg.Name]; ok && !p.managedConf(wg.Name) {
 			out = append(out, wg.Name)
 		}
 	}
@@ -62,8 +59,4 @@ func (p *Previous) Removed(cfg *schema.Config) []schema.WireGuard {
 		}
 	}
 	return out
-}
-
-func managedFile(data []byte) bool {
-	return bytes.HasPrefix(data, []byte(plan.Managed("#")))
 }

@@ -26,8 +26,8 @@ func renderRemoved(cfg *schema.Config, prev *Previous, links map[string][]plan.L
 		return step
 	}
 	for _, wg := range removed {
-		conf, onDisk := prev.Confs[wg.Name]
-		if onDisk && !managedFile(conf) {
+		_, onDisk := prev.Confs[wg.Name]
+		if onDisk && !prev.managedConf(wg.Name) {
 			continue
 		}
 		step.Actions = append(step.Actions, plan.Action{Kind: plan.ActionStop, Unit: plan.WgQuickUnit(wg.Name)})

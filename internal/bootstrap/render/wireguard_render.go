@@ -2,7 +2,6 @@ package render
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
@@ -11,6 +10,7 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
+	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // StepWireGuard names the overlay step in plans and status.
@@ -50,6 +50,9 @@ func RenderOverlay(in Inputs) ([]plan.Step, error) {
 
 func renderWireGuard(in Inputs) (plan.Step, error) {
 	cfg, prev := in.Config, in.Previous
+	if err := checkPrevious(cfg, prev); err != nil {
+		return plan.Step{}, err
+	}
 	step := plan.Step{Name: StepWireGuard}
 	if len(cfg.WireGuard) == 0 {
 		if len(prev.Removed(cfg)) > 0 {
@@ -64,13 +67,14 @@ func renderWireGuard(in Inputs) (plan.Step, error) {
 		if err != nil {
 			return plan.Step{}, fmt.Errorf("wireguard[%d].%w", i, err)
 		}
-		conf, expect, err := renderWgQuick(i, wg, in.Secrets, mtu)
+		f, expect, err := renderWgQuick(i, wg, in.Secrets, mtu)
 		if err != nil {
 			return plan.Step{}, err
 		}
+		conf := wgquick.Marshal(f)
 		confPath := WireGuardConfPath(wg.Name)
 		unitName := plan.WgQuickUnit(wg.Name)
-		step.Files = append(step.Files, plan.File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgQuickSecretKeys, SecretSyntax: plan.SyntaxINI})
+		step.Files = append(step.Files, plan.File{Path: confPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: wgquick.SecretKeys, SecretSyntax: plan.SyntaxINI})
 		// A running interface does not re-read its file: a changed file
 		// restarts it; an unchanged one is started, a no-op when it runs.
 		// On an again run a change a reload carries is reloaded after the start,
@@ -117,67 +121,54 @@ func reloadCarries(prev *Previous, wg schema.WireGuard, mtu MTU) bool {
 	return ReloadSuffices(was, now)
 }
 
-// wgQuickSecretKeys are the wg-quick keys whose values are secrets.
-var wgQuickSecretKeys = []string{"PrivateKey", "PresharedKey"}
-
-// renderWgQuick writes interface i in wg-quick's format, and what the live
-// device must look like once it is up. Only keys wg-quick handles without
-// outside help are used: DNS= needs resolvconf, and Table=, PostUp= and
-// friends are not part of the contract.
-func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) ([]byte, plan.Device, error) {
+// renderWgQuick is interface i as a wg-quick file (package wgquick writes
+// it), and what the live device must look like once it is up. Only keys wg-quick
+// handles without outside help are used: DNS= needs resolvconf, and Table=,
+// PostUp= and friends are not part of the contract.
+func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) (wgquick.File, plan.Device, error) {
 	priv, err := wireGuardKey(secrets, schema.PrivateKeyPath(i), wg.PrivateKey, true)
 	if err != nil {
-		return nil, plan.Device{}, err
+		return wgquick.File{}, plan.Device{}, err
 	}
 	key, _ := wgtypes.ParseKey(priv.Reveal()) // checked by wireGuardKey
 	if err := checkPeerKeys(i, wg, key, secrets); err != nil {
-		return nil, plan.Device{}, err
+		return wgquick.File{}, plan.Device{}, err
 	}
 	expect, err := expectDevice(wg, key, mtu.Value)
 	if err != nil {
-		return nil, plan.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
+		return wgquick.File{}, plan.Device{}, fmt.Errorf("wireguard[%d]: %w", i, err)
 	}
-	var b strings.Builder
-	b.WriteString(plan.Managed("#"))
-	b.WriteString("[Interface]\n")
-	// wg-quick's own keys first, then those `wg-quick strip` hands to wg.
-	kv(&b, "Address", strings.Join(wg.Address, ", "))
-	// Always stated: the device and the CNI's MTU then follow one number,
-	// instead of the CNI guessing what wg-quick would pick at `up`.
-	if mtu.Why != "" {
-		b.WriteString("# MTU: " + mtu.Why + "\n")
+	f := wgquick.File{
+		Header: plan.Managed("#"),
+		Interface: wgquick.Interface{
+			Address: wg.Address,
+			// Always stated: the device and the CNI's MTU then follow one
+			// number, instead of the CNI guessing what wg-quick would pick
+			// at `up`.
+			MTU:        mtu.Value,
+			MTUComment: mtu.Why,
+			ListenPort: wg.ListenPort,
+			PrivateKey: priv,
+		},
 	}
-	kv(&b, "MTU", strconv.Itoa(mtu.Value))
-	if wg.ListenPort != nil {
-		kv(&b, "ListenPort", strconv.Itoa(*wg.ListenPort))
-	}
-	kv(&b, "PrivateKey", priv.Reveal())
 	for j, p := range wg.Peers {
-		b.WriteString("\n[Peer]\n")
-		kv(&b, "PublicKey", p.PublicKey)
+		pub, err := wgtypes.ParseKey(p.PublicKey)
+		if err != nil {
+			return wgquick.File{}, plan.Device{}, fmt.Errorf("wireguard[%d].peers[%d].publicKey: not a base64 32-byte wireguard key", i, j)
+		}
 		psk, err := wireGuardKey(secrets, schema.PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
 		if err != nil {
-			return nil, plan.Device{}, err
+			return wgquick.File{}, plan.Device{}, err
 		}
-		if !psk.IsZero() {
-			kv(&b, "PresharedKey", psk.Reveal())
-		}
-		if p.Endpoint != "" {
-			kv(&b, "Endpoint", p.Endpoint)
-		}
-		kv(&b, "AllowedIPs", strings.Join(p.AllowedIPs, ", "))
-		if p.PersistentKeepalive != nil {
-			kv(&b, "PersistentKeepalive", strconv.Itoa(*p.PersistentKeepalive))
-		}
+		f.Peers = append(f.Peers, wgquick.Peer{
+			PublicKey:           pub,
+			PresharedKey:        psk,
+			Endpoint:            p.Endpoint,
+			AllowedIPs:          p.AllowedIPs,
+			PersistentKeepalive: p.PersistentKeepalive,
+		})
 	}
-	return []byte(b.String()), expect, nil
-}
-
-func kv(b *strings.Builder, key, value string) {
-	b.WriteString(key)
-	b.WriteString(" = ")
-	b.WriteString(value)
-	b.WriteByte('\n')
+	return f, expect, nil
 }
 
 // wireGuardKey looks up a key and checks its shape, so a truncated secret

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // RecordingPeers is an apply.WireGuardPeers that changes nothing and
@@ -27,15 +28,13 @@ func (r *RecordingPeers) AddPeers(_ context.Context, iface string, conf []byte) 
 	defer r.mu.Unlock()
 	r.sent = append(r.sent, append([]byte(nil), conf...))
 	words := []string{"addconf", iface}
-	if s, ok := plan.ParseSections(conf); !ok || len(s.Interface) > 0 {
+	if peers, err := wgquick.ParsePeers(conf); err != nil {
 		words = append(words, "(not peer sections alone)")
 	} else {
-		for _, p := range s.Peers {
-			words = append(words, "peer="+p.Key.String())
-			for _, l := range p.Lines {
-				if name, _, _ := strings.Cut(l, "="); strings.EqualFold(name, "PresharedKey") {
-					words = append(words, "presharedKey=set")
-				}
+		for _, p := range peers {
+			words = append(words, "peer="+p.PublicKey.String())
+			if !p.PresharedKey.IsZero() {
+				words = append(words, "presharedKey=set")
 			}
 		}
 	}
