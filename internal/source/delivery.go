@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -165,10 +166,13 @@ func Unpack(data []byte) (*Delivery, error) {
 // document: one line holding corium.config=. A YAML document is never one
 // line with such a word.
 func commandLine(data []byte) (string, bool) {
-	line := strings.TrimSpace(string(data))
-	if strings.ContainsAny(line, "\n\r") {
+	// Looked at as bytes: a document of many lines is not copied to be
+	// turned down.
+	trimmed := bytes.TrimSpace(data)
+	if bytes.ContainsAny(trimmed, "\n\r") {
 		return "", false
 	}
+	line := string(trimmed)
 	_, ok := parseCmdline(line).get(ParamConfig)
 	return line, ok
 }
