@@ -2,26 +2,19 @@ package cluster_test
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/corium/corium-agent/internal/cluster"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
+	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
 // validate parses a document once: reading a file (Read) allocates what
 // Unpack's parse and the check of that tree allocate, not a second parse on
-// top of them. The document is large, so that a parse outweighs what else
-// may vary.
+// top of them.
 func TestReadParsesOnce(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("role: worker\nnode:\n  labels:\n")
-	for i := range 2000 {
-		fmt.Fprintf(&b, "    example.com/l%d: v%d\n", i, i)
-	}
-	data := []byte(b.String())
+	data := fixture.ManyLabels(2000)
 	ctx := context.Background()
 	tree, err := schema.ReadTree(data, false)
 	if err != nil {
