@@ -68,6 +68,11 @@ def main():
             ms, rss = results[(size, name)]
             print("%-8d %-24s %11.3fx %11.3fx %13.1fx" % (
                 size, base + "/" + name, ms0 / ms, rss0 / rss, ms / ms0))
+    print()
+    for name in names[1:]:  # the ratio the targets are stated in, one line a peer
+        print("%s/%s median wall time: %s" % (base, name, ", ".join(
+            "%.2fx at %d peers" % (results[(size, base)][0] / results[(size, name)][0], size)
+            for size in sizes)))
     print("\n(%d alternating runs per tool and size; RSS is the max of %d runs under GNU time)"
           % (runs, RSS_RUNS))
 

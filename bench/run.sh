@@ -7,6 +7,10 @@
 #
 # Not part of the test suite: figures depend on the machine. Installs the peer
 # tools when missing. BENCH_RUNS (default 31) sets the runs per tool and size.
+# BENCH_ONLY runs only the sections it names, comma-separated: validate,
+# fleet, binary, apply, again, boot (BENCH_ONLY=validate is the quick
+# comparison with ignition-validate). BENCH_PEERS names the validators
+# validate is compared with (default ignition,cloud-init).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,7 +23,24 @@ FLEET_NODES=${BENCH_FLEET_NODES:-500}
 FLEET_PEERS=${BENCH_FLEET_PEERS:-10}
 FLEET_ROUNDS=${BENCH_FLEET_ROUNDS:-5}
 FLEET_SAMPLE=${BENCH_FLEET_SAMPLE:-10}
+ONLY=${BENCH_ONLY:-}
+PEERS=${BENCH_PEERS:-ignition,cloud-init}
 PY=/usr/bin/python3 # cloud-init's own interpreter, never a pyenv shim
+
+# section says whether BENCH_ONLY asks for the section named.
+section() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
+for s in ${ONLY//,/ }; do
+	case $s in
+	validate | fleet | binary | apply | again | boot) ;;
+	*) echo "BENCH_ONLY: no section $s (validate, fleet, binary, apply, again, boot)" >&2; exit 2 ;;
+	esac
+done
+for p in ${PEERS//,/ }; do
+	case $p in
+	ignition | cloud-init) ;;
+	*) echo "BENCH_PEERS: no validator $p (ignition, cloud-init)" >&2; exit 2 ;;
+	esac
+done
 
 apt_install() {
 	export DEBIAN_FRONTEND=noninteractive
@@ -53,70 +74,83 @@ AGENT=$work/corium-agent
 
 echo "== machine: $(nproc) cores, $(uname -r); $(go version | cut -d' ' -f3); load average $(cut -d' ' -f1-3 /proc/loadavg) (figures are only comparable on an idle machine)"
 echo "== peers: $("$IGNITION" --version 2>&1 | head -1); cloud-init $("$PY" /usr/bin/cloud-init --version 2>&1 | awk '{print $2}')"
-echo
-echo "== validate (median wall time, peak RSS)"
-"$PY" bench/measure.py "$RUNS" "$SIZES" \
-	"corium=$AGENT validate $work/configs/corium-{size}.yaml" \
-	"ignition=$IGNITION $work/configs/ignition-{size}.json" \
-	"cloud-init=$PY /usr/bin/cloud-init schema -c $work/configs/cloud-config-{size}.yaml"
 
-echo
-echo "== a fleet: $FLEET_NODES node documents of $FLEET_PEERS peers each, one validate call against one ignition-validate run a file"
-"$PY" bench/gen.py fleet "$work/fleet" "$FLEET_NODES" "$FLEET_PEERS"
-"$PY" bench/fleet.py "$work/fleet" "$FLEET_ROUNDS" "$FLEET_SAMPLE" "$AGENT" "$IGNITION" "$PY" /usr/bin/cloud-init
+if section validate; then
+	echo
+	echo "== validate (median wall time, peak RSS)"
+	tools=("corium=$AGENT validate $work/configs/corium-{size}.yaml")
+	[[ ",$PEERS," == *",ignition,"* ]] && tools+=("ignition=$IGNITION $work/configs/ignition-{size}.json")
+	[[ ",$PEERS," == *",cloud-init,"* ]] && tools+=("cloud-init=$PY /usr/bin/cloud-init schema -c $work/configs/cloud-config-{size}.yaml")
+	"$PY" bench/measure.py "$RUNS" "$SIZES" "${tools[@]}"
+fi
 
-echo
-echo "== corium-agent binary"
-size=$(stat -c %s "$AGENT")
-echo "size: $size bytes ($((size / 1024 / 1024)) MiB), CGO_ENABLED=0 -trimpath, not stripped"
-/usr/bin/time -f %M -o "$work/rss" "$AGENT" version >/dev/null
-echo "peak RSS of a run that does nothing (corium-agent version): $(awk '{printf "%.1f", $1 / 1024}' "$work/rss") MB"
+if section fleet; then
+	echo
+	echo "== a fleet: $FLEET_NODES node documents of $FLEET_PEERS peers each, one validate call against one ignition-validate run a file"
+	"$PY" bench/gen.py fleet "$work/fleet" "$FLEET_NODES" "$FLEET_PEERS"
+	"$PY" bench/fleet.py "$work/fleet" "$FLEET_ROUNDS" "$FLEET_SAMPLE" "$AGENT" "$IGNITION" "$PY" /usr/bin/cloud-init
+fi
 
-echo
-echo "== apply --root (first boot into an empty root; median of $APPLY_RUNS, peak RSS the max)"
-printf '%-8s %10s %12s\n' peers "wall ms" "max RSS MB"
-for n in ${SIZES//,/ }; do
-	: >"$work/apply.tsv"
-	for _ in $(seq "$APPLY_RUNS"); do
-		root=$(mktemp -d "$work/root.XXXX")
-		start=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/rss" "$AGENT" apply --root "$root" --config "$work/configs/corium-$n.yaml" >"$work/apply.out" 2>&1 ||
-			{ echo "apply --root failed at $n peers:" >&2; cat "$work/apply.out" >&2; exit 1; }
-		end=$(date +%s%N)
-		echo "$(((end - start) / 1000)) $(tail -1 "$work/rss")" >>"$work/apply.tsv"
-		rm -rf "$root"
+if section binary; then
+	echo
+	echo "== corium-agent binary"
+	size=$(stat -c %s "$AGENT")
+	echo "size: $size bytes ($((size / 1024 / 1024)) MiB), CGO_ENABLED=0 -trimpath, not stripped"
+	/usr/bin/time -f %M -o "$work/rss" "$AGENT" version >/dev/null
+	echo "peak RSS of a run that does nothing (corium-agent version): $(awk '{printf "%.1f", $1 / 1024}' "$work/rss") MB"
+fi
+
+if section apply; then
+	echo
+	echo "== apply --root (first boot into an empty root; median of $APPLY_RUNS, peak RSS the max)"
+	printf '%-8s %10s %12s\n' peers "wall ms" "max RSS MB"
+	for n in ${SIZES//,/ }; do
+		: >"$work/apply.tsv"
+		for _ in $(seq "$APPLY_RUNS"); do
+			root=$(mktemp -d "$work/root.XXXX")
+			start=$(date +%s%N)
+			/usr/bin/time -f %M -o "$work/rss" "$AGENT" apply --root "$root" --config "$work/configs/corium-$n.yaml" >"$work/apply.out" 2>&1 ||
+				{ echo "apply --root failed at $n peers:" >&2; cat "$work/apply.out" >&2; exit 1; }
+			end=$(date +%s%N)
+			echo "$(((end - start) / 1000)) $(tail -1 "$work/rss")" >>"$work/apply.tsv"
+			rm -rf "$root"
+		done
+		sort -n "$work/apply.tsv" | awk -v n="$n" '{ t[NR] = $1; if ($2 > m) m = $2 }
+			END { printf "%-8s %10.2f %12.1f\n", n, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
 	done
-	sort -n "$work/apply.tsv" | awk -v n="$n" '{ t[NR] = $1; if ($2 > m) m = $2 }
-		END { printf "%-8s %10.2f %12.1f\n", n, t[int((NR + 1) / 2)] / 1000, m / 1024 }'
-done
+fi
 
-echo
-echo "== plan --again on a root applied with $AGAIN_PEERS peers: the same document, then a changed one (every 50th endpoint moved, 10 peers more); median of $AGAIN_RUNS, peak RSS the max"
-"$PY" bench/gen.py again "$work/again" "$AGAIN_PEERS"
-root=$(mktemp -d "$work/root.XXXX")
-"$AGENT" apply --root "$root" --config "$work/again/corium-$AGAIN_PEERS.yaml" >"$work/apply.out" 2>&1 ||
-	{ echo "apply --root failed at $AGAIN_PEERS peers:" >&2; cat "$work/apply.out" >&2; exit 1; }
-printf '%-10s %10s %12s %11s\n' document "wall ms" "max RSS MB" "diff lines"
-for doc in same:corium-$AGAIN_PEERS changed:corium-$AGAIN_PEERS-again; do
-	: >"$work/again.tsv"
-	for _ in $(seq "$AGAIN_RUNS"); do
-		start=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/rss" "$AGENT" plan --again --root "$root" --config "$work/again/${doc#*:}.yaml" >"$work/plan.out" 2>&1 ||
-			{ echo "plan --again failed on the ${doc%%:*} document:" >&2; tail -20 "$work/plan.out" >&2; exit 1; }
-		end=$(date +%s%N)
-		echo "$(((end - start) / 1000)) $(tail -1 "$work/rss")" >>"$work/again.tsv"
+if section again; then
+	echo
+	echo "== plan --again on a root applied with $AGAIN_PEERS peers: the same document, then a changed one (every 50th endpoint moved, 10 peers more); median of $AGAIN_RUNS, peak RSS the max"
+	"$PY" bench/gen.py again "$work/again" "$AGAIN_PEERS"
+	root=$(mktemp -d "$work/root.XXXX")
+	"$AGENT" apply --root "$root" --config "$work/again/corium-$AGAIN_PEERS.yaml" >"$work/apply.out" 2>&1 ||
+		{ echo "apply --root failed at $AGAIN_PEERS peers:" >&2; cat "$work/apply.out" >&2; exit 1; }
+	printf '%-10s %10s %12s %11s\n' document "wall ms" "max RSS MB" "diff lines"
+	for doc in same:corium-$AGAIN_PEERS changed:corium-$AGAIN_PEERS-again; do
+		: >"$work/again.tsv"
+		for _ in $(seq "$AGAIN_RUNS"); do
+			start=$(date +%s%N)
+			/usr/bin/time -f %M -o "$work/rss" "$AGENT" plan --again --root "$root" --config "$work/again/${doc#*:}.yaml" >"$work/plan.out" 2>&1 ||
+				{ echo "plan --again failed on the ${doc%%:*} document:" >&2; tail -20 "$work/plan.out" >&2; exit 1; }
+			end=$(date +%s%N)
+			echo "$(((end - start) / 1000)) $(tail -1 "$work/rss")" >>"$work/again.tsv"
+		done
+		changed=$(grep -c '^      [-+] ' "$work/plan.out" || true)
+		sort -n "$work/again.tsv" | awk -v d="${doc%%:*}" -v c="$changed" '{ t[NR] = $1; if ($2 > m) m = $2 }
+			END { printf "%-10s %10.2f %12.1f %11d\n", d, t[int((NR + 1) / 2)] / 1000, m / 1024, c }'
 	done
-	changed=$(grep -c '^      [-+] ' "$work/plan.out" || true)
-	sort -n "$work/again.tsv" | awk -v d="${doc%%:*}" -v c="$changed" '{ t[NR] = $1; if ($2 > m) m = $2 }
-		END { printf "%-10s %10.2f %12.1f %11d\n", d, t[int((NR + 1) / 2)] / 1000, m / 1024, c }'
-done
-rm -rf "$root"
+	rm -rf "$root"
+fi
 
-echo
-echo "== first boot in a booted node: the agent against the floor (bench/boot-floor.sh), median of 5 boots each"
-if [ "$(id -u)" -ne 0 ]; then
-	echo "skipped: booting a node (systemd-nspawn, network namespaces) needs root"
-else
-	go test -run '^$' -bench BootFirstBoot -benchtime=5x ./test/boot/ |
-		awk '/^BenchmarkBootFirstBoot/ { for (i = 3; i < NF; i += 2) printf "%-22s %s\n", $(i + 1), $i }'
+if section boot; then
+	echo
+	echo "== first boot in a booted node: the agent against the floor (bench/boot-floor.sh), median of 5 boots each"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "skipped: booting a node (systemd-nspawn, network namespaces) needs root"
+	else
+		go test -run '^$' -bench BootFirstBoot -benchtime=5x ./test/boot/ |
+			awk '/^BenchmarkBootFirstBoot/ { for (i = 3; i < NF; i += 2) printf "%-22s %s\n", $(i + 1), $i }'
+	fi
 fi

@@ -26,8 +26,17 @@ func Read(ctx context.Context, file string, data []byte, opts ...schema.Option) 
 	if d.OnCmdline {
 		opts = append(opts, schema.ForCmdline())
 	}
-	doc, findings, err := schema.Check(ctx, d.Data, opts...)
-	var syn *schema.SyntaxError
+	// Parsed once: the document Unpack parsed to tell its shape is the one
+	// checked.
+	tree, err := d.Tree()
+	var (
+		doc      *schema.Document
+		findings schema.Findings
+		syn      *schema.SyntaxError
+	)
+	if err == nil {
+		doc, findings, err = schema.CheckTree(ctx, tree, opts...)
+	}
 	switch {
 	case errors.As(err, &syn):
 		findings = schema.Findings{syn.Finding()}

@@ -4,7 +4,9 @@
 // the JSON Schema and operator reference generated from the same types.
 //
 // A document is read once, by gopkg.in/yaml.v3, into a Tree, which the source
-// chain asks whether it holds a corium block and hands on. Tree.Document
+// chain asks whether it holds a corium block and hands on; a reader that
+// looks at the bytes first (source.Unpack, telling a file's shape) keeps the
+// parse (ReadYAML) and makes the Tree of it, so no document is parsed twice. Tree.Document
 // walks yaml.Node itself so that unknown keys and wrong types become findings
 // rather than one decode abort; Validate adds the field rules (validator/v10
 // tags on the types, run by validator with the project's named rules

@@ -102,12 +102,20 @@ func TestValidationStopsWhenTheContextEnds(t *testing.T) {
 	}
 }
 
+// BenchmarkValidateLargePatch reads a k0s.patch at the remote cap, every key
+// one k0s refuses (as TestLargeMapsAreCheckedInLinearTime's): each is a
+// finding, placed.
 func BenchmarkValidateLargePatch(b *testing.B) {
-	doc := manyKeys("k0s:\n  patch:", 75_000, func(i int) string { return fmt.Sprintf("k%d", i) })
-	b.SetBytes(int64(len(doc)))
+	const n = 75_000
+	data := manyKeys("k0s:\n  patch:", n, func(i int) string { return fmt.Sprintf("k%d", i) })
+	b.SetBytes(int64(len(data)))
 	for b.Loop() {
-		if _, _, err := Load(doc); err != nil {
+		doc, err := Parse(data)
+		if err != nil {
 			b.Fatal(err)
+		}
+		if fs := Validate(doc); len(fs) != n {
+			b.Fatalf("%d findings, want %d", len(fs), n)
 		}
 	}
 }

@@ -26,8 +26,7 @@ func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 			if err != nil {
 				continue // the field rule reports it
 			}
-			at := fmt.Sprintf("%s.peers[%d].allowedIPs[%d]", base, j, k)
-			v.allowedIP(at, pre, own)
+			v.allowedIP(base, j, k, pre, own)
 			spans = append(spans, span{prefix: pre.Masked(), owner: j, line: j + 1, col: k + 1})
 			hostBits = append(hostBits, pre != pre.Masked())
 		}
@@ -44,16 +43,17 @@ func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 	}
 }
 
-// allowedIP checks one entry of a peer's allowedIPs against the interface's
+// allowedIP checks entry k of peer j's allowedIPs against the interface's
 // own prefixes.
-func (v *crossCheck) allowedIP(at string, pre netip.Prefix, own []netip.Prefix) {
+func (v *crossCheck) allowedIP(base string, j, k int, pre netip.Prefix, own []netip.Prefix) {
+	at := func() string { return fmt.Sprintf("%s.peers[%d].allowedIPs[%d]", base, j, k) }
 	masked := pre.Masked()
 	if pre != masked {
-		v.warnf(at, "has host bits set, which wg clears: it is %s; write %s, or %s/%d for the one address",
+		v.warnf(at(), "has host bits set, which wg clears: it is %s; write %s, or %s/%d for the one address",
 			masked, masked, pre.Addr(), pre.Addr().BitLen())
 	}
 	if masked.Bits() == 0 {
-		v.warnf(at, "is a full tunnel: every destination without a more specific route goes to this peer, the API server, registries and DNS of a Kubernetes node included; list the prefixes behind the peer instead")
+		v.warnf(at(), "is a full tunnel: every destination without a more specific route goes to this peer, the API server, registries and DNS of a Kubernetes node included; list the prefixes behind the peer instead")
 		return
 	}
 	for i, o := range own {
@@ -61,7 +61,7 @@ func (v *crossCheck) allowedIP(at string, pre netip.Prefix, own []netip.Prefix) 
 		// the overlay through this peer (a hub); a narrower one, or the
 		// address alone, says this node is behind its peer.
 		if masked.Contains(o.Addr()) && (masked.Bits() > o.Bits() || masked.Bits() == o.Addr().BitLen()) {
-			v.errorf(at, "holds this interface's own address %s (address[%d]): a peer's allowedIPs are the addresses behind the other end; give the peer's address", o.Addr(), i)
+			v.errorf(at(), "holds this interface's own address %s (address[%d]): a peer's allowedIPs are the addresses behind the other end; give the peer's address", o.Addr(), i)
 			return
 		}
 	}

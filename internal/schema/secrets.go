@@ -57,7 +57,9 @@ func SecretFields(cfg *Config) []SecretField {
 	for i, wg := range cfg.WireGuard {
 		add(PrivateKeyPath(i), SecretWireGuardKey, wg.PrivateKey, wg.PrivateKeyFrom)
 		for j, p := range wg.Peers {
-			add(PresharedKeyPath(i, j), SecretWireGuardKey, p.PresharedKey, p.PresharedKeyFrom)
+			if p.PresharedKey != nil || p.PresharedKeyFrom != nil { // a path spelled only when set: a hub has thousands of peers
+				add(PresharedKeyPath(i, j), SecretWireGuardKey, p.PresharedKey, p.PresharedKeyFrom)
+			}
 		}
 	}
 	return out

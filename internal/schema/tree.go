@@ -34,25 +34,70 @@ var ErrNoBlock = errors.New("no corium block")
 // document came from cloud-init, which makes it a cloud-config whatever its
 // first line. The error is a *SyntaxError.
 func ReadTree(data []byte, fromCloudInit bool) (*Tree, error) {
-	t := &Tree{CloudConfig: fromCloudInit || IsCloudConfig(data)}
-	if !t.CloudConfig {
-		t.misplaced = misplacedHeader(data)
-	}
+	return ReadYAML(data).Tree(fromCloudInit)
+}
+
+// Parsed is a document's bytes as yaml.v3 parsed them, once, whatever came
+// of it. A reader that looks at the document before the schema does (the
+// source, telling how a file delivers it) takes the parse from here and
+// hands it on, so the same bytes are never parsed twice: Tree makes of it
+// what ReadTree would.
+type Parsed struct {
+	data []byte
+	// first is yaml.v3's node for the first document; nil when data holds
+	// none, or it is not YAML.
+	first *yaml.Node
+	// extra is the second document's node, when there is one.
+	extra *yaml.Node
+	// err is the parser's error, in the first document or after it, not
+	// yet placed (locateSyntaxError parses again: only a Tree asked for
+	// pays that).
+	err error
+}
+
+// ReadYAML parses data: its first document and whether another follows.
+func ReadYAML(data []byte) *Parsed {
+	p := &Parsed{data: data}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var root yaml.Node
 	switch err := dec.Decode(&root); {
 	case errors.Is(err, io.EOF):
-		return t, nil
+		return p
 	case err != nil:
-		return nil, locateSyntaxError(data, err)
+		p.err = err
+		return p
 	}
+	p.first = &root
 	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
-		return nil, &SyntaxError{Line: extra.Line, Col: extra.Column, Msg: "the document holds more than one YAML document; keep one"}
-	} else if !errors.Is(err, io.EOF) {
-		return nil, locateSyntaxError(data, err)
+	switch err := dec.Decode(&extra); {
+	case err == nil:
+		p.extra = &extra
+	case !errors.Is(err, io.EOF):
+		p.err = err
 	}
-	t.root = &root
+	return p
+}
+
+// First is the first document's node (yaml.v3's DocumentNode), as
+// yaml.Unmarshal reads a document: nil when data holds no document or the
+// first is not YAML; given even when a broken or second document follows
+// it, which Tree refuses.
+func (p *Parsed) First() *yaml.Node { return p.first }
+
+// Tree is the parse as the schema reads it, ReadTree's answer for the same
+// bytes: fromCloudInit as there. The error is a *SyntaxError.
+func (p *Parsed) Tree(fromCloudInit bool) (*Tree, error) {
+	t := &Tree{CloudConfig: fromCloudInit || IsCloudConfig(p.data)}
+	if !t.CloudConfig {
+		t.misplaced = misplacedHeader(p.data)
+	}
+	switch {
+	case p.err != nil:
+		return nil, locateSyntaxError(p.data, p.err)
+	case p.extra != nil:
+		return nil, &SyntaxError{Line: p.extra.Line, Col: p.extra.Column, Msg: "the document holds more than one YAML document; keep one"}
+	}
+	t.root = p.first
 	return t, nil
 }
 

@@ -142,13 +142,27 @@ func LoadTree(ctx context.Context, t *Tree, opts ...Option) (*Config, Findings, 
 // Check parses and validates, giving up when ctx ends (see LoadContext). The
 // error is a *SyntaxError, or ctx's.
 func Check(ctx context.Context, data []byte, opts ...Option) (*Document, Findings, error) {
+	return check(ctx, func() (*Tree, error) { return ReadTree(data, false) }, opts)
+}
+
+// CheckTree is Check for a document read already (source.Delivery.Tree):
+// the error is only ctx's.
+func CheckTree(ctx context.Context, t *Tree, opts ...Option) (*Document, Findings, error) {
+	return check(ctx, func() (*Tree, error) { return t, nil }, opts)
+}
+
+// check reads the tree and validates it within stoppable, so that reading
+// too gives up when ctx ends.
+func check(ctx context.Context, read func() (*Tree, error), opts []Option) (*Document, Findings, error) {
 	var (
 		doc *Document
 		fs  Findings
 		err error
 	)
 	stop := stoppable(ctx, func() {
-		if doc, err = Parse(data); err == nil {
+		var t *Tree
+		if t, err = read(); err == nil {
+			doc = t.Document()
 			fs = Validate(doc, opts...)
 		}
 	})

@@ -1,6 +1,7 @@
 package source
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -47,6 +48,26 @@ type Delivery struct {
 	// line and indent place Data's first line in the file when its lines
 	// are the file's (a literal block written as is); line 0 otherwise.
 	line, indent int
+	// parsed is Data as Unpack parsed it when Data is the file itself, and
+	// tree the document a command line carries as Params.Accept read it;
+	// both nil when Data was taken out of the file undecoded (Tree parses
+	// it then).
+	parsed *schema.Parsed
+	tree   *schema.Tree
+}
+
+// Tree is the document parsed for the schema (schema.ReadTree), from the
+// parse Unpack made of it when it made one: the file itself and a command
+// line's data: document are parsed once, a write_files content when asked
+// here. The error is a *schema.SyntaxError.
+func (d *Delivery) Tree() (*schema.Tree, error) {
+	switch {
+	case d.tree != nil:
+		return d.tree, nil
+	case d.parsed != nil:
+		return d.parsed.Tree(false)
+	}
+	return schema.ReadTree(d.Data, false)
 }
 
 // Described says where in the file the document is and how it was taken
@@ -102,9 +123,9 @@ func Unpack(data []byte) (*Delivery, error) {
 	if line, ok := commandLine(data); ok {
 		return unpackCmdline(line, ParamConfig, "")
 	}
-	var root yaml.Node
-	yamlErr := yaml.Unmarshal(data, &root)
-	if yamlErr != nil || topMapping(&root) == nil {
+	parsed := schema.ReadYAML(data)
+	root := parsed.First()
+	if root == nil || topMapping(root) == nil {
 		// Not a YAML mapping: perhaps GRUB's script, which quotes the line.
 		switch line, at, ok, err := grubEntry(data); {
 		case err != nil:
@@ -121,20 +142,21 @@ func Unpack(data []byte) (*Delivery, error) {
 			return unpackCmdline(line, fmt.Sprintf("line %d (iPXE) %s", at, ParamConfig), "")
 		}
 	}
-	if !schema.IsCloudConfig(data) || yamlErr != nil {
+	itself := &Delivery{Data: data, parsed: parsed}
+	if !schema.IsCloudConfig(data) || root == nil {
 		// Not a cloud-config, or not YAML: the schema reads it as it is,
 		// and reports a syntax error with its line.
-		return &Delivery{Data: data}, nil
+		return itself, nil
 	}
-	files, err := writeFiles(&root, data)
+	files, err := writeFiles(root, data)
 	if err != nil {
 		return nil, err
 	}
 	if files = writtenAt(files, FilePath); len(files) == 0 {
-		return &Delivery{Data: data}, nil // the block is under corium:, if anywhere
+		return itself, nil // the block is under corium:, if anywhere
 	}
 	d, err := deliverWritten(files)
-	if err == nil && topValue(&root, schema.BlockKey) != nil {
+	if err == nil && topValue(root, schema.BlockKey) != nil {
 		d.Notes = append(d.Notes, Note{schema.BlockKey, "is never read: " + FilePath + ", which write_files writes, comes first in the agent's sources; keep one of the two"})
 	}
 	return d, err
@@ -144,10 +166,13 @@ func Unpack(data []byte) (*Delivery, error) {
 // document: one line holding corium.config=. A YAML document is never one
 // line with such a word.
 func commandLine(data []byte) (string, bool) {
-	line := strings.TrimSpace(string(data))
-	if strings.ContainsAny(line, "\n\r") {
+	// Looked at as bytes: a document of many lines is not copied to be
+	// turned down.
+	trimmed := bytes.TrimSpace(data)
+	if bytes.ContainsAny(trimmed, "\n\r") {
 		return "", false
 	}
+	line := string(trimmed)
 	_, ok := parseCmdline(line).get(ParamConfig)
 	return line, ok
 }
@@ -172,7 +197,7 @@ func unpackCmdline(line, via, quoted string) (*Delivery, error) {
 	}
 	_, how, _ := strings.Cut(n.Detail, "(")
 	size := MeasureCmdline(line)
-	return &Delivery{Data: n.Data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.Pin, Cmdline: &size}, nil
+	return &Delivery{Data: n.Data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.Pin, Cmdline: &size, tree: n.Tree}, nil
 }
 
 // topMapping is the document's top-level mapping, nil when it has none.

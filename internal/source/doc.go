@@ -19,7 +19,10 @@
 // corium:, whatever its other keys. A document is read once, into a
 // schema.Tree (Inspect), which says whether a block is there from the
 // top-level keys alone (the block's content is the schema's to judge, with
-// line numbers, so a typo beside role: is reported, never skipped).
+// line numbers, so a typo beside role: is reported, never skipped). Unpack
+// parses a file once too (schema.ReadYAML) to tell its shape, and the
+// Delivery hands that parse on (Delivery.Tree): only a document decoded out
+// of write_files, which no one parsed yet, is parsed there.
 //
 // Errors never quote the document: an inline data: document shows only its
 // size, and URLs lose their query string and user info.

@@ -61,7 +61,7 @@ func fromFlag(ctx context.Context, o Options) (*Result, error) {
 	// A document without a block (blank, a list, a cloud-config without
 	// corium:) is not absent here, with no source after it: validation
 	// refuses it in validate's words.
-	tree, err := schema.ReadTree(d.Data, false)
+	tree, err := d.Tree() // the parse Unpack made, not a second one
 	var syn *schema.SyntaxError
 	if errors.As(err, &syn) {
 		err = fmt.Errorf("YAML syntax error: %w", syn)
