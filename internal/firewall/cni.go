@@ -3,7 +3,7 @@ package firewall
 import (
 	"golang.org/x/sys/unix"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -21,7 +21,7 @@ type cniNetwork struct {
 
 // cniNetworkOf is the CNI's network as net has it configured; false for a
 // CNI the guard does not know.
-func cniNetworkOf(cni schema.CNI, net k0sconfig.Network) (cniNetwork, bool) {
+func cniNetworkOf(cni schema.CNI, net config.Network) (cniNetwork, bool) {
 	switch cni {
 	case schema.CNIKubeRouter:
 		// This node's pods sit on veths enslaved to the bridge

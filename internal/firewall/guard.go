@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -128,7 +128,7 @@ func Render(cfg *schema.Config) (Guard, error) {
 }
 
 // podNetwork is the pod range k0s runs, as the table matches it.
-func podNetwork(net k0sconfig.Network) (string, error) {
+func podNetwork(net config.Network) (string, error) {
 	prefix, err := netip.ParsePrefix(net.PodCIDR)
 	if err != nil {
 		return "", fmt.Errorf("network.podCIDR: not a CIDR: %w", err)

@@ -3,12 +3,12 @@ package schema
 import (
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // K0sBase is what the agent's ClusterConfig takes from the document: the
-// input of k0sconfig.Base, defaults applied.
-func K0sBase(cfg *Config) k0sconfig.BaseInput {
+// input of config.Base, defaults applied.
+func K0sBase(cfg *Config) config.BaseInput {
 	eff := withDefaults(cfg)
 	// k0s knows etcd and kine; sqlite is kine with its default datasource,
 	// a file of this controller's, and kine's database is the one
@@ -17,7 +17,7 @@ func K0sBase(cfg *Config) k0sconfig.BaseInput {
 	if eff.Storage.Type == StorageSQLite {
 		storage = string(StorageKine)
 	}
-	in := k0sconfig.BaseInput{
+	in := config.BaseInput{
 		Name:        eff.Cluster.Name,
 		Provider:    string(eff.Network.CNI),
 		PodCIDR:     eff.Network.PodCIDR,
@@ -35,9 +35,9 @@ func K0sBase(cfg *Config) k0sconfig.BaseInput {
 // K0sEffective is the ClusterConfig as far as the document decides it: the
 // agent's base with k0s.patch merged over it.
 func K0sEffective(cfg *Config) map[string]any {
-	doc := k0sconfig.Base(K0sBase(cfg))
+	doc := config.Base(K0sBase(cfg))
 	if len(cfg.K0s.Patch) > 0 {
-		doc = k0sconfig.Merge(doc, cfg.K0s.Patch)
+		doc = config.Merge(doc, cfg.K0s.Patch)
 	}
 	return doc
 }
@@ -47,8 +47,8 @@ func K0sEffective(cfg *Config) map[string]any {
 // CNI's MTU and the checks derive from. A worker renders no k0s.yaml, but
 // its document carries the cluster's network all the same, its own
 // k0s.patch included. Problems carry ClusterConfig paths (see PatchPath).
-func EffectiveNetwork(cfg *Config) (k0sconfig.Network, []k0sconfig.Problem) {
-	return k0sconfig.ReadNetwork(K0sEffective(cfg))
+func EffectiveNetwork(cfg *Config) (config.Network, []config.Problem) {
+	return config.ReadNetwork(K0sEffective(cfg))
 }
 
 // PatchPath is where in the document a ClusterConfig path is set: below
@@ -85,7 +85,7 @@ func walkPatch(patch map[string]any, dotted string) (string, any, bool) {
 }
 
 // NodeFamilies are the address families the node registers addresses of,
-// the primary first (k0sconfig.Network.NodeFamilies): the one family of a
+// the primary first (config.Network.NodeFamilies): the one family of a
 // single-stack cluster's ranges, or both, in k0s's order, when k0s.patch
 // turns dual stack on.
 func NodeFamilies(cfg *Config) []string {

@@ -4,7 +4,7 @@ import (
 	"net/netip"
 	"sort"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // Port is one k0s port of a role.
@@ -55,7 +55,7 @@ type Ports struct {
 
 // PortsOf sorts a role's ports by what they are for, from the network
 // EffectiveNetwork read for it.
-func PortsOf(cfg *Config, net k0sconfig.Network) Ports {
+func PortsOf(cfg *Config, net config.Network) Ports {
 	eff := withDefaults(cfg)
 	p := Ports{Role: rolePorts(eff, net), Tunnel: tunnelPorts(eff, net)}
 	if eff.Role.IsController() {
@@ -68,7 +68,7 @@ func PortsOf(cfg *Config, net k0sconfig.Network) Ports {
 	return p
 }
 
-func rolePorts(eff *Config, net k0sconfig.Network) []Port {
+func rolePorts(eff *Config, net config.Network) []Port {
 	var ports []Port
 	add := func(n int, proto string) {
 		if n > 0 {
@@ -81,11 +81,11 @@ func rolePorts(eff *Config, net k0sconfig.Network) []Port {
 		add(net.JoinAPIPort, "tcp")
 		add(net.ProxyPort, "tcp")
 		if eff.Storage.Type == StorageEtcd {
-			add(k0sconfig.EtcdPeerPort, "tcp")
+			add(config.EtcdPeerPort, "tcp")
 		}
 	}
 	if eff.Role.HasKubelet() {
-		add(k0sconfig.KubeletPort, "tcp")
+		add(config.KubeletPort, "tcp")
 		if kp := net.KubeProxy; kp != nil {
 			add(kp.MetricsPort, "tcp")
 			add(kp.HealthzPort, "tcp")
@@ -95,7 +95,7 @@ func rolePorts(eff *Config, net k0sconfig.Network) []Port {
 			add(net.KubeRouter.BGPPort, "tcp")
 			add(net.KubeRouter.MetricsPort, "tcp")
 		case CNICalico:
-			add(k0sconfig.BGPPort, "tcp")
+			add(config.BGPPort, "tcp")
 		}
 		for _, p := range tunnelPorts(eff, net) {
 			add(p.Number, p.Proto)
@@ -120,7 +120,7 @@ func dedupPorts(sorted []Port) []Port {
 	return out
 }
 
-func tunnelPorts(eff *Config, net k0sconfig.Network) []Port {
+func tunnelPorts(eff *Config, net config.Network) []Port {
 	if !eff.Role.HasKubelet() {
 		return nil
 	}
@@ -148,11 +148,11 @@ func tunnelPorts(eff *Config, net k0sconfig.Network) []Port {
 //     K0sControlPlaneAPIAddress (pkg/token/kubeconfig.go:79,
 //     pkg/apis/k0s/v1beta1/api.go:121-124);
 //   - the load balancer's proxy (6444) where it runs: k0s redirects the
-//     virtual IP's API port to it (see k0sconfig.Network.ProxyPort), so it
+//     virtual IP's API port to it (see config.Network.ProxyPort), so it
 //     is reached wherever the API is.
 //
 // Only a controller has them.
-func endpointPorts(net k0sconfig.Network) []Port {
+func endpointPorts(net config.Network) []Port {
 	ports := []Port{{net.APIPort, "tcp"}, {net.KonnectivityPort, "tcp"}, {net.JoinAPIPort, "tcp"}}
 	if net.ProxyPort > 0 {
 		ports = append(ports, Port{net.ProxyPort, "tcp"})

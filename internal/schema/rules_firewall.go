@@ -5,7 +5,7 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // firewall: overlay mode needs an overlay the node's peers use, and public
@@ -138,8 +138,8 @@ func (v *crossCheck) customCNIGuard(have map[int]bool, public map[int]int) {
 	if v.eff.Role.IsController() && !apiPublic {
 		lost = append(lost, fmt.Sprintf("the API (%d) through the kubernetes service", v.net.APIPort))
 	}
-	if _, kubeletPublic := public[k0sconfig.KubeletPort]; v.eff.Role.HasKubelet() && have[k0sconfig.KubeletPort] && !kubeletPublic {
-		lost = append(lost, fmt.Sprintf("the kubelet (%d) from metrics-server", k0sconfig.KubeletPort))
+	if _, kubeletPublic := public[config.KubeletPort]; v.eff.Role.HasKubelet() && have[config.KubeletPort] && !kubeletPublic {
+		lost = append(lost, fmt.Sprintf("the kubelet (%d) from metrics-server", config.KubeletPort))
 	}
 	example := ""
 	if len(lost) > 0 {
@@ -150,7 +150,7 @@ func (v *crossCheck) customCNIGuard(have map[int]bool, public map[int]int) {
 
 // endpointClients names who reaches each of EndpointPorts through
 // cluster.endpoint.
-func endpointClients(net k0sconfig.Network) map[int]string {
+func endpointClients(net config.Network) map[int]string {
 	return map[int]string{net.APIPort: "kubelets", net.KonnectivityPort: "konnectivity agents", net.JoinAPIPort: "joining controllers", net.ProxyPort: "clients of the load balancer"}
 }
 

@@ -6,13 +6,13 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/k0s/config"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 )
 
 // k0sPatch: k0s decodes spec.api, spec.storage, spec.network and
 // spec.images leniently and drops what it does not know without a word
-// (k0srules.DroppedKeys), so a typo in k0s.patch there changes nothing on
+// (rules.DroppedKeys), so a typo in k0s.patch there changes nothing on
 // the node and nobody is told. Keys k0s refuses are refused when the node is
 // rendered, before the first write; these only warn, since k0s accepts them.
 func (v *crossCheck) k0sPatch() {
@@ -23,12 +23,12 @@ func (v *crossCheck) k0sPatch() {
 	if err != nil {
 		return
 	}
-	for _, key := range k0srules.DroppedKeys(data) {
+	for _, key := range rules.DroppedKeys(data) {
 		path := "k0s.patch"
 		for _, seg := range strings.Split(key, ".") {
 			path = mapKeyPath(path, seg)
 		}
-		v.warnf(path, "is a key k0s %s does not know here: it decodes this part of the ClusterConfig leniently and drops the key without a word; check the spelling against the k0s configuration reference", k0srules.Version)
+		v.warnf(path, "is a key k0s %s does not know here: it decodes this part of the ClusterConfig leniently and drops the key without a word; check the spelling against the k0s configuration reference", rules.Version)
 	}
 }
 
@@ -48,18 +48,18 @@ func (v *crossCheck) k0sRefusals() {
 	if err != nil {
 		return
 	}
-	var refused k0srules.Problems
-	if !errors.As(k0srules.CheckClusterConfig(data), &refused) {
+	var refused rules.Problems
+	if !errors.As(rules.CheckClusterConfig(data), &refused) {
 		return
 	}
-	var elsewhere []k0srules.Problem
+	var elsewhere []rules.Problem
 	for _, p := range refused {
 		dotted, ok := patchOwns(patch, p.Path)
 		switch at := PatchPath(patch, dotted); {
 		case !ok:
 			elsewhere = append(elsewhere, p)
 		case !v.patchRefused[at]:
-			v.errorf(at, "k0s %s would refuse it: %s", k0srules.Version, p.Message)
+			v.errorf(at, "k0s %s would refuse it: %s", rules.Version, p.Message)
 		}
 	}
 	v.k0sRefusalsElsewhere(elsewhere)
@@ -71,19 +71,19 @@ func (v *crossCheck) k0sRefusals() {
 // Apply refuses it at boot all the same, so validate refuses it here, at
 // the patch, naming the ClusterConfig path k0s names; once k0sEffective
 // has refused part of the patch, that refusal says what to change.
-func (v *crossCheck) k0sRefusalsElsewhere(refused []k0srules.Problem) {
+func (v *crossCheck) k0sRefusalsElsewhere(refused []rules.Problem) {
 	if len(refused) == 0 || len(v.patchRefused) > 0 {
 		return
 	}
-	data, err := json.Marshal(k0sconfig.Base(K0sBase(v.cfg)))
+	data, err := json.Marshal(config.Base(K0sBase(v.cfg)))
 	if err != nil {
 		return
 	}
-	var before k0srules.Problems
-	errors.As(k0srules.CheckClusterConfig(data), &before)
+	var before rules.Problems
+	errors.As(rules.CheckClusterConfig(data), &before)
 	for _, p := range refused {
 		if !slices.Contains(before, p) {
-			v.errorf("k0s.patch", "makes a ClusterConfig k0s %s would refuse at %s: %s; change the patch, or the document's field behind that path", k0srules.Version, p.Path, p.Message)
+			v.errorf("k0s.patch", "makes a ClusterConfig k0s %s would refuse at %s: %s; change the patch, or the document's field behind that path", rules.Version, p.Path, p.Message)
 		}
 	}
 }

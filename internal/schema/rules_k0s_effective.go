@@ -3,7 +3,7 @@ package schema
 import (
 	"net/netip"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // k0sEffective holds k0s.patch to what the agent owns and derives. The
@@ -56,7 +56,7 @@ func (v *crossCheck) k0sEffective() {
 	case onOverlay || eff.Firewall.ClusterPorts == ClusterPortsOverlay:
 		v.errorf(dualStack, "turns on dual stack, whose second pod range the guard and the pod masquerade do not follow: with the node address on the overlay or firewall.clusterPorts overlay, IPv6 pods would be cut off; use one address family")
 		v.patchRefused[dualStack] = true
-	case net.Provider == k0sconfig.ProviderCalico && net.Calico.Mode != "bird" && !patchSets(patch, "spec.network.calico.mode"):
+	case net.Provider == config.ProviderCalico && net.Calico.Mode != "bird" && !patchSets(patch, "spec.network.calico.mode"):
 		// k0s refuses it at spec.network.calico.mode, which the patch does
 		// not set (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/network.go:140-142).
 		v.errorf(dualStack, "turns on dual stack, which k0s runs calico with only in mode bird, and calico's mode is vxlan unless the patch sets it; set spec.network.calico.mode to bird in k0s.patch, or use one address family")

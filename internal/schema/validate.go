@@ -7,7 +7,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // Validate checks every rule of the contract and returns all findings,
@@ -85,8 +85,8 @@ type crossCheck struct {
 	opts options
 	// net is the cluster's network as k0s will run it (EffectiveNetwork),
 	// and what could not be read of it.
-	net         k0sconfig.Network
-	netProblems []k0sconfig.Problem
+	net         config.Network
+	netProblems []config.Problem
 	// patchRefused are the k0s.patch paths k0sEffective refused.
 	patchRefused map[string]bool
 	// inlineKeys are the document's inline WireGuard secrets by key, built

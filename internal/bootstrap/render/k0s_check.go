@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 )
 
 // checkWithK0s holds the rendered install line and ClusterConfig to what
@@ -20,12 +20,12 @@ import (
 // under k0s.patch reads the same with k0s.patch. in front. They are joined
 // on one line, so the journal and status.json hold the whole refusal.
 func checkWithK0s(args []string, config []byte) error {
-	err := k0srules.CheckInstall(args[1:], config)
+	err := rules.CheckInstall(args[1:], config)
 	if err == nil {
 		return nil
 	}
 	return fmt.Errorf("k0s %s would refuse what was rendered (k0s.patch is merged into %s as written; a path spec.x here is k0s.patch.spec.x in the configuration): %s",
-		k0srules.Version, K0sConfigPath, strings.ReplaceAll(err.Error(), "\n", "; "))
+		rules.Version, K0sConfigPath, strings.ReplaceAll(err.Error(), "\n", "; "))
 }
 
 // k0sConfigOf is the ClusterConfig among a step's files, nil for a worker.

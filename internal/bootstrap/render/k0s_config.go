@@ -9,8 +9,8 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/k0s/config"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
@@ -19,7 +19,7 @@ import (
 // K0sConfigPath is where the controller's ClusterConfig is written; only
 // root may read it, since it carries the VRRP password and kine's
 // datasource URL.
-const K0sConfigPath = k0srules.DefaultConfigPath
+const K0sConfigPath = rules.DefaultConfigPath
 
 // k0sSecretKeys are the ClusterConfig keys that carry credentials: the
 // agent's own keepalived authPass and kine dataSource (a DSN with its
@@ -86,12 +86,12 @@ func RenderK0sConfig(cfg *schema.Config, in K0sInputs) ([]byte, error) {
 	if api := k0sAPI(cfg, in.NodeAddress); len(api) > 0 {
 		spec["api"] = api
 	}
-	doc := k0sconfig.Merge(k0sconfig.Base(schema.K0sBase(cfg)), map[string]any{"spec": spec})
+	doc := config.Merge(config.Base(schema.K0sBase(cfg)), map[string]any{"spec": spec})
 	if cfg.K0s.Patch != nil {
-		doc = k0sconfig.Merge(doc, cfg.K0s.Patch)
+		doc = config.Merge(doc, cfg.K0s.Patch)
 	}
 	want, _ := schema.EffectiveNetwork(cfg)
-	if got, _ := k0sconfig.ReadNetwork(doc); !reflect.DeepEqual(got, want) {
+	if got, _ := config.ReadNetwork(doc); !reflect.DeepEqual(got, want) {
 		return nil, fmt.Errorf("rendering %s: its network differs from the one the guard and the checks were derived from; this is a bug in corium-agent, report it with the document", K0sConfigPath)
 	}
 	var buf bytes.Buffer

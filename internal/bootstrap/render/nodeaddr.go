@@ -8,7 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -117,7 +117,7 @@ func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
 	taken := make([]netip.Addr, len(fams))
 	rejected := make([]string, len(fams))
 	for i, f := range fams {
-		routes[i] = facts.DefaultRouteOf(f == k0sconfig.FamilyIPv6)
+		routes[i] = facts.DefaultRouteOf(f == config.FamilyIPv6)
 	}
 	takenOn := map[string]string{}
 	for _, c := range candidates(facts, routes...) {
@@ -148,11 +148,11 @@ func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
 		d.Address, d.Second = netip.Addr{}, netip.Addr{}
 		why := familyWhy(cfg, fams, i)
 		switch {
-		case routes[i] == nil && facts.DefaultRoute == nil && fams[0] == k0sconfig.FamilyIPv4:
+		case routes[i] == nil && facts.DefaultRoute == nil && fams[0] == config.FamilyIPv4:
 			d.Reason = "the host has no default route and no interface is marked nodeAddress; k0s picks the address"
-		case fams[0] == k0sconfig.FamilyIPv4 && i == 0 && routes[i] != nil:
+		case fams[0] == config.FamilyIPv4 && i == 0 && routes[i] != nil:
 			d.Reason = fmt.Sprintf("the default route's source %s is not usable (%s); k0s picks the address", routes[i].Source, rejected[i])
-		case fams[0] == k0sconfig.FamilyIPv4 && i == 0:
+		case fams[0] == config.FamilyIPv4 && i == 0:
 			d.Reason = "the host has no IPv4 default route and no interface is marked nodeAddress; k0s picks the address, an IPv4 one first"
 		case routes[i] != nil:
 			d.Refused = true
@@ -191,7 +191,7 @@ func familyWhy(cfg *schema.Config, fams []string, i int) string {
 // firstOfFamily is the first address of a list of CIDRs in family fam.
 func firstOfFamily(list []string, fam string) netip.Addr {
 	for _, s := range list {
-		if p, err := netip.ParsePrefix(s); err == nil && k0sconfig.FamilyOf(p.Addr()) == fam {
+		if p, err := netip.ParsePrefix(s); err == nil && config.FamilyOf(p.Addr()) == fam {
 			return p.Addr().Unmap()
 		}
 	}
