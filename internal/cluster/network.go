@@ -36,8 +36,8 @@ func (c *check) networkFacts() {
 	c.netReported = map[*node]bool{}
 	nets := make([]*config.Network, len(c.set))
 	for i, n := range c.set {
-		if net, problems := schema.EffectiveNetwork(n.cfg); len(problems) == 0 {
-			nets[i] = &net
+		if len(n.k0s.Problems) == 0 {
+			nets[i] = &n.k0s.Network
 		}
 	}
 	for _, f := range netFacts {

@@ -6,6 +6,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -28,9 +29,11 @@ type Node struct {
 // defaults, and its interfaces.
 type node struct {
 	Node
-	order  int
-	cfg    *schema.Config
-	eff    schema.Config
+	order int
+	cfg   *schema.Config
+	eff   schema.Config
+	// k0s is what k0s will do with the document (schema.Effective).
+	k0s    k0s.Effective
 	ifaces []*iface
 	// bad are the paths the file's own findings name.
 	bad map[string]bool
@@ -70,6 +73,7 @@ func newNode(order int, in Node) *node {
 	n := &node{Node: in, order: order, cfg: in.Doc.Config, bad: map[string]bool{}}
 	n.eff = *n.cfg
 	schema.ApplyDefaults(&n.eff)
+	n.k0s = schema.Effective(n.cfg)
 	for _, f := range in.Findings {
 		n.bad[f.Path] = true
 	}

@@ -9,7 +9,7 @@ import (
 
 // cniNetwork is where a CNI, as the effective ClusterConfig runs it,
 // delivers pods' packets to the node, and how it carries them between
-// nodes. The UDP ports of its tunnels are schema.Ports.Tunnel, guarded ports
+// nodes. The UDP ports of its tunnels are k0s.Ports.Tunnel, guarded ports
 // that are never made public.
 type cniNetwork struct {
 	// podInterfaces carry packets from pods: this node's, and other nodes'

@@ -2,11 +2,9 @@ package schema
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/k0s/rules"
 )
 
@@ -33,7 +31,7 @@ func (v *crossCheck) k0sPatch() {
 }
 
 // k0sRefusals are what k0s itself refuses of the effective ClusterConfig
-// (k0srules, the rules apply holds the rendered file to), so that validate
+// (package k0s/rules, the rules apply holds the rendered file to), so that validate
 // says on the laptop what the node would say at boot. The agent's own part
 // passes those rules (render's tests); without the node's addresses and
 // password it is incomplete here, so only problems inside what the patch
@@ -44,14 +42,7 @@ func (v *crossCheck) k0sRefusals() {
 	if len(patch) == 0 {
 		return
 	}
-	data, err := json.Marshal(K0sEffective(v.cfg))
-	if err != nil {
-		return
-	}
-	var refused rules.Problems
-	if !errors.As(rules.CheckClusterConfig(data), &refused) {
-		return
-	}
+	refused := v.k0s.Refused()
 	var elsewhere []rules.Problem
 	for _, p := range refused {
 		dotted, ok := patchOwns(patch, p.Path)
@@ -75,12 +66,7 @@ func (v *crossCheck) k0sRefusalsElsewhere(refused []rules.Problem) {
 	if len(refused) == 0 || len(v.patchRefused) > 0 {
 		return
 	}
-	data, err := json.Marshal(config.Base(K0sBase(v.cfg)))
-	if err != nil {
-		return
-	}
-	var before rules.Problems
-	errors.As(rules.CheckClusterConfig(data), &before)
+	before := v.k0s.BaseRefused()
 	for _, p := range refused {
 		if !slices.Contains(before, p) {
 			v.errorf("k0s.patch", "makes a ClusterConfig k0s %s would refuse at %s: %s; change the patch, or the document's field behind that path", rules.Version, p.Path, p.Message)
@@ -88,7 +74,7 @@ func (v *crossCheck) k0sRefusalsElsewhere(refused []rules.Problem) {
 	}
 }
 
-// patchOwns says whether a k0srules path (spec.a.b[0].c) lies inside what
+// patchOwns says whether a k0s/rules path (spec.a.b[0].c) lies inside what
 // the patch sets, with the path's dotted map part up to there.
 func patchOwns(patch map[string]any, k0sPath string) (string, bool) {
 	var cur any = patch
@@ -96,7 +82,7 @@ func patchOwns(patch map[string]any, k0sPath string) (string, bool) {
 	for _, seg := range strings.Split(k0sPath, ".") {
 		name, _, indexed := strings.Cut(seg, "[")
 		if strings.HasPrefix(name, "<") {
-			// A key k0srules does not show (<key>): the map the patch set
+			// A key the rules do not show (<key>): the map the patch set
 			// holds it.
 			return strings.Join(walked, "."), true
 		}

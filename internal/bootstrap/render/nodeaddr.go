@@ -18,7 +18,7 @@ import (
 // to the k0s step as one value; nothing else derives the node address.
 type Decision struct {
 	// Address is the chosen address, of the cluster's primary family
-	// (schema.NodeFamilies); invalid when it is decided at boot or nothing
+	// (config.Network.NodeFamilies); invalid when it is decided at boot or nothing
 	// qualifies (Reason says which).
 	Address netip.Addr `json:"address,omitzero"`
 	// Second is the node's address of the other family in a dual-stack
@@ -81,7 +81,7 @@ var containerNames = map[string]bool{
 
 // SelectNodeAddress picks the node address (pure). The first address of the
 // interface marked nodeAddress wins; otherwise the source of the default
-// route of the cluster's primary family (schema.NodeFamilies: the address
+// route of the cluster's primary family (config.Network.NodeFamilies: the address
 // kube-apiserver advertises must be of the service range's family), unless
 // that is the HA virtual IP, an overlay interface not marked nodeAddress, or
 // a CNI or container interface. In a dual-stack cluster the other family's
@@ -99,7 +99,7 @@ func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
 		}
 	}
 	vip := haVirtualIP(cfg)
-	fams := schema.NodeFamilies(cfg)
+	fams := schema.Effective(cfg).Network.NodeFamilies(cfg.Cluster.Endpoint)
 
 	if marked != nil {
 		d := selectMarked(*marked, facts, overlay, vip)

@@ -9,6 +9,13 @@ const (
 	ProviderCustom     = "custom"
 )
 
+// The datastores k0s knows (spec.storage.type; k0s v1.36.3+k0s.0
+// pkg/apis/k0s/v1beta1/storage.go EtcdStorageType, KineStorageType).
+const (
+	StorageEtcd = "etcd"
+	StorageKine = "kine"
+)
+
 // BaseInput is what the agent's ClusterConfig takes from the document
 // itself, with its defaults applied.
 type BaseInput struct {
@@ -16,7 +23,7 @@ type BaseInput struct {
 	Provider    string // spec.network.provider
 	PodCIDR     string
 	ServiceCIDR string
-	// Storage is spec.storage.type: "etcd" or "kine".
+	// Storage is spec.storage.type: StorageEtcd or StorageKine.
 	Storage string
 	// OnOverlay says the node address is on a WireGuard interface, so the
 	// CNI must encapsulate between every pair of nodes.

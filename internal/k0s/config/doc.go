@@ -1,7 +1,8 @@
-// Package k0sconfig is the effective ClusterConfig: the part of it the agent
-// derives from a node document alone (Base), k0s.patch deep-merged over it
-// (Merge), and the network facts k0s will act on, read back from the merged
-// value with k0s's own defaults (ReadNetwork).
+// Package config is the ClusterConfig as the agent builds and reads it: the
+// part the agent derives from a node document alone (Base), the merge
+// k0s.patch is documented to do (Merge), and the network facts k0s will act
+// on, read back from a merged value with k0s's own defaults (ReadNetwork).
+// Package k0s puts them together into the effective configuration, once.
 //
 // It exists so that what the agent derives from the cluster's network (the
 // guard's ports, trusted ranges and devices, the masquerade, the checks) has
@@ -10,8 +11,8 @@
 //
 // It is a leaf: plain maps in, plain values out, no I/O. The node-specific
 // parts of the rendered k0s.yaml (addresses, the VRRP password, MTUs) are
-// render's; none of them is a fact read here, which render checks on every
-// run by reading the facts back from the file it writes.
+// render's; none of them is a fact read here, which render's tests check by
+// reading the facts back from the files it writes.
 //
 // The defaults and field names are those of k0s v1.36.3+k0s.0, cited where
 // they are read.

@@ -2,7 +2,7 @@ package config
 
 // The ports of k0s v1.36.3+k0s.0 and its components where a ClusterConfig
 // leaves them unset (ReadNetwork's defaults), and those a ClusterConfig
-// cannot move. The schema's role port set (schema.PortsOf) and the guard
+// cannot move. The role port set (k0s.Ports) and the guard
 // take them from here, through Network or these names.
 const (
 	// pkg/apis/k0s/v1beta1/api.go setDefaults.

@@ -1,7 +1,6 @@
-package schema
+package k0s
 
 import (
-	"net/netip"
 	"sort"
 
 	"github.com/corium/corium-agent/internal/k0s/config"
@@ -13,30 +12,24 @@ type Port struct {
 	Proto  string // "tcp" or "udp"
 }
 
-// RolePorts is the set of ports that k0s and the components it runs listen
-// on at every address of the node in this role, as the effective
-// ClusterConfig sets them (EffectiveNetwork): the set firewall.clusterPorts
-// guards and firewall.publicPorts picks from.
-//
-// Controllers: the API (6443), konnectivity (8132), k0s's join API (9443),
-// with etcd its peers (2380), and with the control-plane load balancer its
-// proxy to the API (6444). Roles with a kubelet: the kubelet (10250),
-// kube-proxy's metrics and health (10249, 10256) unless disabled or bound to
-// loopback (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/kubeproxy.go:98-104),
-// plus the CNI's own: kube-router's BGP (179/tcp), metrics (8080/tcp;
-// kuberouter.go:84-91) and, with fou, its UDP tunnel (5555/udp); calico's
-// BGP (179/tcp) and, in vxlan mode, VXLAN (4789/udp). A custom CNI brings
-// its own rules. The numbers are the defaults; a k0s.patch that moves one
-// moves the port here.
-func RolePorts(cfg *Config) []Port {
-	net, _ := EffectiveNetwork(cfg)
-	return PortsOf(cfg, net).Role
-}
-
-// Ports are a role's ports by what they are for, from one effective
-// network.
+// Ports are a role's ports by what they are for, from the effective
+// network (Effective.Ports).
 type Ports struct {
-	// Role is RolePorts.
+	// Role is the set of ports that k0s and the components it runs listen
+	// on at every address of the node in this role, as the effective
+	// ClusterConfig sets them: the set firewall.clusterPorts guards and
+	// firewall.publicPorts picks from.
+	//
+	// Controllers: the API (6443), konnectivity (8132), k0s's join API (9443),
+	// with etcd its peers (2380), and with the control-plane load balancer its
+	// proxy to the API (6444). Roles with a kubelet: the kubelet (10250),
+	// kube-proxy's metrics and health (10249, 10256) unless disabled or bound to
+	// loopback (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/kubeproxy.go:98-104),
+	// plus the CNI's own: kube-router's BGP (179/tcp), metrics (8080/tcp;
+	// kuberouter.go:84-91) and, with fou, its UDP tunnel (5555/udp); calico's
+	// BGP (179/tcp) and, in vxlan mode, VXLAN (4789/udp). A custom CNI brings
+	// its own rules. The numbers are the defaults; a k0s.patch that moves one
+	// moves the port here.
 	Role []Port
 	// Tunnel are the UDP ports that carry the CNI's pod tunnels between
 	// nodes: what arrives there comes out on an interface the guard trusts
@@ -53,12 +46,11 @@ type Ports struct {
 	API []Port
 }
 
-// PortsOf sorts a role's ports by what they are for, from the network
-// EffectiveNetwork read for it.
-func PortsOf(cfg *Config, net config.Network) Ports {
-	eff := withDefaults(cfg)
-	p := Ports{Role: rolePorts(eff, net), Tunnel: tunnelPorts(eff, net)}
-	if eff.Role.IsController() {
+// portsOf sorts a role's ports by what they are for, from the effective
+// network.
+func portsOf(in Input, net config.Network) Ports {
+	p := Ports{Role: rolePorts(in, net), Tunnel: tunnelPorts(in, net)}
+	if in.Controller {
 		p.Endpoint = endpointPorts(net)
 		p.API = []Port{{net.APIPort, "tcp"}}
 		if net.ProxyPort > 0 {
@@ -68,36 +60,36 @@ func PortsOf(cfg *Config, net config.Network) Ports {
 	return p
 }
 
-func rolePorts(eff *Config, net config.Network) []Port {
+func rolePorts(in Input, net config.Network) []Port {
 	var ports []Port
 	add := func(n int, proto string) {
 		if n > 0 {
 			ports = append(ports, Port{n, proto})
 		}
 	}
-	if eff.Role.IsController() {
+	if in.Controller {
 		add(net.APIPort, "tcp")
 		add(net.KonnectivityPort, "tcp")
 		add(net.JoinAPIPort, "tcp")
 		add(net.ProxyPort, "tcp")
-		if eff.Storage.Type == StorageEtcd {
+		if in.Storage == config.StorageEtcd {
 			add(config.EtcdPeerPort, "tcp")
 		}
 	}
-	if eff.Role.HasKubelet() {
+	if in.Kubelet {
 		add(config.KubeletPort, "tcp")
 		if kp := net.KubeProxy; kp != nil {
 			add(kp.MetricsPort, "tcp")
 			add(kp.HealthzPort, "tcp")
 		}
-		switch eff.Network.CNI {
-		case CNIKubeRouter:
+		switch in.Provider {
+		case config.ProviderKubeRouter:
 			add(net.KubeRouter.BGPPort, "tcp")
 			add(net.KubeRouter.MetricsPort, "tcp")
-		case CNICalico:
+		case config.ProviderCalico:
 			add(config.BGPPort, "tcp")
 		}
-		for _, p := range tunnelPorts(eff, net) {
+		for _, p := range tunnelPorts(in, net) {
 			add(p.Number, p.Proto)
 		}
 	}
@@ -120,14 +112,14 @@ func dedupPorts(sorted []Port) []Port {
 	return out
 }
 
-func tunnelPorts(eff *Config, net config.Network) []Port {
-	if !eff.Role.HasKubelet() {
+func tunnelPorts(in Input, net config.Network) []Port {
+	if !in.Kubelet {
 		return nil
 	}
 	switch {
-	case eff.Network.CNI == CNICalico && net.Calico.Mode == "vxlan":
+	case in.Provider == config.ProviderCalico && net.Calico.Mode == "vxlan":
 		return []Port{{net.Calico.VXLANPort, "udp"}}
-	case eff.Network.CNI == CNIKubeRouter && net.KubeRouter.Overlay && net.KubeRouter.Encap == "fou":
+	case in.Provider == config.ProviderKubeRouter && net.KubeRouter.Overlay && net.KubeRouter.Encap == "fou":
 		return []Port{{net.KubeRouter.EncapPort, "udp"}}
 	}
 	return nil
@@ -158,42 +150,4 @@ func endpointPorts(net config.Network) []Port {
 		ports = append(ports, Port{net.ProxyPort, "tcp"})
 	}
 	return ports
-}
-
-// EndpointKind says where packets to cluster.endpoint arrive.
-type EndpointKind int
-
-const (
-	// EndpointNone: no endpoint is set.
-	EndpointNone EndpointKind = iota
-	// EndpointOverlay: an IP inside a wireguard address prefix of the
-	// document, reached over the overlay.
-	EndpointOverlay
-	// EndpointUnderlay: an IP outside every one of them (an underlay
-	// virtual IP, a load balancer's, the node's own LAN address).
-	EndpointUnderlay
-	// EndpointName: a DNS name, whose address is not known offline.
-	EndpointName
-)
-
-// ClusterEndpoint classifies cluster.endpoint, with its address when it is
-// an IP.
-func ClusterEndpoint(cfg *Config) (EndpointKind, netip.Addr) {
-	e := cfg.Cluster.Endpoint
-	if e == "" {
-		return EndpointNone, netip.Addr{}
-	}
-	addr, err := netip.ParseAddr(e)
-	if err != nil || addr.Zone() != "" {
-		return EndpointName, netip.Addr{}
-	}
-	addr = addr.Unmap()
-	for _, wg := range cfg.WireGuard {
-		for _, a := range wg.Address {
-			if p, err := netip.ParsePrefix(a); err == nil && p.Masked().Contains(addr) {
-				return EndpointOverlay, addr
-			}
-		}
-	}
-	return EndpointUnderlay, addr
 }
