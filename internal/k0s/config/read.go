@@ -230,7 +230,7 @@ func (r *reader) length(path string) int {
 	return 0
 }
 
-// strMap is a map of strings (extraArgs); other values are k0srules' to refuse.
+// strMap is a map of strings (extraArgs); other values are package rules' to refuse.
 func (r *reader) strMap(path string) map[string]string {
 	v, ok := r.get(path)
 	m, isMap := asMap(v)

@@ -1,11 +1,11 @@
-// Package kubeletrules says what the kubelet of Kubernetes v1.36.3, the
+// Package kubelet says what the kubelet of Kubernetes v1.36.3, the
 // release k0s v1.36.3+k0s.0 bundles (k0s embedded-bins/Makefile.variables
 // kubernetes_version, go.mod k8s.io/kubelet v0.36.3), refuses of what a node
 // document hands it: the node labels k0s passes on as --node-labels
 // (k0s pkg/component/worker/kubelet.go:113-115).
 //
 // The rules are written by hand from that release's source, each naming the
-// file and line it comes from, as k0srules does for k0s. The kubelet
+// file and line it comes from, as package k0s/rules does for k0s. The kubelet
 // publishes half of its label rule, IsKubeletLabel in k8s.io/kubelet's
 // pkg/apis; importing it links k8s.io/api and k8s.io/apimachinery, and with
 // them an HTTP client and TLS, which the schema must not link (it is what a

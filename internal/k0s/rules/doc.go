@@ -1,4 +1,4 @@
-// Package k0srules says what k0s v1.36.3+k0s.0 refuses when a node is
+// Package rules says what k0s v1.36.3+k0s.0 refuses when a node is
 // installed: the ClusterConfig it reads from /etc/k0s/k0s.yaml and the
 // command line of `k0s install controller|worker`, and the few things
 // `k0s controller|worker` refuses when the installed unit starts.

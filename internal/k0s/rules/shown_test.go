@@ -32,7 +32,7 @@ func (m *markers) fill(s string) string {
 	})
 }
 
-// markedDocuments put a marker in every scalar position k0srules can refuse:
+// markedDocuments put a marker in every scalar position the rules can refuse:
 // the value that is wrong is the one that may be a secret pasted into
 // k0s.patch. path is where the refusal must be, so each case is a real
 // failure at its marker.
@@ -114,7 +114,7 @@ var markedDocuments = []struct{ name, doc, path string }{
 	{"image version", `spec: {images: {coredns: {version: "{M} x"}}}`, "spec.images.coredns.version"},
 }
 
-// TestProblemsQuoteNoValue: whatever k0srules refuses in a document, its
+// TestProblemsQuoteNoValue: whatever the rules refuse in a document, its
 // problems name the field and never show the value, nor a key that may be
 // one.
 func TestProblemsQuoteNoValue(t *testing.T) {

@@ -3,7 +3,7 @@
 // it answers what the agent and the unit it installs run:
 //
 //	k0s install controller|worker ...  refuses what k0s v1.36.3+k0s.0
-//	    refuses at install (internal/k0srules: the flags, and for a
+//	    refuses at install (internal/k0s/rules: the flags, and for a
 //	    controller the config file and the feature gates), and an existing
 //	    unit without --force; otherwise writes and enables the unit
 //	    k0scontroller.service or k0sworker.service, as k0s does. Every call
