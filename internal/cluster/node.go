@@ -6,6 +6,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -114,7 +115,7 @@ func (n *node) at(path string) Place {
 	return Place{File: file, Path: path, Line: line, Col: col}
 }
 
-func (f *iface) path() string { return fmt.Sprintf("wireguard[%d]", f.i) }
+func (f *iface) path() string { return finding.Path("wireguard").Index(f.i).String() }
 
 // String names the interface in a message: the node, where its document
 // names it, then file and field path ("a1 (a1.yaml wireguard[0])").

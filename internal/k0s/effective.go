@@ -1,6 +1,7 @@
 package k0s
 
 import (
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
@@ -30,7 +31,7 @@ type Effective struct {
 	// Problems are what of it the agent cannot work with, at ClusterConfig
 	// paths.
 	Network  config.Network
-	Problems []config.Problem
+	Problems []finding.Finding
 	// Ports are the role's ports, from Network.
 	Ports Ports
 }

@@ -3,6 +3,7 @@ package schema
 import (
 	"strings"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/k0s/config"
 )
@@ -52,7 +53,7 @@ func k0sInput(cfg *Config) k0s.Input {
 // k0s.patch, down to the deepest key the patch holds.
 func PatchPath(patch map[string]any, dotted string) string {
 	path, _, _ := walkPatch(patch, dotted)
-	return path
+	return path.String()
 }
 
 // patchSets says whether the patch sets a ClusterConfig path (null is
@@ -65,8 +66,8 @@ func patchSets(patch map[string]any, dotted string) bool {
 // walkPatch follows a dotted ClusterConfig path into the patch: the
 // document path of the deepest key found, its value, and whether the whole
 // path was there.
-func walkPatch(patch map[string]any, dotted string) (string, any, bool) {
-	path := "k0s.patch"
+func walkPatch(patch map[string]any, dotted string) (finding.Path, any, bool) {
+	path := finding.Path("k0s.patch")
 	var cur any = patch
 	for _, seg := range strings.Split(dotted, ".") {
 		m, ok := cur.(map[string]any)
@@ -76,7 +77,7 @@ func walkPatch(patch map[string]any, dotted string) (string, any, bool) {
 		if cur, ok = m[seg]; !ok {
 			return path, nil, false
 		}
-		path = mapKeyPath(path, seg)
+		path = path.Key(seg)
 	}
 	return path, cur, true
 }

@@ -3,6 +3,8 @@ package schema
 import (
 	"fmt"
 	"net/netip"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // allowedIPs: WireGuard routes a prefix to one peer only, so two peers
@@ -32,7 +34,9 @@ func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 			hostBits = append(hostBits, pre != pre.Masked())
 		}
 	}
-	rel := func(s span) string { return fmt.Sprintf("peers[%d].allowedIPs[%d]", s.line-1, s.col-1) }
+	rel := func(s span) string {
+		return finding.Path("peers").Index(s.line - 1).Field("allowedIPs").Index(s.col - 1).String()
+	}
 	for i, first := range clashes(spans) {
 		if hostBits[first] && !hostBits[i] {
 			// The earlier entry claims more than it says: it is the one to

@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/k0s/config"
 )
@@ -35,7 +36,7 @@ func (v *crossCheck) firewall() {
 	}
 	seen := map[int]int{}
 	for i, p := range f.PublicPorts {
-		path := fmt.Sprintf("firewall.publicPorts[%d]", i)
+		path := finding.Path("firewall.publicPorts").Index(i).String()
 		if first, dup := seen[p]; dup {
 			v.errorf(path, "duplicates firewall.publicPorts[%d] (%d)", first, p)
 			continue
@@ -117,7 +118,7 @@ func (v *crossCheck) apiPortsTogether(public map[int]int) {
 	api, proxy := v.k0s.Network.APIPort, v.k0s.Network.ProxyPort
 	if i, ok := public[proxy]; ok {
 		if _, apiPublic := public[api]; !apiPublic {
-			v.errorf(fmt.Sprintf("firewall.publicPorts[%d]", i), "%d is k0s's control-plane load balancer proxy to the API, which follows the API's port %d: list %d to make the API public, and the proxy goes with it", proxy, api, api)
+			v.errorf(finding.Path("firewall.publicPorts").Index(i).String(), "%d is k0s's control-plane load balancer proxy to the API, which follows the API's port %d: list %d to make the API public, and the proxy goes with it", proxy, api, api)
 		}
 	}
 }

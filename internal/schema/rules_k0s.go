@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/k0s/rules"
 )
 
@@ -22,11 +23,11 @@ func (v *crossCheck) k0sPatch() {
 		return
 	}
 	for _, key := range rules.DroppedKeys(data) {
-		path := "k0s.patch"
+		path := finding.Path("k0s.patch")
 		for _, seg := range strings.Split(key, ".") {
-			path = mapKeyPath(path, seg)
+			path = path.Key(seg)
 		}
-		v.warnf(path, "is a key k0s %s does not know here: it decodes this part of the ClusterConfig leniently and drops the key without a word; check the spelling against the k0s configuration reference", rules.Version)
+		v.warnf(path.String(), "is a key k0s %s does not know here: it decodes this part of the ClusterConfig leniently and drops the key without a word; check the spelling against the k0s configuration reference", rules.Version)
 	}
 }
 

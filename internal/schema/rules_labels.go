@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/k0s/kubelet"
 )
 
@@ -17,7 +18,7 @@ func (v *crossCheck) nodeLabels() {
 		if !isQualifiedName(key) || !kubelet.RefusesNodeLabel(key) {
 			continue // a malformed key is the field rule's
 		}
-		path := mapKeyPath("node.labels", key)
+		path := finding.Path("node.labels").Key(key).String()
 		v.errorAt(path+keySuffix, path, "%s", kubeletLabelRefusal)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // The rules on an interface's keys: its own key pair, its peers' keys, and
@@ -99,11 +101,11 @@ func (v *crossCheck) nodeKeys() {
 		if _, secret := v.inlineSecretKey(k); secret {
 			continue // interfaceKeys reports it
 		}
-		field := ".publicKey"
+		field := "publicKey"
 		if wg.PrivateKey != nil {
-			field = ".privateKey"
+			field = "privateKey"
 		}
-		own[i] = &OwnKey{Key: k, Field: fmt.Sprintf("wireguard[%d]%s", i, field)}
+		own[i] = &OwnKey{Key: k, Field: finding.Path("wireguard").Index(i).Field(field).String()}
 	}
 	for _, f := range NodeKeyClashes(v.cfg, own) {
 		v.errorf(f.Path, "%s", f.Message)
@@ -124,10 +126,10 @@ type OwnKey struct {
 // peer tells two interfaces with one key apart by nothing), and a peer is
 // another node, so it is never one of this node's interfaces. A finding
 // names fields, never a key.
-func NodeKeyClashes(cfg *Config, own []*OwnKey) []Finding {
-	var out []Finding
+func NodeKeyClashes(cfg *Config, own []*OwnKey) []finding.Finding {
+	var out []finding.Finding
 	refuse := func(path, format string, args ...any) {
-		out = append(out, Finding{Path: path, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+		out = append(out, finding.Finding{Path: path, Severity: finding.Error, Message: fmt.Sprintf(format, args...)})
 	}
 	owner := make(map[wgtypes.Key]int, len(own))
 	for i, k := range own {
@@ -147,7 +149,7 @@ func NodeKeyClashes(cfg *Config, own []*OwnKey) []Finding {
 				continue
 			}
 			if o, mine := owner[k]; mine && o != i {
-				refuse(fmt.Sprintf("wireguard[%d].peers[%d].publicKey", i, j), "is the public key of wireguard[%d] on this node; a peer is another node's interface", o)
+				refuse(finding.Path("wireguard").Index(i).Field("peers").Index(j).Field("publicKey").String(), "is the public key of wireguard[%d] on this node; a peer is another node's interface", o)
 			}
 		}
 	}

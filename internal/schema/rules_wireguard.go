@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // minIPv6MTU is the smallest MTU IPv6 allows on a link (RFC 8200).
@@ -14,7 +16,7 @@ func (v *crossCheck) wireguard() {
 	names := map[string]int{}
 	nodeAddr := -1
 	for i, wg := range v.cfg.WireGuard {
-		base := fmt.Sprintf("wireguard[%d]", i)
+		base := finding.Path("wireguard").Index(i).String()
 		if first, dup := names[wg.Name]; dup && wg.Name != "" {
 			// Quoted only when valid: a wrong name may be anything pasted there.
 			if isIfname(wg.Name) {

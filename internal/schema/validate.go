@@ -32,10 +32,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 		c.findings.sortByPosition()
 		return c.findings
 	}
-	c.broken = make(map[string]bool, len(doc.Findings)+len(doc.repeats))
-	for _, f := range doc.Findings {
-		c.broken[f.at] = true
-	}
+	c.broken = make(map[string]bool, len(doc.repeats))
 	for _, p := range doc.repeats {
 		c.broken[p] = true
 	}

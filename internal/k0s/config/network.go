@@ -70,13 +70,3 @@ type KubeProxy struct {
 // ("spec.network.calico.vxlanPort"). What is derived from Network depends on
 // these and nothing else of the file.
 func (n Network) Fields() []string { return n.fields }
-
-// Problem is a fact of the effective ClusterConfig the agent cannot work
-// with. Path is the ClusterConfig path, dotted; Message never holds the
-// value found there.
-type Problem struct {
-	Path    string
-	Message string
-}
-
-func (p Problem) String() string { return p.Path + ": " + p.Message }

@@ -7,13 +7,17 @@ import (
 	"net/netip"
 	"strconv"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // ReadNetwork reads the network facts from an effective ClusterConfig,
 // taking k0s's default where a field is unset. A field whose value the
-// agent cannot read, or that the agent cannot guard, is a Problem; its fact
-// keeps the default, so every Problem is reported in one pass.
-func ReadNetwork(doc map[string]any) (Network, []Problem) {
+// agent cannot read, or that the agent cannot guard, is a finding at its
+// ClusterConfig path, dotted, whose message never holds the value found
+// there; its fact keeps the default, so every problem is reported in one
+// pass.
+func ReadNetwork(doc map[string]any) (Network, []finding.Finding) {
 	r := &reader{doc: doc}
 	n := Network{
 		// pkg/apis/k0s/v1beta1/network.go:72-83 DefaultNetwork.
@@ -148,11 +152,11 @@ func (r *reader) kubeProxy() *KubeProxy {
 type reader struct {
 	doc      map[string]any
 	fields   []string
-	problems []Problem
+	problems []finding.Finding
 }
 
 func (r *reader) problem(path, format string, args ...any) {
-	r.problems = append(r.problems, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+	r.problems = append(r.problems, finding.Finding{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
 // get is the value at a dotted path, and whether it is set (null is unset,

@@ -3,25 +3,18 @@ package rules
 import (
 	"sort"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
-// Problem is one thing k0s refuses. Path is where: a YAML path into the
-// ClusterConfig (spec.network.podCIDR, spec.network.controlPlaneLoadBalancing
-// .keepalived.vrrpInstances[0].authPass), a flag (--single), or the command
-// ("install"). Message is lowercase and never carries a secret's value.
-// Source is the k0s v1.36.3+k0s.0 file and line the rule comes from.
-type Problem struct {
-	Path    string
-	Message string
-	Source  string
-}
-
-func (p Problem) String() string {
-	if p.Path == "" {
-		return p.Message
-	}
-	return p.Path + ": " + p.Message
-}
+// Problem is one thing k0s refuses, as a finding (package finding's one
+// type; the name stays for the rules that make one). Path is where: a YAML
+// path into the ClusterConfig (spec.network.podCIDR,
+// spec.network.controlPlaneLoadBalancing.keepalived.vrrpInstances[0].authPass),
+// a flag (--single), or the command ("install"). Message is lowercase and
+// never carries a secret's value. Source is the k0s v1.36.3+k0s.0 file and
+// line the rule comes from. Severity is always finding.Error: k0s refuses.
+type Problem = finding.Finding
 
 // Problems is every refusal found, in a fixed order. As an error it reads
 // as k0s's own would: one line per problem.
