@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"fmt"
 	"net/netip"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
@@ -115,12 +114,12 @@ func (n *node) at(path string) Place {
 	return Place{File: file, Path: path, Line: line, Col: col}
 }
 
-func (f *iface) path() string { return finding.Path("wireguard").Index(f.i).String() }
+func (f *iface) path() finding.Path { return finding.Path("wireguard").Index(f.i) }
 
 // String names the interface in a message: the node, where its document
 // names it, then file and field path ("a1 (a1.yaml wireguard[0])").
 func (f *iface) String() string {
-	where := f.n.File + " " + f.path()
+	where := f.n.File + " " + f.path().String()
 	if name := f.n.name(); name != "" {
 		return name + " (" + where + ")"
 	}
@@ -135,7 +134,7 @@ func (n *node) name() string {
 	return n.cfg.Node.Name
 }
 
-func (e *entry) path() string { return fmt.Sprintf("%s.peers[%d]", e.in.path(), e.j) }
+func (e *entry) path() finding.Path { return e.in.path().Field("peers").Index(e.j) }
 
 // holds says whether the entry's allowedIPs hold a.
 func (e *entry) holds(a netip.Addr) bool {

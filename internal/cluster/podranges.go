@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"fmt"
 	"net/netip"
 )
 
@@ -59,7 +58,7 @@ func (c *check) holdsRange(n *node, e *entry, ranges []namedRange) {
 				continue
 			}
 			if path == "" {
-				path = fmt.Sprintf("%s.allowedIPs[%d]", e.path(), k)
+				path = e.path().Field("allowedIPs").Index(k).String()
 			}
 			switch {
 			case n.bad[path]:
