@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/cluster"
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -98,7 +99,7 @@ whole against the kernel's limit.`, stderr)
 	}
 	if f := fit; f != nil {
 		fmt.Fprintln(stderr, "corium-agent cmdline: "+formatFinding(name, *f))
-		if f.Severity == schema.SeverityError {
+		if f.Severity == finding.Error {
 			return exitFailed
 		}
 	}
@@ -140,6 +141,6 @@ func lineDocument(n cluster.Node) (doc []byte, dropped int, err error) {
 // cannot fit at all, a warning when they leave less than
 // source.CmdlineRoom, nil when they fit with room. validate --for cmdline
 // reports the same.
-func cmdlineFit(params []string) *schema.Finding {
+func cmdlineFit(params []string) *finding.Finding {
 	return source.CmdlineFit(source.MeasureCmdline(strings.Join(params, " "))) // as the kernel sees them, unquoted
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/status"
 )
 
 // pastTheCap is how many findings manyFindings makes beyond schema.MaxShown.
@@ -73,7 +73,7 @@ func TestApplyRecordsFindingsUpToTheCap(t *testing.T) {
 	}
 	st, raw := readStatus(t, root)
 	errs := st.Validation.Errors
-	if len(errs) != schema.MaxShown+1 || errs[len(errs)-1] != (status.Finding{Message: andMore}) {
+	if len(errs) != schema.MaxShown+1 || errs[len(errs)-1] != (finding.Finding{Severity: finding.Error, Message: andMore}) {
 		t.Errorf("status records %d errors, ending %+v; want %d and %q", len(errs), errs[len(errs)-1], schema.MaxShown, andMore)
 	}
 	if n := strings.Count(st.Error, "must be a Kubernetes"); n != schema.MaxShown || !strings.HasSuffix(st.Error, andMore) {

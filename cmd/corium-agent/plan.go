@@ -10,7 +10,6 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/rootfs"
-	"github.com/corium/corium-agent/internal/schema"
 )
 
 func init() {
@@ -61,10 +60,10 @@ func printPlan(w io.Writer, rep *bootstrap.PlanReport, full bool) {
 	printSource(w, rep.Provenance)
 	if v := rep.Validation; v != nil {
 		for _, f := range v.Errors {
-			fmt.Fprintf(w, "error: %s\n", schema.Finding{Path: f.Path, Message: f.Message})
+			fmt.Fprintf(w, "error: %s\n", f)
 		}
 		for _, f := range v.Warnings {
-			fmt.Fprintf(w, "warning: %s\n", schema.Finding{Path: f.Path, Message: f.Message})
+			fmt.Fprintf(w, "warning: %s\n", f)
 		}
 	}
 	printNodeAddress(w, rep.NodeAddress)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/cluster"
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -198,13 +199,13 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 			}
 		case len(r.Findings.Errors()) == 0:
 			// cmdline could not take the block out: it refuses the same.
-			r.Findings = append(r.Findings, schema.Finding{Severity: schema.SeverityError, Message: err.Error()})
+			r.Findings = append(r.Findings, finding.Finding{Severity: finding.Error, Message: err.Error()})
 		}
 	}
 	if c.facts != nil && n.Doc != nil && n.Doc.Config != nil && len(r.Findings.Errors()) == 0 {
 		// What plan refuses on that host, in plan's words.
 		if err := bootstrap.CheckWithFacts(n.Doc.Config, c.facts); err != nil {
-			r.Findings = append(r.Findings, schema.Finding{Severity: schema.SeverityError, Message: err.Error()})
+			r.Findings = append(r.Findings, finding.Finding{Severity: finding.Error, Message: err.Error()})
 		}
 	}
 	r.errors, r.warnings, r.strict = len(r.Findings.Errors()), len(r.Findings.Warnings()), c.strict
@@ -230,13 +231,13 @@ func printText(stdout, stderr io.Writer, r validateReport) {
 	fmt.Fprintln(stdout, verdict(r.File, r.Valid, r.errors, r.warnings, r.strict))
 }
 
-func formatFinding(file string, f schema.Finding) string {
+func formatFinding(file string, f finding.Finding) string {
 	pos := file
 	if f.Line > 0 {
 		pos = fmt.Sprintf("%s:%d:%d", file, f.Line, max(f.Col, 1))
 	}
 	sev := ""
-	if f.Severity == schema.SeverityWarning {
+	if f.Severity == finding.Warning {
 		sev = " warning:"
 	}
 	return fmt.Sprintf("%s:%s %s", pos, sev, f)

@@ -12,6 +12,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/fetch"
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
@@ -215,16 +216,10 @@ func provenance(res *chain.Result) *status.Provenance {
 // validation is what the status file records of the check: at most
 // schema.MaxShown errors and as many warnings, as Shown cuts them.
 func validation(fs schema.Findings, err error) *status.Validation {
-	v := &status.Validation{Valid: err == nil}
-	for _, f := range fs.Errors().Shown() {
-		v.Errors = append(v.Errors, status.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
-	}
-	for _, f := range fs.Warnings().Shown() {
-		v.Warnings = append(v.Warnings, status.Finding{Path: f.Path, Line: f.Line, Col: f.Col, Message: f.Message})
-	}
+	v := &status.Validation{Valid: err == nil, Errors: fs.Errors().Shown(), Warnings: fs.Warnings().Shown()}
 	var syn *schema.SyntaxError
 	if errors.As(err, &syn) {
-		v.Errors = append(v.Errors, status.Finding{Line: syn.Line, Col: syn.Col, Message: syn.Error()})
+		v.Errors = append(v.Errors, finding.Finding{Line: syn.Line, Col: syn.Col, Severity: finding.Error, Message: syn.Error()})
 	}
 	return v
 }

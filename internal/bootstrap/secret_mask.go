@@ -68,7 +68,7 @@ func (m secretMask) mask(text string) (masked string, whole bool) {
 
 // isSecretKey says whether name is one of keys in any case: k0s reads its
 // ClusterConfig with encoding/json, which takes a key in any case
-// (`Password:` sets a helm repository's password; see k0srules' schema),
+// (`Password:` sets a helm repository's password; see k0s/rules' schema),
 // so a key spelled so is as secret as its canonical spelling.
 func isSecretKey(keys []string, name string) bool {
 	return slices.ContainsFunc(keys, func(k string) bool { return strings.EqualFold(k, name) })

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"fmt"
 	"net/netip"
 	"strings"
 )
@@ -23,7 +22,7 @@ func (c *check) allowedIPs() {
 			}
 		}
 		if len(missing) > 0 {
-			c.errorf(e.in.n, e.path()+".allowedIPs", []Place{t.n.at(t.path() + ".address")},
+			c.errorf(e.in.n, e.path().Field("allowedIPs").String(), []Place{t.n.at(t.path().Field("address").String())},
 				"do not hold %s of %s: WireGuard drops what it sends from there, and routes nothing to it; add %s",
 				strings.Join(missing, " and "), t, hostPrefixes(missing))
 			c.fix(allowedFix(e, missing))
@@ -52,7 +51,7 @@ func (c *check) claims(n *node) {
 					case !seen:
 						first[a] = claim{e, k}
 					case o.e.in != e.in:
-						c.errorf(n, fmt.Sprintf("%s.allowedIPs[%d]", e.path(), k), []Place{n.at(fmt.Sprintf("%s.allowedIPs[%d]", o.e.path(), o.k))},
+						c.errorf(n, e.path().Field("allowedIPs").Index(k).String(), []Place{n.at(o.e.path().Field("allowedIPs").Index(o.k).String())},
 							"holds %s, the address of %s, as %s.allowedIPs[%d] of this file does: one node's traffic goes to one peer", a, owner, o.e.path(), o.k)
 					}
 				})

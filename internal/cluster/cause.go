@@ -19,7 +19,7 @@ func (c *check) explain(f *iface, path string) {
 	last := &c.findings[len(c.findings)-1]
 	last.cause = true
 	at := f.n.at(path)
-	c.explained[ifaceKey(at.File, f.path())] = at
+	c.explained[ifaceKey(at.File, f.path().String())] = at
 }
 
 // ifaceKey names an interface by the file a place is in and its path.

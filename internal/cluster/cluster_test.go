@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/corium/corium-agent/internal/cluster"
-	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 var update = flag.Bool("update", false, "rewrite the delivered forms in testdata from the plain documents")
@@ -102,7 +102,7 @@ func lines(fs cluster.Findings) string {
 // severity and a part of its message.
 type want struct {
 	file, path string
-	sev        schema.Severity
+	sev        finding.Severity
 	says       string
 }
 
@@ -117,8 +117,8 @@ func expect(t *testing.T, fs cluster.Findings, w want) {
 }
 
 const (
-	errorSev = schema.SeverityError
-	warnSev  = schema.SeverityWarning
+	errorSev = finding.Error
+	warnSev  = finding.Warning
 	a2File   = "a2-user-data.yaml (write_files[0].content)"
 	w1File   = "w1-cmdline.txt (corium.config)"
 )

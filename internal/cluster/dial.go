@@ -20,7 +20,7 @@ func (c *check) dial() {
 		if r == nil || e.in.n.order > t.n.order || canDial(e) || canDial(r) {
 			return // reported once per pair, from the earlier file
 		}
-		c.errorf(e.in.n, e.path(), []Place{t.n.at(r.path())},
+		c.errorf(e.in.n, e.path().String(), []Place{t.n.at(r.path().String())},
 			"neither end can open the tunnel with %s: %s, and %s; give one end the other's endpoint, and the other a listenPort",
 			t, why(e), why(r))
 	})
@@ -44,7 +44,7 @@ func why(e *entry) string {
 // endpointPort: an endpoint's port is where the peer listens, unless a port
 // forward stands between them, so a difference is a warning.
 func (c *check) endpointPort(e *entry) {
-	if e.p.Endpoint == "" || e.in.n.bad[e.path()+".endpoint"] {
+	if e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] {
 		return
 	}
 	_, port, err := net.SplitHostPort(e.p.Endpoint)
@@ -52,11 +52,11 @@ func (c *check) endpointPort(e *entry) {
 		return
 	}
 	t := e.target
-	related := []Place{t.n.at(t.path() + ".listenPort")}
+	related := []Place{t.n.at(t.path().Field("listenPort").String())}
 	switch lp := t.wg.ListenPort; {
 	case lp == nil:
-		c.warnf(e.in.n, e.path()+".endpoint", related, "dials port %s, but %s sets no listenPort, so it listens on a port chosen at random: set listenPort there", port, t)
+		c.warnf(e.in.n, e.path().Field("endpoint").String(), related, "dials port %s, but %s sets no listenPort, so it listens on a port chosen at random: set listenPort there", port, t)
 	case strconv.Itoa(*lp) != port:
-		c.warnf(e.in.n, e.path()+".endpoint", related, "dials port %s, but %s listens on %d: unless a port forward stands between them, use %d", port, t, *lp, *lp)
+		c.warnf(e.in.n, e.path().Field("endpoint").String(), related, "dials port %s, but %s listens on %d: unless a port forward stands between them, use %d", port, t, *lp, *lp)
 	}
 }

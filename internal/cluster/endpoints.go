@@ -20,7 +20,7 @@ func (c *check) endpoints() {
 	var targets []*iface
 	c.entries(func(e *entry) {
 		t := e.target
-		if t == nil || e.p.Endpoint == "" || e.in.n.bad[e.path()+".endpoint"] {
+		if t == nil || e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] {
 			return
 		}
 		d := at[t]
@@ -46,11 +46,11 @@ func (c *check) endpoints() {
 			var who []string
 			for _, e := range d.by[ep] {
 				who = append(who, e.in.String())
-				related = append(related, e.in.n.at(e.path()+".endpoint"))
+				related = append(related, e.in.n.at(e.path().Field("endpoint").String()))
 			}
 			uses = append(uses, fmt.Sprintf("%s by %s", ep, strings.Join(who, ", ")))
 		}
-		c.warnf(t.n, t.path(), related,
+		c.warnf(t.n, t.path().String(), related,
 			"is dialled at %d endpoints: %s; one of them is usually another site's address or an old one: give every peer the endpoint this node answers at",
 			len(d.order), strings.Join(uses, "; "))
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // Place is a field in one file of the set. File is the file as named, with
@@ -22,7 +22,7 @@ type Place struct {
 // places involved in Related (the message names them too).
 type Finding struct {
 	File string `json:"file"`
-	schema.Finding
+	finding.Finding
 	Related []Place `json:"related"`
 	// FollowsFrom is the root cause this finding follows from, when one was
 	// found: fixing that one fixes this one (see cause.go).
@@ -41,12 +41,12 @@ type Finding struct {
 type Findings []Finding
 
 // Errors returns the error-severity findings.
-func (fs Findings) Errors() Findings { return fs.filter(schema.SeverityError) }
+func (fs Findings) Errors() Findings { return fs.filter(finding.Error) }
 
 // Warnings returns the warning-severity findings.
-func (fs Findings) Warnings() Findings { return fs.filter(schema.SeverityWarning) }
+func (fs Findings) Warnings() Findings { return fs.filter(finding.Warning) }
 
-func (fs Findings) filter(s schema.Severity) Findings {
+func (fs Findings) filter(s finding.Severity) Findings {
 	out := Findings{}
 	for _, f := range fs {
 		if f.Severity == s {
@@ -78,23 +78,23 @@ func (fs Findings) sort() {
 // report collects findings.
 type report struct{ findings Findings }
 
-func (r *report) add(sev schema.Severity, n *node, path string, related []Place, format string, args ...any) {
+func (r *report) add(sev finding.Severity, n *node, path string, related []Place, format string, args ...any) {
 	at := n.at(path)
 	if related == nil {
 		related = []Place{}
 	}
 	r.findings = append(r.findings, Finding{
 		File:    at.File,
-		Finding: schema.Finding{Path: path, Line: at.Line, Col: at.Col, Severity: sev, Message: fmt.Sprintf(format, args...)},
+		Finding: finding.Finding{Path: path, Line: at.Line, Col: at.Col, Severity: sev, Message: fmt.Sprintf(format, args...)},
 		Related: related,
 		order:   n.order,
 	})
 }
 
 func (r *report) errorf(n *node, path string, related []Place, format string, args ...any) {
-	r.add(schema.SeverityError, n, path, related, format, args...)
+	r.add(finding.Error, n, path, related, format, args...)
 }
 
 func (r *report) warnf(n *node, path string, related []Place, format string, args ...any) {
-	r.add(schema.SeverityWarning, n, path, related, format, args...)
+	r.add(finding.Warning, n, path, related, format, args...)
 }

@@ -23,7 +23,7 @@ func (c *check) fix(yaml string) {
 // refused a key field: what is written there may be a secret pasted into
 // the wrong field (one not inline in the set, so not found as one).
 func (c *check) peerFix(t, f *iface, e *entry) string {
-	if !f.known || f.n.bad[f.path()+".publicKey"] || f.n.bad[f.path()+".privateKey"] {
+	if !f.known || f.n.bad[f.path().Field("publicKey").String()] || f.n.bad[f.path().Field("privateKey").String()] {
 		return ""
 	}
 	var b strings.Builder
@@ -60,7 +60,7 @@ func (c *check) dialedAt(f *iface) string {
 	if c.dialledAt == nil {
 		c.dialledAt = map[*iface]string{}
 		c.entries(func(e *entry) {
-			if t := e.target; t != nil && e.p.Endpoint != "" && !e.in.n.bad[e.path()+".endpoint"] {
+			if t := e.target; t != nil && e.p.Endpoint != "" && !e.in.n.bad[e.path().Field("endpoint").String()] {
 				if _, seen := c.dialledAt[t]; !seen {
 					c.dialledAt[t] = e.p.Endpoint
 				}

@@ -140,20 +140,20 @@ func (v *haView) vipIsAnAddress() {
 	ref := v.carriers[0]
 	if f, ok := v.c.addrs.byAddr[v.vip.Addr()]; ok {
 		v.vipOwned = true
-		v.c.errorf(ref, "ha.virtualIP", []Place{f.n.at(f.path() + ".address")},
+		v.c.errorf(ref, "ha.virtualIP", []Place{f.n.at(f.path().Field("address").String())},
 			"%s is the address of %s: the virtual IP moves between the controllers and must be no node's own; give every controller's ha.virtualIP a free address", v.vip.Addr(), f)
 	}
 	for _, e := range v.atVIP {
 		t := e.target.n
 		if len(v.stated[t]) > 0 {
-			v.c.errorf(e.in.n, e.path()+".endpoint", []Place{ref.at("ha.virtualIP")},
+			v.c.errorf(e.in.n, e.path().Field("endpoint").String(), []Place{ref.at("ha.virtualIP")},
 				"dials %s at the virtual IP %s, which moves between the controllers: WireGuard then reaches whichever holds it, with another key; dial %s at its own address (%s)",
 				t.File, v.vip.Addr(), t.File, v.stated[t][0].addr)
 			continue
 		}
 		if !v.vipOwned {
 			v.vipOwned = true
-			v.c.errorf(ref, "ha.virtualIP", []Place{e.in.n.at(e.path() + ".endpoint")},
+			v.c.errorf(ref, "ha.virtualIP", []Place{e.in.n.at(e.path().Field("endpoint").String())},
 				"%s is the address of %s, where %s dials it: the virtual IP moves between the controllers and must be no node's own; give every controller's ha.virtualIP a free address on that network", v.vip.Addr(), t.File, e.in.n.File)
 		}
 	}
@@ -213,7 +213,7 @@ func (v *haView) carriersOnTheVIPNetwork() {
 	for _, n := range v.carriers {
 		if f := vrrpWireGuard(n); f != nil {
 			if !anyIn(net, f.addrs) {
-				v.c.errorf(n, "ha.interface", []Place{n.at(f.path() + ".address")},
+				v.c.errorf(n, "ha.interface", []Place{n.at(f.path().Field("address").String())},
 					"is %s, whose addresses (%s) are outside the virtual IP's network %s: keepalived adds the virtual IP where no peer's allowedIPs route it; give the virtual IP an address of that interface's network",
 					f.wg.Name, prefixes(f.addrs), net)
 			}
@@ -228,7 +228,7 @@ func (v *haView) carriersOnTheVIPNetwork() {
 			in = in || net.Contains(s.addr)
 		}
 		if !in {
-			v.c.warnf(n, "ha.enabled", []Place{ss[0].by.in.n.at(ss[0].by.path() + ".endpoint")},
+			v.c.warnf(n, "ha.enabled", []Place{ss[0].by.in.n.at(ss[0].by.path().Field("endpoint").String())},
 				"takes part in VRRP for %s, but the set shows this controller only outside %s (%s): adverts do not cross sites, so it holds the virtual IP too, on its own network; leave ha out on a controller at another site (it serves the API at its own address, and its cluster.endpoint stays the virtual IP)",
 				v.vip, net, statings(ss))
 		}

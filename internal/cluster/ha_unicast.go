@@ -1,9 +1,10 @@
 package cluster
 
 import (
-	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // unicastList is one controller's ha.unicastPeers, parsed.
@@ -32,7 +33,7 @@ func (v *haView) unicast() {
 		}
 		l := &unicastList{n: n, idx: len(lists), addrs: map[netip.Addr]int{}}
 		for i, s := range n.cfg.HA.UnicastPeers {
-			if a, err := netip.ParseAddr(s); err == nil && !n.bad[fmt.Sprintf("ha.unicastPeers[%d]", i)] {
+			if a, err := netip.ParseAddr(s); err == nil && !n.bad[finding.Path("ha.unicastPeers").Index(i).String()] {
 				if _, dup := l.addrs[a]; !dup {
 					l.addrs[a] = i
 				}
@@ -65,7 +66,7 @@ func (v *haView) unicastEntries(lists []*unicastList) []netip.Addr {
 			if err != nil || l.addrs[a] != i {
 				continue
 			}
-			path := fmt.Sprintf("ha.unicastPeers[%d]", i)
+			path := finding.Path("ha.unicastPeers").Index(i).String()
 			o := v.owner(a)
 			switch {
 			case a == v.vip.Addr():
@@ -158,7 +159,7 @@ func (v *haView) unicastSets(lists []*unicastList, members []netip.Addr) {
 		case o == nil && allKnown:
 			for _, l := range lists {
 				if i, has := l.addrs[a]; has {
-					v.c.errorf(l.n, fmt.Sprintf("ha.unicastPeers[%d]", i), nil,
+					v.c.errorf(l.n, finding.Path("ha.unicastPeers").Index(i).String(), nil,
 						"%s is no controller's address the set shows, while it shows each controller's among the lists: a typo, or a stale address; each controller's list plus its own address must be the same set", a)
 				}
 			}
@@ -181,7 +182,7 @@ func (v *haView) unicastSets(lists []*unicastList, members []netip.Addr) {
 		case 2*c <= k:
 			for _, l := range lists {
 				if i, has := l.addrs[a]; has {
-					v.c.errorf(l.n, fmt.Sprintf("ha.unicastPeers[%d]", i), nil,
+					v.c.errorf(l.n, finding.Path("ha.unicastPeers").Index(i).String(), nil,
 						"%s is named by %d of the %d controllers' unicast lists, and no document shows it as a controller's address: a typo, or a controller the other lists lack; each controller's list plus its own address must be the same set",
 						a, c, k)
 				}

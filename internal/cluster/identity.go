@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"fmt"
 	"net/netip"
 
 	"github.com/corium/corium-agent/internal/schema"
@@ -48,8 +47,8 @@ func (c *check) addresses() {
 			case !dup:
 				first[p.Addr()] = owner{f, k}
 			case o.f.n != f.n:
-				path := fmt.Sprintf("%s.address[%d]", f.path(), k)
-				c.errorf(f.n, path, []Place{o.f.n.at(fmt.Sprintf("%s.address[%d]", o.f.path(), o.k))},
+				path := f.path().Field("address").Index(k).String()
+				c.errorf(f.n, path, []Place{o.f.n.at(o.f.path().Field("address").Index(o.k).String())},
 					"%s is also the address of %s: each node needs an address of its own", p.Addr(), o.f)
 				c.explain(f, path)
 			}

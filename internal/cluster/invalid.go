@@ -3,7 +3,7 @@ package cluster
 import (
 	"strings"
 
-	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // A file invalid on its own still leaves the rest of the set to check, but
@@ -48,7 +48,7 @@ func (c *check) stopped(out []Node) {
 		}
 		c.findings = append(c.findings, Finding{
 			File:    file,
-			Finding: schema.Finding{Severity: schema.SeverityError, Message: "is invalid on its own, so the set is checked without it: what the other files say of this node (their peers for it, their unicast lists) is not checked; fix its errors and check the set again"},
+			Finding: finding.Finding{Severity: finding.Error, Message: "is invalid on its own, so the set is checked without it: what the other files say of this node (their peers for it, their unicast lists) is not checked; fix its errors and check the set again"},
 			Related: []Place{},
 			cause:   true,
 		})

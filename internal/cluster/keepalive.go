@@ -18,7 +18,7 @@ func (c *check) keepalives() {
 		if t := e.intends(); t != nil {
 			peer = t.String()
 		}
-		path := e.path() + ".persistentKeepalive"
+		path := e.path().Field("persistentKeepalive").String()
 		if e.in.wg.ListenPort == nil {
 			c.errorf(e.in.n, path, nil,
 				"is not set, and nothing can dial %s, which sets no listenPort: %s reaches it only through the mapping a NAT or firewall in front of it keeps of its last packet, which lapses after a minute or two of silence, and then not until it sends again; set persistentKeepalive: 25",
@@ -26,7 +26,7 @@ func (c *check) keepalives() {
 			return
 		}
 		if r := e.reverse(); r != nil && r.p.Endpoint == "" {
-			c.warnf(e.in.n, path, []Place{r.in.n.at(r.path())},
+			c.warnf(e.in.n, path, []Place{r.in.n.at(r.path().String())},
 				"is not set, and %s has no endpoint for %s: it reaches this node only at the address its handshakes come from, which a NAT or firewall in front of this node forgets after a minute or two of silence; set persistentKeepalive: 25, or give %s this node's endpoint",
 				peer, e.in, r.in.n.File)
 		}

@@ -42,11 +42,11 @@ func (c *check) keys() {
 	}
 	c.owners = map[wgtypes.Key][]*iface{}
 	c.ifaces(func(f *iface) {
-		if f.wg.PrivateKey == nil && f.known && secret(f.n, f.path()+".publicKey", f.key) {
+		if f.wg.PrivateKey == nil && f.known && secret(f.n, f.path().Field("publicKey").String(), f.key) {
 			f.known = false
 		}
 		for _, e := range f.peers {
-			if e.keyOK && secret(f.n, e.path()+".publicKey", e.key) {
+			if e.keyOK && secret(f.n, e.path().Field("publicKey").String(), e.key) {
 				e.keyOK = false
 			}
 		}
@@ -55,12 +55,12 @@ func (c *check) keys() {
 		}
 		for _, o := range c.owners[f.key] {
 			if o.n != f.n {
-				field := ".publicKey"
+				field := f.path().Field("publicKey").String()
 				if f.wg.PrivateKey != nil {
-					field = ".privateKey"
+					field = f.path().Field("privateKey").String()
 				}
-				c.errorf(f.n, f.path()+field, []Place{o.n.at(o.path())}, "gives this interface the key pair of %s: its peers cannot tell the two apart; each interface needs a key of its own (wg genkey)", o)
-				c.explain(f, f.path()+field)
+				c.errorf(f.n, field, []Place{o.n.at(o.path().String())}, "gives this interface the key pair of %s: its peers cannot tell the two apart; each interface needs a key of its own (wg genkey)", o)
+				c.explain(f, field)
 				return
 			}
 		}

@@ -24,7 +24,7 @@ func (c *check) mtus() {
 	})
 	first := map[*iface]*iface{} // overlay -> its first interface with an mtu
 	c.ifaces(func(f *iface) {
-		if f.wg.MTU == nil || f.n.bad[f.path()+".mtu"] {
+		if f.wg.MTU == nil || f.n.bad[f.path().Field("mtu").String()] {
 			return
 		}
 		o := find(f)
@@ -33,7 +33,7 @@ func (c *check) mtus() {
 		case !seen:
 			first[o] = f
 		case *ref.wg.MTU != *f.wg.MTU:
-			c.warnf(f.n, f.path()+".mtu", []Place{ref.n.at(ref.path() + ".mtu")},
+			c.warnf(f.n, f.path().Field("mtu").String(), []Place{ref.n.at(ref.path().Field("mtu").String())},
 				"is %d, but %s on the same overlay has %d: packets that fit one end are dropped on the way to the other; give the overlay one mtu", *f.wg.MTU, ref, *ref.wg.MTU)
 		}
 	})

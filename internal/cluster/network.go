@@ -3,7 +3,7 @@ package cluster
 import (
 	"fmt"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -11,7 +11,7 @@ import (
 // run cluster-wide and every node's guard follows from its own document.
 type netFact struct {
 	// value is the fact in words; false when it does not apply.
-	value func(n *node, net k0sconfig.Network) (string, bool)
+	value func(n *node, net config.Network) (string, bool)
 	// says is the message, given the node's value, the other file and its.
 	says string
 }
@@ -34,10 +34,10 @@ var netFacts = []netFact{
 // them otherwise is refused in its file.
 func (c *check) networkFacts() {
 	c.netReported = map[*node]bool{}
-	nets := make([]*k0sconfig.Network, len(c.set))
+	nets := make([]*config.Network, len(c.set))
 	for i, n := range c.set {
-		if net, problems := schema.EffectiveNetwork(n.cfg); len(problems) == 0 {
-			nets[i] = &net
+		if len(n.k0s.Problems) == 0 {
+			nets[i] = &n.k0s.Network
 		}
 	}
 	for _, f := range netFacts {
@@ -67,7 +67,7 @@ func (c *check) networkFacts() {
 
 // encapsulation is how the node's effective network carries pods between
 // nodes, in words; false for a CNI the agent does not run.
-func encapsulation(n *node, net k0sconfig.Network) (string, bool) {
+func encapsulation(n *node, net config.Network) (string, bool) {
 	switch n.eff.Network.CNI {
 	case schema.CNICalico:
 		if net.Calico.Mode == "vxlan" {
@@ -88,7 +88,7 @@ func encapsulation(n *node, net k0sconfig.Network) (string, bool) {
 
 // cniPorts are the CNI's own ports beside its tunnel: kube-router's BGP and
 // metrics (calico's BGP port is fixed).
-func cniPorts(n *node, net k0sconfig.Network) (string, bool) {
+func cniPorts(n *node, net config.Network) (string, bool) {
 	if n.eff.Network.CNI != schema.CNIKubeRouter {
 		return "", false
 	}
@@ -99,7 +99,7 @@ func cniPorts(n *node, net k0sconfig.Network) (string, bool) {
 	return fmt.Sprintf("kube-router's BGP on %d/tcp and metrics %s", net.KubeRouter.BGPPort, metrics), true
 }
 
-func kubeProxyPorts(_ *node, net k0sconfig.Network) (string, bool) {
+func kubeProxyPorts(_ *node, net config.Network) (string, bool) {
 	kp := net.KubeProxy
 	if kp == nil {
 		return "kube-proxy disabled", true

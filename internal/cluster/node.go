@@ -1,11 +1,12 @@
 package cluster
 
 import (
-	"fmt"
 	"net/netip"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -28,9 +29,11 @@ type Node struct {
 // defaults, and its interfaces.
 type node struct {
 	Node
-	order  int
-	cfg    *schema.Config
-	eff    schema.Config
+	order int
+	cfg   *schema.Config
+	eff   schema.Config
+	// k0s is what k0s will do with the document (schema.Effective).
+	k0s    k0s.Effective
 	ifaces []*iface
 	// bad are the paths the file's own findings name.
 	bad map[string]bool
@@ -70,6 +73,7 @@ func newNode(order int, in Node) *node {
 	n := &node{Node: in, order: order, cfg: in.Doc.Config, bad: map[string]bool{}}
 	n.eff = *n.cfg
 	schema.ApplyDefaults(&n.eff)
+	n.k0s = schema.Effective(n.cfg)
 	for _, f := range in.Findings {
 		n.bad[f.Path] = true
 	}
@@ -110,12 +114,12 @@ func (n *node) at(path string) Place {
 	return Place{File: file, Path: path, Line: line, Col: col}
 }
 
-func (f *iface) path() string { return fmt.Sprintf("wireguard[%d]", f.i) }
+func (f *iface) path() finding.Path { return finding.Path("wireguard").Index(f.i) }
 
 // String names the interface in a message: the node, where its document
 // names it, then file and field path ("a1 (a1.yaml wireguard[0])").
 func (f *iface) String() string {
-	where := f.n.File + " " + f.path()
+	where := f.n.File + " " + f.path().String()
 	if name := f.n.name(); name != "" {
 		return name + " (" + where + ")"
 	}
@@ -130,7 +134,7 @@ func (n *node) name() string {
 	return n.cfg.Node.Name
 }
 
-func (e *entry) path() string { return fmt.Sprintf("%s.peers[%d]", e.in.path(), e.j) }
+func (e *entry) path() finding.Path { return e.in.path().Field("peers").Index(e.j) }
 
 // holds says whether the entry's allowedIPs hold a.
 func (e *entry) holds(a netip.Addr) bool {

@@ -40,13 +40,13 @@ func (c *check) patches() {
 			continue
 		}
 		if ref == nil {
-			ref, refEff = n, schema.K0sEffective(n.cfg)
+			ref, refEff = n, n.k0s.Config
 			continue
 		}
 		if len(ref.cfg.K0s.Patch) == 0 && len(n.cfg.K0s.Patch) == 0 {
 			continue
 		}
-		eff := schema.K0sEffective(n.cfg)
+		eff := n.k0s.Config
 		paths := map[string]bool{}
 		patchLeaves(ref.cfg.K0s.Patch, "", paths)
 		patchLeaves(n.cfg.K0s.Patch, "", paths)

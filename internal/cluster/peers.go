@@ -32,23 +32,23 @@ func (c *check) match() {
 			e.target = e.byKey
 			if e.byAddr != nil && e.byAddr != e.byKey {
 				e.mismatched = true
-				c.errorf(e.in.n, e.path()+".publicKey", []Place{e.byKey.n.at(e.byKey.path()), e.byAddr.n.at(e.byAddr.path())},
+				c.errorf(e.in.n, e.path().Field("publicKey").String(), []Place{e.byKey.n.at(e.byKey.path().String()), e.byAddr.n.at(e.byAddr.path().String())},
 					"is the key of %s, but allowedIPs hold the address of %s: the key and the addresses name two different interfaces (keys swapped between entries?)", e.byKey, e.byAddr)
 			}
 		case e.byAddr != nil && e.byAddr.known:
 			e.mismatched = true
-			c.errorf(e.in.n, e.path()+".publicKey", []Place{e.byAddr.n.at(e.byAddr.path())},
+			c.errorf(e.in.n, e.path().Field("publicKey").String(), []Place{e.byAddr.n.at(e.byAddr.path().String())},
 				"is not the public key of %s, whose address allowedIPs hold: that interface answers only its own key; give its public key (wg pubkey)", e.byAddr)
 		case e.byAddr != nil:
 			e.target = e.byAddr
 		case !c.partial:
-			c.warnf(e.in.n, e.path()+".publicKey", nil,
+			c.warnf(e.in.n, e.path().Field("publicKey").String(), nil,
 				"no interface of the set has this key, and allowedIPs hold no address of the set: a peer outside the set, or a wrong key")
 		}
 	})
 	c.ifaces(func(f *iface) {
 		if f.wg.PrivateKey == nil && f.wg.PublicKey == "" {
-			c.warnf(f.n, f.path(), nil, "states no publicKey and its private key is not inline, so the keys its peers list for it cannot be checked: add publicKey, the wg pubkey of its private key")
+			c.warnf(f.n, f.path().String(), nil, "states no publicKey and its private key is not inline, so the keys its peers list for it cannot be checked: add publicKey, the wg pubkey of its private key")
 		}
 	})
 }
@@ -134,13 +134,13 @@ func (c *check) pairs() {
 		}
 		r := e.reverse()
 		if r == nil {
-			c.errorf(e.in.n, e.path()+".publicKey", []Place{t.n.at(t.path() + ".peers")},
+			c.errorf(e.in.n, e.path().Field("publicKey").String(), []Place{t.n.at(t.path().Field("peers").String())},
 				"stands for %s, but %s has no peer for %s: it refuses this node's handshakes; add one there", t, t.n.File, e.in)
 			c.fix(c.peerFix(t, e.in, e))
 			return
 		}
 		if e.in.n.order < t.n.order && !shareNetwork(e.in.addrs, t.addrs) {
-			c.warnf(t.n, t.path()+".address", []Place{e.in.n.at(e.in.path() + ".address")},
+			c.warnf(t.n, t.path().Field("address").String(), []Place{e.in.n.at(e.in.path().Field("address").String())},
 				"%s is on another network than its peer %s (%s): the nodes of one overlay belong on its network",
 				prefixes(t.addrs), e.in, prefixes(e.in.addrs))
 		}

@@ -1,10 +1,7 @@
 package cluster
 
 import (
-	"fmt"
 	"net/netip"
-
-	"github.com/corium/corium-agent/internal/schema"
 )
 
 // podRanges: the CNI carries pods between nodes in its own tunnels between
@@ -19,8 +16,8 @@ import (
 // included.
 func (c *check) podRanges() {
 	for _, n := range c.set {
-		net, problems := schema.EffectiveNetwork(n.cfg)
-		if len(problems) > 0 {
+		net := n.k0s.Network
+		if len(n.k0s.Problems) > 0 {
 			continue // the file's own findings say why
 		}
 		var ranges []namedRange
@@ -61,7 +58,7 @@ func (c *check) holdsRange(n *node, e *entry, ranges []namedRange) {
 				continue
 			}
 			if path == "" {
-				path = fmt.Sprintf("%s.allowedIPs[%d]", e.path(), k)
+				path = e.path().Field("allowedIPs").Index(k).String()
 			}
 			switch {
 			case n.bad[path]:

@@ -13,13 +13,13 @@ func (c *check) presharedKeys() {
 		has := func(x *entry) bool { return x.p.PresharedKey != nil || x.p.PresharedKeyFrom != nil }
 		switch {
 		case has(e) && !has(r):
-			c.errorf(e.in.n, e.path()+".presharedKey", []Place{t.n.at(r.path())},
+			c.errorf(e.in.n, e.path().Field("presharedKey").String(), []Place{t.n.at(r.path().String())},
 				"is set here, but %s has no preshared key for %s: the handshake fails on both ends; give both the same key, or neither", t.n.File, e.in)
 		case !has(e) && has(r):
-			c.errorf(t.n, r.path()+".presharedKey", []Place{e.in.n.at(e.path())},
+			c.errorf(t.n, r.path().Field("presharedKey").String(), []Place{e.in.n.at(e.path().String())},
 				"is set here, but %s has no preshared key for %s: the handshake fails on both ends; give both the same key, or neither", e.in.n.File, t)
 		case e.p.PresharedKey != nil && r.p.PresharedKey != nil && e.p.PresharedKey.Reveal() != r.p.PresharedKey.Reveal():
-			c.errorf(t.n, r.path()+".presharedKey", []Place{e.in.n.at(e.path() + ".presharedKey")},
+			c.errorf(t.n, r.path().Field("presharedKey").String(), []Place{e.in.n.at(e.path().Field("presharedKey").String())},
 				"differs from the one %s holds for %s: the handshake fails on both ends; give both the same key", e.in.n.File, t)
 		}
 	})

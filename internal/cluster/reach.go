@@ -34,7 +34,7 @@ func newMember(n *node) *member {
 		return nil
 	}
 	for _, f := range n.ifaces {
-		if !f.wg.NodeAddress || n.bad[f.path()+".address"] {
+		if !f.wg.NodeAddress || n.bad[f.path().Field("address").String()] {
 			continue
 		}
 		m := &member{f: f, groups: g}
@@ -208,7 +208,7 @@ func (c *check) unreached(m *member, members []*member, byAddr map[netip.Addr]*m
 			if missed > shown {
 				continue
 			}
-			related = append(related, o.f.n.at(o.f.path()+".address"))
+			related = append(related, o.f.n.at(o.f.path().Field("address").String()))
 			name := fmt.Sprintf("%s (%s)", o.f, a)
 			if e == nil {
 				unheld = append(unheld, name)
@@ -242,7 +242,7 @@ func (c *check) unreached(m *member, members []*member, byAddr map[netip.Addr]*m
 	if missed > shown {
 		more = fmt.Sprintf(", and %d more", missed-shown)
 	}
-	c.errorf(m.f.n, m.f.path()+".peers", related,
+	c.errorf(m.f.n, m.f.path().Field("peers").String(), related,
 		"cannot reach, through the overlay, %s%s; %s: list each as a peer, or hold its address in the allowedIPs of a peer that lists it",
 		strings.Join(why, "; "), more, traffic(m))
 }

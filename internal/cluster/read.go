@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
@@ -19,7 +20,7 @@ func Read(ctx context.Context, file string, data []byte, opts ...schema.Option) 
 	d, err := source.Unpack(data)
 	if err != nil {
 		n.Delivery = &source.Delivery{Data: data}
-		n.Findings = schema.Findings{{Severity: schema.SeverityError, Message: err.Error()}}
+		n.Findings = schema.Findings{{Severity: finding.Error, Message: err.Error()}}
 		return n, nil
 	}
 	n.Delivery = d
@@ -73,7 +74,7 @@ func (n Node) Where() string {
 func delivered(d *source.Delivery, fs schema.Findings) schema.Findings {
 	out := make(schema.Findings, 0, len(fs)+len(d.Notes)+1)
 	for _, n := range d.Notes {
-		out = append(out, schema.Finding{Path: n.Path, Severity: schema.SeverityWarning, Message: n.Message})
+		out = append(out, finding.Finding{Path: n.Path, Severity: finding.Warning, Message: n.Message})
 	}
 	if d.Cmdline != nil {
 		if f := source.CmdlineFit(*d.Cmdline); f != nil {

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -49,7 +49,7 @@ func (g Guard) Check() error {
 		return fmt.Errorf("podCIDR: %w", err)
 	}
 	if g.FileVersion == 0 {
-		if _, ok := cniNetworkOf(schema.CNI(g.CNI), k0sconfig.Network{}); !ok {
+		if _, ok := cniNetworkOf(schema.CNI(g.CNI), config.Network{}); !ok {
 			return fmt.Errorf("cni: %q is not kuberouter, calico or custom", g.CNI)
 		}
 	}

@@ -3,13 +3,13 @@ package firewall
 import (
 	"golang.org/x/sys/unix"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
 // cniNetwork is where a CNI, as the effective ClusterConfig runs it,
 // delivers pods' packets to the node, and how it carries them between
-// nodes. The UDP ports of its tunnels are schema.Ports.Tunnel, guarded ports
+// nodes. The UDP ports of its tunnels are k0s.Ports.Tunnel, guarded ports
 // that are never made public.
 type cniNetwork struct {
 	// podInterfaces carry packets from pods: this node's, and other nodes'
@@ -21,7 +21,7 @@ type cniNetwork struct {
 
 // cniNetworkOf is the CNI's network as net has it configured; false for a
 // CNI the guard does not know.
-func cniNetworkOf(cni schema.CNI, net k0sconfig.Network) (cniNetwork, bool) {
+func cniNetworkOf(cni schema.CNI, net config.Network) (cniNetwork, bool) {
 	switch cni {
 	case schema.CNIKubeRouter:
 		// This node's pods sit on veths enslaved to the bridge

@@ -64,7 +64,7 @@ var changeOf = map[string]string{
 }
 
 // TestGuardFollowsEveryFieldItReads: for each CNI, every ClusterConfig field
-// the guard's facts are read from (k0sconfig.Network.Fields, so a field read
+// the guard's facts are read from (config.Network.Fields, so a field read
 // later is listed here by itself), patched, either changes the guard or is
 // refused by validation. A patch the guard did not see would leave it
 // guarding what k0s no longer runs.
@@ -79,7 +79,7 @@ func TestGuardFollowsEveryFieldItReads(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", cni, err)
 		}
-		net, _ := schema.EffectiveNetwork(cfg)
+		net := schema.Effective(cfg).Network
 		fields := slices.Compact(slices.Sorted(slices.Values(net.Fields())))
 		for _, field := range fields {
 			patch, ok := changeOf[field]

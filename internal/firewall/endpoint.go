@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -21,7 +22,7 @@ type Endpoint struct {
 // renderEndpoint decides what a controller's guard does with
 // cluster.endpoint. The agent makes it k0s's api.externalAddress, and k0s
 // points joining controllers (9443), konnectivity agents (8132) and kubelets
-// and kube-proxy (6443) at it (schema.Ports.Endpoint cites where). When it is
+// and kube-proxy (6443) at it (k0s.Ports.Endpoint cites where). When it is
 // an IP on the overlay, those packets come through the tunnel: nothing to
 // do. Off the overlay they come in on the underlay (a keepalived virtual IP
 // on eth0, a load balancer forwarding to the node), so the guard admits
@@ -31,7 +32,7 @@ type Endpoint struct {
 //
 // A worker's guard covers its own ports only (the kubelet, the CNI's), which
 // nobody reaches through the endpoint.
-func renderEndpoint(cfg *schema.Config, g Guard, endpointPorts []schema.Port) (*Endpoint, error) {
+func renderEndpoint(cfg *schema.Config, g Guard, endpointPorts []k0s.Port) (*Endpoint, error) {
 	if !cfg.Role.IsController() {
 		return nil, nil
 	}
@@ -61,7 +62,7 @@ func joinPortNumbers(ps []Port) string {
 
 // checkEndpoint refuses an endpoint that is not an address, or names a port
 // the guard does not police. Which ports clients reach through it is the
-// effective ClusterConfig's (schema.PortsOf), which a file does not carry.
+// effective ClusterConfig's (k0s.Ports), which a file does not carry.
 func (g Guard) checkEndpoint() error {
 	e := g.Endpoint
 	if e == nil {

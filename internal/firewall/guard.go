@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -59,12 +59,13 @@ func (p Port) String() string { return fmt.Sprintf("%d/%s", p.Number, p.Proto) }
 
 // Render derives the guard from a validated config with defaults applied,
 // and from the cluster's network as k0s will run it
-// (schema.EffectiveNetwork): a k0s.patch that moves a port, or the CNI's
+// (schema.Effective): a k0s.patch that moves a port, or the CNI's
 // encapsulation, moves the guard with it.
 func Render(cfg *schema.Config) (Guard, error) {
-	net, problems := schema.EffectiveNetwork(cfg)
-	if len(problems) > 0 {
-		p := problems[0]
+	eff := schema.Effective(cfg)
+	net := eff.Network
+	if len(eff.Problems) > 0 {
+		p := eff.Problems[0]
 		return Guard{}, fmt.Errorf("%s: %s", schema.PatchPath(cfg.K0s.Patch, p.Path), p.Message)
 	}
 	masquerade := masquerades(cfg)
@@ -81,7 +82,7 @@ func Render(cfg *schema.Config) (Guard, error) {
 	for _, wg := range cfg.WireGuard {
 		g.Interfaces = append(g.Interfaces, wg.Name)
 	}
-	ports := schema.PortsOf(cfg, net)
+	ports := eff.Ports
 	public := map[int]bool{}
 	for _, p := range cfg.Firewall.PublicPorts {
 		public[p] = true
@@ -128,7 +129,7 @@ func Render(cfg *schema.Config) (Guard, error) {
 }
 
 // podNetwork is the pod range k0s runs, as the table matches it.
-func podNetwork(net k0sconfig.Network) (string, error) {
+func podNetwork(net config.Network) (string, error) {
 	prefix, err := netip.ParsePrefix(net.PodCIDR)
 	if err != nil {
 		return "", fmt.Errorf("network.podCIDR: not a CIDR: %w", err)

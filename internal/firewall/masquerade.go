@@ -4,7 +4,7 @@ import (
 	"errors"
 	"net/netip"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -56,7 +56,7 @@ func masquerades(cfg *schema.Config) bool {
 
 // renderMasqueradeOnly is the table of a node whose guard is off but whose
 // pods need the masquerade on every WireGuard interface.
-func renderMasqueradeOnly(cfg *schema.Config, net k0sconfig.Network) (Guard, error) {
+func renderMasqueradeOnly(cfg *schema.Config, net config.Network) (Guard, error) {
 	g := Guard{Masquerade: true, CNI: string(schema.CNIKubeRouter)}
 	for _, wg := range cfg.WireGuard {
 		g.Interfaces = append(g.Interfaces, wg.Name)

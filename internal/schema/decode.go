@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
@@ -19,8 +20,10 @@ type decoder struct {
 	findings Findings
 	// given are the findings made, by position and message: a node met
 	// again through another alias or merge key is reported once, however
-	// many mappings take it. repeats are the paths such a finding stood
-	// for again, so that the rules skip them as they skip a reported one.
+	// many mappings take it. repeats are the paths of the findings made,
+	// as the tree spells them (a finding's Path may hide a key, see
+	// shownPath), and those such a finding stood for again, so that the
+	// rules skip every one of them.
 	given   map[site]bool
 	repeats []string
 	// budget bounds the nodes visited, so that aliases of aliases (a
@@ -77,8 +80,9 @@ func (d *decoder) errorf(n *yaml.Node, format string, args ...any) {
 		d.given = map[site]bool{}
 	}
 	d.given[s] = true
-	d.findings = append(d.findings, Finding{Path: shownPath(at), Line: n.Line, Col: n.Column,
-		Severity: SeverityError, Message: s.message, at: at})
+	d.repeats = append(d.repeats, at)
+	d.findings = append(d.findings, finding.Finding{Path: shownPath(at), Line: n.Line, Col: n.Column,
+		Severity: finding.Error, Message: s.message})
 }
 
 // arm sets the budget when the first alias or merge key is met.
@@ -261,12 +265,6 @@ func (d *decoder) mapPairs(n *yaml.Node, m reflect.Value) {
 
 // keySuffix marks the position of a map key rather than its value.
 const keySuffix = "#key"
-
-// mapKeyPath spells a free-form key so that dots and slashes in it (label
-// keys have both) cannot be mistaken for nesting.
-func mapKeyPath(path, key string) string {
-	return path + "[" + strconv.Quote(key) + "]"
-}
 
 func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) {
 	if !d.expect(n, yaml.MappingNode) {

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -43,8 +44,16 @@ func TestApplyDefaultsKeepsGivenAndIsIdempotent(t *testing.T) {
 	}
 }
 
+// The role ports of a document, through its effective configuration: the
+// defaults the document leaves to the agent decide them too.
 func TestRolePorts(t *testing.T) {
-	ports := func(c Config) []Port { return RolePorts(&c) }
+	ports := func(c Config) []string {
+		var out []string
+		for _, p := range Effective(&c).Ports.Role {
+			out = append(out, fmt.Sprintf("%d/%s", p.Number, p.Proto))
+		}
+		return out
+	}
 	ha := true
 	patched := func(c Config, patch string) Config {
 		if err := yaml.Unmarshal([]byte(patch), &c.K0s.Patch); err != nil {
@@ -55,20 +64,20 @@ func TestRolePorts(t *testing.T) {
 	cases := []struct {
 		name string
 		cfg  Config
-		want []Port
+		want []string
 	}{
 		{"single (sqlite, kube-router)", Config{Role: RoleSingle},
-			[]Port{{179, "tcp"}, {6443, "tcp"}, {8080, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
+			[]string{"179/tcp", "6443/tcp", "8080/tcp", "8132/tcp", "9443/tcp", "10249/tcp", "10250/tcp", "10256/tcp"}},
 		{"controller (etcd, no kubelet)", Config{Role: RoleController},
-			[]Port{{2380, "tcp"}, {6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}},
+			[]string{"2380/tcp", "6443/tcp", "8132/tcp", "9443/tcp"}},
 		{"controller+worker with calico", Config{Role: RoleControllerWorker, Network: Network{CNI: CNICalico}},
-			[]Port{{179, "tcp"}, {2380, "tcp"}, {4789, "udp"}, {6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
+			[]string{"179/tcp", "2380/tcp", "4789/udp", "6443/tcp", "8132/tcp", "9443/tcp", "10249/tcp", "10250/tcp", "10256/tcp"}},
 		{"worker with a custom CNI", Config{Role: RoleWorker, Network: Network{CNI: CNICustom}},
-			[]Port{{10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}},
+			[]string{"10249/tcp", "10250/tcp", "10256/tcp"}},
 		{"controller on kine (no etcd peers)", Config{Role: RoleController, Storage: Storage{Type: StorageKine}},
-			[]Port{{6443, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}},
+			[]string{"6443/tcp", "8132/tcp", "9443/tcp"}},
 		{"controller with the load balancer's proxy", Config{Role: RoleController, HA: HA{Enabled: &ha}},
-			[]Port{{2380, "tcp"}, {6443, "tcp"}, {6444, "tcp"}, {8132, "tcp"}, {9443, "tcp"}}},
+			[]string{"2380/tcp", "6443/tcp", "6444/tcp", "8132/tcp", "9443/tcp"}},
 		{"ports moved by k0s.patch", patched(Config{Role: RoleControllerWorker, Network: Network{CNI: CNICalico}, HA: HA{Enabled: &ha}}, `
 spec:
   api: {port: 7443, k0sApiPort: 7444}
@@ -77,13 +86,13 @@ spec:
     calico: {vxlanPort: 4790}
     kubeProxy: {metricsBindAddress: 127.0.0.1:10249, healthzBindAddress: "[::]:10266"}
     controlPlaneLoadBalancing: {keepalived: {userSpaceProxyBindPort: 7445}}`),
-			[]Port{{179, "tcp"}, {2380, "tcp"}, {4790, "udp"}, {7132, "tcp"}, {7443, "tcp"}, {7444, "tcp"}, {7445, "tcp"}, {10250, "tcp"}, {10266, "tcp"}}},
+			[]string{"179/tcp", "2380/tcp", "4790/udp", "7132/tcp", "7443/tcp", "7444/tcp", "7445/tcp", "10250/tcp", "10266/tcp"}},
 		{"kube-router's fou, BGP and metrics moved, kube-proxy off", patched(Config{Role: RoleWorker}, `
 spec:
   network:
     kuberouter: {metricsPort: 9080, extraArgs: {overlay-encap: fou, bgp-port: "1179"}, rawArgs: [--overlay-encap-port=6555]}
     kubeProxy: {disabled: true}`),
-			[]Port{{1179, "tcp"}, {6555, "udp"}, {9080, "tcp"}, {10250, "tcp"}}},
+			[]string{"1179/tcp", "6555/udp", "9080/tcp", "10250/tcp"}},
 	}
 	for _, c := range cases {
 		if got := ports(c.cfg); !reflect.DeepEqual(got, c.want) {

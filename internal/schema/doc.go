@@ -22,4 +22,8 @@
 // exec, so a workstation validates with exactly the parser a node uses.
 // Machine checks (an interface exists, an address is up) and node.name's
 // default (it needs the hostname and machine-id) belong to render.
+//
+// What k0s will do with a document is not computed here: package k0s does
+// that, once, from the plain values Effective hands it (the tree does not
+// import the contract), and the rules on k0s.patch read that value.
 package schema

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-playground/validator/v10"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
@@ -89,7 +90,7 @@ func documentPath(namespace string) string {
 	_, path, _ := strings.Cut(namespace, ".")
 	for _, m := range mapFields() {
 		if rest, ok := strings.CutPrefix(path, m+"["); ok && strings.HasSuffix(rest, "]") {
-			return mapKeyPath(m, rest[:len(rest)-1])
+			return finding.Path(m).Key(rest[:len(rest)-1]).String()
 		}
 	}
 	return path

@@ -5,54 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
-// Severity separates problems that stop a node from advice.
-type Severity int
-
-const (
-	// SeverityError makes a document invalid.
-	SeverityError Severity = iota
-	// SeverityWarning is printed and never fatal, except under --strict.
-	SeverityWarning
-)
-
-func (s Severity) String() string {
-	if s == SeverityWarning {
-		return "warning"
-	}
-	return "error"
-}
-
-// MarshalText spells the severity for JSON output.
-func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
-
-// Finding is one problem in a document. Path is the field in the document's
-// own spelling (wireguard[0].peers[1].allowedIPs[0]); Line and Col are 1-based
-// and zero when the document has no position for it. Message never quotes a
-// secret value.
-type Finding struct {
-	Path     string   `json:"path"`
-	Line     int      `json:"line,omitempty"`
-	Col      int      `json:"col,omitempty"`
-	Severity Severity `json:"severity"`
-	Message  string   `json:"message"`
-
-	// at is the path as the tree spells it; Path may hide a key of it (see
-	// shownPath).
-	at string
-}
-
-// String is "PATH: message", the form errors carry.
-func (f Finding) String() string {
-	if f.Path == "" {
-		return f.Message
-	}
-	return f.Path + ": " + f.Message
-}
-
-// Findings are a document's problems, in document order once sorted.
-type Findings []Finding
+// Findings are a document's problems (package finding's one type), in
+// document order once sorted.
+type Findings []finding.Finding
 
 // MarshalJSON writes no findings as [], never null, so a tool reading them
 // need not tell the two apart.
@@ -60,7 +19,7 @@ func (fs Findings) MarshalJSON() ([]byte, error) {
 	if fs == nil {
 		return []byte("[]"), nil
 	}
-	return json.Marshal([]Finding(fs))
+	return json.Marshal([]finding.Finding(fs))
 }
 
 // MaxShown is the most findings a command prints or records of one
@@ -81,20 +40,20 @@ func (fs Findings) Shown() Findings {
 		return fs
 	}
 	rest := fs[MaxShown:]
-	more := Finding{Severity: SeverityWarning, Message: fmt.Sprintf("and %d more findings", len(rest))}
+	more := finding.Finding{Severity: finding.Warning, Message: fmt.Sprintf("and %d more findings", len(rest))}
 	if len(rest.Errors()) > 0 {
-		more.Severity = SeverityError
+		more.Severity = finding.Error
 	}
 	return append(fs[:MaxShown:MaxShown], more)
 }
 
 // Errors returns the error-severity findings.
-func (fs Findings) Errors() Findings { return fs.filter(SeverityError) }
+func (fs Findings) Errors() Findings { return fs.filter(finding.Error) }
 
 // Warnings returns the warning-severity findings.
-func (fs Findings) Warnings() Findings { return fs.filter(SeverityWarning) }
+func (fs Findings) Warnings() Findings { return fs.filter(finding.Warning) }
 
-func (fs Findings) filter(s Severity) Findings {
+func (fs Findings) filter(s finding.Severity) Findings {
 	var out Findings
 	for _, f := range fs {
 		if f.Severity == s {
@@ -154,30 +113,30 @@ func (c *collector) isBroken(path string) bool {
 	}
 }
 
-func (c *collector) add(sev Severity, path string, format string, args ...any) {
+func (c *collector) add(sev finding.Severity, path string, format string, args ...any) {
 	c.addAt(sev, path, path, format, args...)
 }
 
 // addAt places a finding about path at another path's position (a map key).
-func (c *collector) addAt(sev Severity, at, path string, format string, args ...any) {
+func (c *collector) addAt(sev finding.Severity, at, path string, format string, args ...any) {
 	if c.isBroken(path) {
 		return
 	}
 	line, col := c.doc.Position(at)
-	c.findings = append(c.findings, Finding{
+	c.findings = append(c.findings, finding.Finding{
 		Path: shownPath(path), Line: line, Col: col, Severity: sev,
-		Message: fmt.Sprintf(format, args...), at: path,
+		Message: fmt.Sprintf(format, args...),
 	})
 }
 
 func (c *collector) errorf(path, format string, args ...any) {
-	c.add(SeverityError, path, format, args...)
+	c.add(finding.Error, path, format, args...)
 }
 
 func (c *collector) errorAt(at, path, format string, args ...any) {
-	c.addAt(SeverityError, at, path, format, args...)
+	c.addAt(finding.Error, at, path, format, args...)
 }
 
 func (c *collector) warnf(path, format string, args ...any) {
-	c.add(SeverityWarning, path, format, args...)
+	c.add(finding.Warning, path, format, args...)
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
@@ -97,7 +98,7 @@ func checkFindings(t *testing.T, fs schema.Findings) {
 		if f.Message == "" {
 			t.Fatalf("finding %d at %q has no message", i, f.Path)
 		}
-		if f.Severity != schema.SeverityError && f.Severity != schema.SeverityWarning {
+		if f.Severity != finding.Error && f.Severity != finding.Warning {
 			t.Fatalf("finding %d has severity %d", i, f.Severity)
 		}
 		if f.Line < 0 || f.Col < 0 {
@@ -180,7 +181,7 @@ func FuzzSecretSource(f *testing.F) {
 			}
 		}
 		for _, f := range fs {
-			if f.Severity == schema.SeverityError && strings.HasPrefix(f.Path, "join.tokenFrom") {
+			if f.Severity == finding.Error && strings.HasPrefix(f.Path, "join.tokenFrom") {
 				return
 			}
 		}
@@ -275,7 +276,7 @@ func FuzzPeerPublicKey(f *testing.F) {
 		}
 		fs := schema.Validate(doc)
 		for _, f := range fs {
-			if f.Severity == schema.SeverityError && f.Path == "wireguard[0].peers[0].publicKey" {
+			if f.Severity == finding.Error && f.Path == "wireguard[0].peers[0].publicKey" {
 				return
 			}
 		}

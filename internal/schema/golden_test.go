@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 var update = flag.Bool("update", false, "rewrite the expected messages in testdata from the current output")
@@ -29,7 +31,7 @@ func findingLines(t *testing.T, data []byte) string {
 	var b strings.Builder
 	for _, f := range Validate(doc) {
 		sev := ""
-		if f.Severity == SeverityWarning {
+		if f.Severity == finding.Warning {
 			sev = "warning: "
 		}
 		fmt.Fprintf(&b, "%d:%d: %s%s\n", f.Line, f.Col, sev, f)

@@ -3,6 +3,8 @@ package schema
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // cloudConfigHeader is what a cloud-config starts with.
@@ -30,9 +32,9 @@ func IsCloudConfig(data []byte) bool {
 // ("needs to begin with #cloud-config"); read as a standalone document it
 // would give a finding for each of its cloud-init keys instead of the one
 // that matters. nil when the document has no such header.
-func misplacedHeader(data []byte) *Finding {
+func misplacedHeader(data []byte) *finding.Finding {
 	if rest, ok := bytes.CutPrefix(data, bom); ok && IsCloudConfig(rest) {
-		return &Finding{Line: 1, Col: 1, Severity: SeverityError,
+		return &finding.Finding{Line: 1, Col: 1, Severity: finding.Error,
 			Message: "the file starts with a byte order mark (U+FEFF) before " + cloudConfigHeader + ", and cloud-init reads the header only as the very first characters: it takes the file for no cloud-config and ignores it; save the file as UTF-8 without a byte order mark"}
 	}
 	i := -1
@@ -43,7 +45,7 @@ func misplacedHeader(data []byte) *Finding {
 		case len(text) == 0:
 			continue
 		case IsCloudConfig(text):
-			return &Finding{Line: i + 1, Col: 1, Severity: SeverityError,
+			return &finding.Finding{Line: i + 1, Col: 1, Severity: finding.Error,
 				Message: fmt.Sprintf("%s is on line %d, but cloud-init reads the header only on the first line: it takes the file for no cloud-config and ignores it; move %s to line 1, above any comment or modeline",
 					cloudConfigHeader, i+1, cloudConfigHeader)}
 		case text[0] != '#':

@@ -3,6 +3,8 @@ package schema
 import (
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 const embedded = "#cloud-config\npackages: [vim]\nusers: []\ncorium:\n  role: single\n"
@@ -27,7 +29,7 @@ func TestMisplacedHeaderIsOneFinding(t *testing.T) {
 				t.Fatal(err)
 			}
 			fs := Validate(doc)
-			if len(fs) != 1 || fs[0].Line != tc.line || fs[0].Col != 1 || !strings.Contains(fs[0].Message, tc.says) || fs[0].Severity != SeverityError {
+			if len(fs) != 1 || fs[0].Line != tc.line || fs[0].Col != 1 || !strings.Contains(fs[0].Message, tc.says) || fs[0].Severity != finding.Error {
 				t.Fatalf("findings %v, want one error at %d:1 saying %q", fs, tc.line, tc.says)
 			}
 			tree, _ := ReadTree([]byte(tc.doc), false)

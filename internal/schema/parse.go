@@ -2,6 +2,8 @@ package schema
 
 import (
 	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // Shape is how a document holds the corium block.
@@ -46,9 +48,10 @@ type Document struct {
 	block       *yaml.Node
 	keyIndex    map[*yaml.Node]map[string]int
 	mergedIndex map[*yaml.Node]map[string]entry
-	// repeats are paths whose finding was reported under another path
-	// already (a node met through several aliases or merge keys): they did
-	// not decode either.
+	// repeats are the paths that did not decode: those of Findings, as
+	// the tree spells them, and those whose finding was reported under
+	// another path already (a node met through several aliases or merge
+	// keys).
 	repeats []string
 	// overBudget says decoding stopped at the alias budget: Config holds
 	// only what was decoded before, and the rules would report the rest as
@@ -105,7 +108,7 @@ func (doc *Document) locateBlock(embedded bool, top *yaml.Node) *yaml.Node {
 		if embedded {
 			doc.Shape = ShapeEmbedded
 		}
-		doc.Findings = append(doc.Findings, Finding{Line: top.Line, Col: top.Column,
+		doc.Findings = append(doc.Findings, finding.Finding{Line: top.Line, Col: top.Column,
 			Message: "the document must be a mapping holding the corium block"})
 		return nil
 	}

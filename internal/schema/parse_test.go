@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
 
@@ -229,7 +230,7 @@ func TestPositionOfLabelKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := mapKeyPath("node.labels", "a.b/c[0]")
+	path := finding.Path("node.labels").Key("a.b/c[0]").String()
 	if line, col := doc.Position(path); line != 4 || col != 15 {
 		t.Errorf("position of %s = %d:%d, want 4:15", path, line, col)
 	}

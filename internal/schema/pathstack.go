@@ -1,9 +1,6 @@
 package schema
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/corium/corium-agent/internal/finding"
 
 // segment is one step of a field path: a field name, a list index, or a
 // free-form map key.
@@ -32,21 +29,16 @@ func (p *pathStack) depth() int      { return len(p.segments) }
 // String spells the path as findings and Position write it:
 // wireguard[0].peers[3].publicKey, node.labels["app"].
 func (p *pathStack) String() string {
-	var b strings.Builder
+	var path finding.Path
 	for _, s := range p.segments {
 		switch s.kind {
 		case indexSegment:
-			b.WriteByte('[')
-			b.WriteString(strconv.Itoa(s.index))
-			b.WriteByte(']')
+			path = path.Index(s.index)
 		case keySegment:
-			b.WriteString(mapKeyPath("", s.name))
+			path = path.Key(s.name)
 		default:
-			if b.Len() > 0 {
-				b.WriteByte('.')
-			}
-			b.WriteString(s.name)
+			path = path.Field(s.name)
 		}
 	}
-	return b.String()
+	return path.String()
 }

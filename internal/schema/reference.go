@@ -139,7 +139,7 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   prefer the ` + "`...From`" + ` SecretSource fields.
 `
 
-// writeRolePorts lists each role's k0s ports, from RolePorts itself.
+// writeRolePorts lists each role's k0s ports, from the effective configuration itself (Effective).
 func writeRolePorts(b *strings.Builder) {
 	b.WriteString("\n## The role's k0s ports\n\nWhat `firewall.clusterPorts: overlay` guards and `firewall.publicPorts` picks from, with the default storage.\n\n| role | cni | ports |\n|---|---|---|\n")
 	for _, r := range []Role{RoleSingle, RoleController, RoleControllerWorker, RoleWorker} {
@@ -148,7 +148,7 @@ func writeRolePorts(b *strings.Builder) {
 				continue // no kubelet, no CNI ports
 			}
 			var ports []string
-			for _, p := range RolePorts(&Config{Role: r, Network: Network{CNI: cni}}) {
+			for _, p := range Effective(&Config{Role: r, Network: Network{CNI: cni}}).Ports.Role {
 				ports = append(ports, fmt.Sprintf("%d/%s", p.Number, p.Proto))
 			}
 			c := string(cni)

@@ -1,8 +1,9 @@
 package schema
 
 import (
-	"fmt"
 	"net/netip"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // allowedIPs: WireGuard routes a prefix to one peer only, so two peers
@@ -12,7 +13,7 @@ import (
 // takes the node's whole traffic into one tunnel. Peers and their prefixes
 // are YAML sequences, so (peer, index) is document order; paths are spelled
 // only for what is reported.
-func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
+func (v *crossCheck) allowedIPs(base finding.Path, wg WireGuard) {
 	own := ownPrefixes(wg)
 	n := 0
 	for _, p := range wg.Peers {
@@ -31,22 +32,27 @@ func (v *crossCheck) allowedIPs(base string, wg WireGuard) {
 			hostBits = append(hostBits, pre != pre.Masked())
 		}
 	}
-	rel := func(s span) string { return fmt.Sprintf("peers[%d].allowedIPs[%d]", s.line-1, s.col-1) }
+	// rel is an entry's path below the interface, as the messages name it;
+	// at is its path in the document.
+	rel := func(from finding.Path, s span) finding.Path {
+		return from.Field("peers").Index(s.line - 1).Field("allowedIPs").Index(s.col - 1)
+	}
+	at := func(s span) string { return rel(base, s).String() }
 	for i, first := range clashes(spans) {
 		if hostBits[first] && !hostBits[i] {
 			// The earlier entry claims more than it says: it is the one to
 			// fix, and the later one, written as meant, is not to blame.
-			v.errorf(base+"."+rel(spans[first]), "is %s once wg clears its host bits, which overlaps %s (%s)", spans[first].prefix, rel(spans[i]), spans[i].prefix)
+			v.errorf(at(spans[first]), "is %s once wg clears its host bits, which overlaps %s (%s)", spans[first].prefix, rel("", spans[i]), spans[i].prefix)
 			continue
 		}
-		v.errorf(base+"."+rel(spans[i]), "overlaps %s (%s)", rel(spans[first]), spans[first].prefix)
+		v.errorf(at(spans[i]), "overlaps %s (%s)", rel("", spans[first]), spans[first].prefix)
 	}
 }
 
 // allowedIP checks entry k of peer j's allowedIPs against the interface's
 // own prefixes.
-func (v *crossCheck) allowedIP(base string, j, k int, pre netip.Prefix, own []netip.Prefix) {
-	at := func() string { return fmt.Sprintf("%s.peers[%d].allowedIPs[%d]", base, j, k) }
+func (v *crossCheck) allowedIP(base finding.Path, j, k int, pre netip.Prefix, own []netip.Prefix) {
+	at := func() string { return base.Field("peers").Index(j).Field("allowedIPs").Index(k).String() }
 	masked := pre.Masked()
 	if pre != masked {
 		v.warnf(at(), "has host bits set, which wg clears: it is %s; write %s, or %s/%d for the one address",

@@ -1,6 +1,8 @@
 package schema
 
-import "fmt"
+import (
+	"github.com/corium/corium-agent/internal/finding"
+)
 
 // join: a worker needs a token, a single node starts its own cluster.
 func (v *crossCheck) join() {
@@ -57,7 +59,7 @@ func (v *crossCheck) node() {
 		}
 		k := [2]string{t.Key, t.Effect}
 		if first, dup := seen[k]; dup {
-			v.errorf(fmt.Sprintf("node.taints[%d]", i), "duplicates node.taints[%d] (same key and effect)", first)
+			v.errorf(finding.Path("node.taints").Index(i).String(), "duplicates node.taints[%d] (same key and effect)", first)
 			continue
 		}
 		seen[k] = i

@@ -1,8 +1,9 @@
 package schema
 
 import (
-	"fmt"
 	"net/netip"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // Per-node pod ranges k0s asks kube-controller-manager for: /24 per node for
@@ -60,7 +61,7 @@ func (v *crossCheck) addressFamilies() {
 		if err != nil || a.Addr().Is4() == pod.Addr().Is4() {
 			continue
 		}
-		v.errorf(fmt.Sprintf("wireguard[%d].address[0]", i), "is %s, the node address, but network.podCIDR and serviceCIDR are %s: the kubelet would register an address the cluster's network is not in; list an %s address first",
+		v.errorf(finding.Path("wireguard").Index(i).Field("address").Index(0).String(), "is %s, the node address, but network.podCIDR and serviceCIDR are %s: the kubelet would register an address the cluster's network is not in; list an %s address first",
 			family(a.Addr()), family(pod.Addr()), family(pod.Addr()))
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"net/netip"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/k0s"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // firewall: overlay mode needs an overlay the node's peers use, and public
@@ -23,7 +25,7 @@ func (v *crossCheck) firewall() {
 	if len(f.PublicPorts) > 0 && v.eff.Firewall.ClusterPorts == ClusterPortsOpen {
 		v.warnf("firewall.publicPorts", "does nothing while firewall.clusterPorts is open (every cluster port is reachable)")
 	}
-	ports := rolePorts(v.eff, v.net)
+	ports := v.k0s.Ports.Role
 	have := map[int]bool{}
 	var names []string
 	for _, p := range ports {
@@ -34,7 +36,7 @@ func (v *crossCheck) firewall() {
 	}
 	seen := map[int]int{}
 	for i, p := range f.PublicPorts {
-		path := fmt.Sprintf("firewall.publicPorts[%d]", i)
+		path := finding.Path("firewall.publicPorts").Index(i).String()
 		if first, dup := seen[p]; dup {
 			v.errorf(path, "duplicates firewall.publicPorts[%d] (%d)", first, p)
 			continue
@@ -43,7 +45,7 @@ func (v *crossCheck) firewall() {
 		if validRole(v.cfg.Role) && p >= 1 && p <= 65535 && !have[p] {
 			v.errorf(path, "%d is not one of the %s role's k0s ports (%s)", p, v.cfg.Role, strings.Join(names, ", "))
 		}
-		if f.ClusterPorts == ClusterPortsOverlay && isTunnelPort(tunnelPorts(v.eff, v.net), p) {
+		if f.ClusterPorts == ClusterPortsOverlay && isTunnelPort(v.k0s.Ports.Tunnel, p) {
 			v.errorf(path, "%d carries %s's pod tunnel, whose packets come out on an interface where the guard trusts pod sources: made public, it lets anyone forge pod traffic to the guarded ports; keep it guarded", p, v.eff.Network.CNI)
 		}
 	}
@@ -52,9 +54,9 @@ func (v *crossCheck) firewall() {
 	}
 	// The proxy to the API is public with the API (the guard keeps them
 	// together).
-	if _, apiPublic := seen[v.net.APIPort]; apiPublic && v.net.ProxyPort > 0 && have[v.net.ProxyPort] {
-		if _, listed := seen[v.net.ProxyPort]; !listed {
-			seen[v.net.ProxyPort] = seen[v.net.APIPort]
+	if _, apiPublic := seen[v.k0s.Network.APIPort]; apiPublic && v.k0s.Network.ProxyPort > 0 && have[v.k0s.Network.ProxyPort] {
+		if _, listed := seen[v.k0s.Network.ProxyPort]; !listed {
+			seen[v.k0s.Network.ProxyPort] = seen[v.k0s.Network.APIPort]
 		}
 	}
 	if f.ClusterPorts == ClusterPortsOverlay && v.eff.Network.CNI == CNICustom && validRole(v.cfg.Role) {
@@ -97,7 +99,7 @@ func validRole(r Role) bool {
 	return false
 }
 
-func isTunnelPort(tunnels []Port, n int) bool {
+func isTunnelPort(tunnels []k0s.Port, n int) bool {
 	for _, t := range tunnels {
 		if t.Number == n {
 			return true
@@ -110,13 +112,13 @@ func isTunnelPort(tunnels []Port, n int) bool {
 // the API, or the other way round: both reach the same API servers, and the
 // guard keeps them together (the proxy follows the API's port).
 func (v *crossCheck) apiPortsTogether(public map[int]int) {
-	if v.net.ProxyPort == 0 {
+	if v.k0s.Network.ProxyPort == 0 {
 		return
 	}
-	api, proxy := v.net.APIPort, v.net.ProxyPort
+	api, proxy := v.k0s.Network.APIPort, v.k0s.Network.ProxyPort
 	if i, ok := public[proxy]; ok {
 		if _, apiPublic := public[api]; !apiPublic {
-			v.errorf(fmt.Sprintf("firewall.publicPorts[%d]", i), "%d is k0s's control-plane load balancer proxy to the API, which follows the API's port %d: list %d to make the API public, and the proxy goes with it", proxy, api, api)
+			v.errorf(finding.Path("firewall.publicPorts").Index(i).String(), "%d is k0s's control-plane load balancer proxy to the API, which follows the API's port %d: list %d to make the API public, and the proxy goes with it", proxy, api, api)
 		}
 	}
 }
@@ -125,7 +127,7 @@ func (v *crossCheck) apiPortsTogether(public map[int]int) {
 // interfaces it cannot know: it trusts pod sources on none of them.
 func (v *crossCheck) customCNIGuard(have map[int]bool, public map[int]int) {
 	var guarded []string
-	for _, p := range rolePorts(v.eff, v.net) {
+	for _, p := range v.k0s.Ports.Role {
 		if _, ok := public[p.Number]; !ok {
 			guarded = append(guarded, fmt.Sprint(p.Number))
 		}
@@ -134,12 +136,12 @@ func (v *crossCheck) customCNIGuard(have map[int]bool, public map[int]int) {
 		return // refused above: the guard would police nothing
 	}
 	var lost []string
-	_, apiPublic := public[v.net.APIPort]
+	_, apiPublic := public[v.k0s.Network.APIPort]
 	if v.eff.Role.IsController() && !apiPublic {
-		lost = append(lost, fmt.Sprintf("the API (%d) through the kubernetes service", v.net.APIPort))
+		lost = append(lost, fmt.Sprintf("the API (%d) through the kubernetes service", v.k0s.Network.APIPort))
 	}
-	if _, kubeletPublic := public[k0sconfig.KubeletPort]; v.eff.Role.HasKubelet() && have[k0sconfig.KubeletPort] && !kubeletPublic {
-		lost = append(lost, fmt.Sprintf("the kubelet (%d) from metrics-server", k0sconfig.KubeletPort))
+	if _, kubeletPublic := public[config.KubeletPort]; v.eff.Role.HasKubelet() && have[config.KubeletPort] && !kubeletPublic {
+		lost = append(lost, fmt.Sprintf("the kubelet (%d) from metrics-server", config.KubeletPort))
 	}
 	example := ""
 	if len(lost) > 0 {
@@ -148,9 +150,9 @@ func (v *crossCheck) customCNIGuard(have map[int]bool, public map[int]int) {
 	v.warnf("network.cni", "is custom, whose interfaces the guard cannot know: with firewall.clusterPorts overlay it accepts pod sources only on lo and the wireguard interfaces, so pods on this node, and other nodes' pods that come in on the CNI's own devices, do not reach the guarded ports (%s)%s; list the ports pods need in firewall.publicPorts, or use kuberouter or calico, whose interfaces the guard knows", strings.Join(guarded, ", "), example)
 }
 
-// endpointClients names who reaches each of EndpointPorts through
+// endpointClients names who reaches each of the endpoint's ports through
 // cluster.endpoint.
-func endpointClients(net k0sconfig.Network) map[int]string {
+func endpointClients(net config.Network) map[int]string {
 	return map[int]string{net.APIPort: "kubelets", net.KonnectivityPort: "konnectivity agents", net.JoinAPIPort: "joining controllers", net.ProxyPort: "clients of the load balancer"}
 }
 
@@ -165,8 +167,8 @@ func (v *crossCheck) endpointGuard(public map[int]int) {
 		return
 	}
 	var ports, clients []string
-	names := endpointClients(v.net)
-	for _, p := range endpointPorts(v.net) {
+	names := endpointClients(v.k0s.Network)
+	for _, p := range v.k0s.Ports.Endpoint {
 		if _, ok := public[p.Number]; !ok {
 			ports = append(ports, fmt.Sprint(p.Number))
 			clients = append(clients, names[p.Number])

@@ -1,11 +1,12 @@
 package schema
 
 import (
-	"fmt"
 	"net/netip"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // ha: the settings make sense only together, on a controller.
@@ -86,7 +87,7 @@ func (v *crossCheck) unicastFamilies() {
 		if !first.IsValid() {
 			first = a
 		} else if a.Is4() != first.Is4() {
-			v.errorf(fmt.Sprintf("ha.unicastPeers[%d]", i), "is %s and ha.unicastPeers[0] %s: keepalived sends unicast adverts from one address, so every peer must be of its family", family(a), family(first))
+			v.errorf(finding.Path("ha.unicastPeers").Index(i).String(), "is %s and ha.unicastPeers[0] %s: keepalived sends unicast adverts from one address, so every peer must be of its family", family(a), family(first))
 		}
 	}
 	if !first.IsValid() {

@@ -2,17 +2,16 @@ package schema
 
 import (
 	"encoding/json"
-	"errors"
 	"slices"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 )
 
 // k0sPatch: k0s decodes spec.api, spec.storage, spec.network and
 // spec.images leniently and drops what it does not know without a word
-// (k0srules.DroppedKeys), so a typo in k0s.patch there changes nothing on
+// (rules.DroppedKeys), so a typo in k0s.patch there changes nothing on
 // the node and nobody is told. Keys k0s refuses are refused when the node is
 // rendered, before the first write; these only warn, since k0s accepts them.
 func (v *crossCheck) k0sPatch() {
@@ -23,17 +22,17 @@ func (v *crossCheck) k0sPatch() {
 	if err != nil {
 		return
 	}
-	for _, key := range k0srules.DroppedKeys(data) {
-		path := "k0s.patch"
+	for _, key := range rules.DroppedKeys(data) {
+		path := finding.Path("k0s.patch")
 		for _, seg := range strings.Split(key, ".") {
-			path = mapKeyPath(path, seg)
+			path = path.Key(seg)
 		}
-		v.warnf(path, "is a key k0s %s does not know here: it decodes this part of the ClusterConfig leniently and drops the key without a word; check the spelling against the k0s configuration reference", k0srules.Version)
+		v.warnf(path.String(), "is a key k0s %s does not know here: it decodes this part of the ClusterConfig leniently and drops the key without a word; check the spelling against the k0s configuration reference", rules.Version)
 	}
 }
 
 // k0sRefusals are what k0s itself refuses of the effective ClusterConfig
-// (k0srules, the rules apply holds the rendered file to), so that validate
+// (package k0s/rules, the rules apply holds the rendered file to), so that validate
 // says on the laptop what the node would say at boot. The agent's own part
 // passes those rules (render's tests); without the node's addresses and
 // password it is incomplete here, so only problems inside what the patch
@@ -44,22 +43,15 @@ func (v *crossCheck) k0sRefusals() {
 	if len(patch) == 0 {
 		return
 	}
-	data, err := json.Marshal(K0sEffective(v.cfg))
-	if err != nil {
-		return
-	}
-	var refused k0srules.Problems
-	if !errors.As(k0srules.CheckClusterConfig(data), &refused) {
-		return
-	}
-	var elsewhere []k0srules.Problem
+	refused := v.k0s.Refused()
+	var elsewhere []rules.Problem
 	for _, p := range refused {
 		dotted, ok := patchOwns(patch, p.Path)
 		switch at := PatchPath(patch, dotted); {
 		case !ok:
 			elsewhere = append(elsewhere, p)
 		case !v.patchRefused[at]:
-			v.errorf(at, "k0s %s would refuse it: %s", k0srules.Version, p.Message)
+			v.errorf(at, "k0s %s would refuse it: %s", rules.Version, p.Message)
 		}
 	}
 	v.k0sRefusalsElsewhere(elsewhere)
@@ -71,24 +63,19 @@ func (v *crossCheck) k0sRefusals() {
 // Apply refuses it at boot all the same, so validate refuses it here, at
 // the patch, naming the ClusterConfig path k0s names; once k0sEffective
 // has refused part of the patch, that refusal says what to change.
-func (v *crossCheck) k0sRefusalsElsewhere(refused []k0srules.Problem) {
+func (v *crossCheck) k0sRefusalsElsewhere(refused []rules.Problem) {
 	if len(refused) == 0 || len(v.patchRefused) > 0 {
 		return
 	}
-	data, err := json.Marshal(k0sconfig.Base(K0sBase(v.cfg)))
-	if err != nil {
-		return
-	}
-	var before k0srules.Problems
-	errors.As(k0srules.CheckClusterConfig(data), &before)
+	before := v.k0s.BaseRefused()
 	for _, p := range refused {
 		if !slices.Contains(before, p) {
-			v.errorf("k0s.patch", "makes a ClusterConfig k0s %s would refuse at %s: %s; change the patch, or the document's field behind that path", k0srules.Version, p.Path, p.Message)
+			v.errorf("k0s.patch", "makes a ClusterConfig k0s %s would refuse at %s: %s; change the patch, or the document's field behind that path", rules.Version, p.Path, p.Message)
 		}
 	}
 }
 
-// patchOwns says whether a k0srules path (spec.a.b[0].c) lies inside what
+// patchOwns says whether a k0s/rules path (spec.a.b[0].c) lies inside what
 // the patch sets, with the path's dotted map part up to there.
 func patchOwns(patch map[string]any, k0sPath string) (string, bool) {
 	var cur any = patch
@@ -96,7 +83,7 @@ func patchOwns(patch map[string]any, k0sPath string) (string, bool) {
 	for _, seg := range strings.Split(k0sPath, ".") {
 		name, _, indexed := strings.Cut(seg, "[")
 		if strings.HasPrefix(name, "<") {
-			// A key k0srules does not show (<key>): the map the patch set
+			// A key the rules do not show (<key>): the map the patch set
 			// holds it.
 			return strings.Join(walked, "."), true
 		}

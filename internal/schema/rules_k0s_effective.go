@@ -3,18 +3,18 @@ package schema
 import (
 	"net/netip"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // k0sEffective holds k0s.patch to what the agent owns and derives. The
 // patch stays the escape hatch: what the agent derives from the cluster's
-// network (EffectiveNetwork) follows it, and what cannot be followed, or
+// network (Effective) follows it, and what cannot be followed, or
 // contradicts a field of the block that owns the fact, is refused at the
 // patch's path, so that the node and the block never disagree.
 func (v *crossCheck) k0sEffective() {
 	patch := v.cfg.K0s.Patch
 	v.patchRefused = map[string]bool{}
-	for _, p := range v.netProblems {
+	for _, p := range v.k0s.Problems {
 		// The block's own values are checked where they stand; what the
 		// facts cannot work with comes from the patch, and is reported
 		// where the patch reaches toward it.
@@ -26,13 +26,13 @@ func (v *crossCheck) k0sEffective() {
 	if len(patch) == 0 {
 		return
 	}
-	net, eff := v.net, v.eff
+	net, eff := v.k0s.Network, v.eff
 	if validCNI(eff.Network.CNI) && net.Provider != string(eff.Network.CNI) {
 		v.errorf(PatchPath(patch, "spec.network.provider"), "sets a CNI other than network.cni (%s), which the guard, the masquerade and the CNI's MTU follow; set network.cni instead", eff.Network.CNI)
 	}
 	v.sameRange(patch, "spec.network.podCIDR", net.PodCIDR, eff.Network.PodCIDR, "network.podCIDR", "a pod range")
 	v.sameRange(patch, "spec.network.serviceCIDR", net.ServiceCIDR, eff.Network.ServiceCIDR, "network.serviceCIDR", "a service range")
-	if base := K0sBase(v.cfg).Storage; net.Storage != base {
+	if base := v.k0s.Input.Storage; net.Storage != base {
 		v.errorf(PatchPath(patch, "spec.storage.type"), "sets a datastore other than storage.type (%s), which decides etcd's guarded peer port and the checks of several controllers; set storage.type instead", eff.Storage.Type)
 	}
 	for _, owned := range []struct{ path, why string }{
@@ -49,14 +49,14 @@ func (v *crossCheck) k0sEffective() {
 			v.errorf(PatchPath(patch, owned.path), "%s", owned.why)
 		}
 	}
-	onOverlay := K0sBase(v.cfg).OnOverlay
+	onOverlay := v.k0s.Input.OnOverlay
 	dualStack := PatchPath(patch, "spec.network.dualStack.enabled")
 	switch {
 	case !net.DualStack:
 	case onOverlay || eff.Firewall.ClusterPorts == ClusterPortsOverlay:
 		v.errorf(dualStack, "turns on dual stack, whose second pod range the guard and the pod masquerade do not follow: with the node address on the overlay or firewall.clusterPorts overlay, IPv6 pods would be cut off; use one address family")
 		v.patchRefused[dualStack] = true
-	case net.Provider == k0sconfig.ProviderCalico && net.Calico.Mode != "bird" && !patchSets(patch, "spec.network.calico.mode"):
+	case net.Provider == config.ProviderCalico && net.Calico.Mode != "bird" && !patchSets(patch, "spec.network.calico.mode"):
 		// k0s refuses it at spec.network.calico.mode, which the patch does
 		// not set (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/network.go:140-142).
 		v.errorf(dualStack, "turns on dual stack, which k0s runs calico with only in mode bird, and calico's mode is vxlan unless the patch sets it; set spec.network.calico.mode to bird in k0s.patch, or use one address family")

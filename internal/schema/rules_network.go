@@ -1,8 +1,9 @@
 package schema
 
 import (
-	"fmt"
 	"net/netip"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // overlayPrefixes: the pod and service ranges and every interface's prefix
@@ -30,7 +31,7 @@ func (v *crossCheck) overlayPrefixes() {
 	add("network.serviceCIDR", v.eff.Network.ServiceCIDR, v.cfg.Network.ServiceCIDR, -2)
 	for i, wg := range v.cfg.WireGuard {
 		for j, a := range wg.Address {
-			path := fmt.Sprintf("wireguard[%d].address[%d]", i, j)
+			path := finding.Path("wireguard").Index(i).Field("address").Index(j).String()
 			add(path, a, a, i)
 		}
 	}

@@ -1,9 +1,10 @@
 package schema
 
 import (
-	"fmt"
 	"net/netip"
 	"net/url"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // secretsBehindOverlay: apply resolves every SecretSource before it brings
@@ -23,7 +24,7 @@ func (v *crossCheck) secretsBehindOverlay() {
 	for i, wg := range v.cfg.WireGuard {
 		for j, a := range wg.Address {
 			if p, err := netip.ParsePrefix(a); err == nil {
-				nets = append(nets, overlayNet{fmt.Sprintf("wireguard[%d].address[%d]", i, j), p.Masked()})
+				nets = append(nets, overlayNet{finding.Path("wireguard").Index(i).Field("address").Index(j).String(), p.Masked()})
 			}
 		}
 	}

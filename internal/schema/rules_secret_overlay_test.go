@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // overlaySecretsDoc takes its secrets from servers on the node's own
@@ -56,7 +58,7 @@ func TestSecretURLOnTheOverlayIsRefused(t *testing.T) {
 		switch {
 		case !ok:
 			t.Errorf("unexpected finding %s: %s", f.Path, f.Message)
-		case f.Severity != SeverityError || !strings.Contains(f.Message, says):
+		case f.Severity != finding.Error || !strings.Contains(f.Message, says):
 			t.Errorf("%s: want an error saying %q, got %s %q", f.Path, says, f.Severity, f.Message)
 		}
 		got[f.Path] = true

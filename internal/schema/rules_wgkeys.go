@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // The rules on an interface's keys: its own key pair, its peers' keys, and
@@ -42,45 +44,45 @@ func OwnPublicKey(wg WireGuard) (wgtypes.Key, bool) {
 
 // interfaceKeys: one private key, a stated public key that is the private
 // key's, unique peer keys, no peer with our own key or a secret.
-func (v *crossCheck) interfaceKeys(base string, wg WireGuard) {
+func (v *crossCheck) interfaceKeys(base finding.Path, wg WireGuard) {
 	switch {
 	case wg.PrivateKey == nil && wg.PrivateKeyFrom == nil:
-		v.errorf(base+".privateKey", "one of privateKey and privateKeyFrom is required")
+		v.errorf(base.Field("privateKey").String(), "one of privateKey and privateKeyFrom is required")
 	case wg.PrivateKey != nil && wg.PrivateKeyFrom != nil:
-		v.errorf(base+".privateKeyFrom", "give only one of privateKey and privateKeyFrom")
+		v.errorf(base.Field("privateKeyFrom").String(), "give only one of privateKey and privateKeyFrom")
 	}
 	derived, stated := ownKeys(wg)
 	if stated != nil {
 		if where, ok := v.inlineSecretKey(*stated); ok {
 			// Other documents are checked against this field and it is
 			// recorded with the configuration: a secret here is exposed.
-			v.errorf(base+".publicKey", "is the secret %s, not a public key: give the key wg pubkey derives from the private key, and treat that secret as exposed", where)
+			v.errorf(base.Field("publicKey").String(), "is the secret %s, not a public key: give the key wg pubkey derives from the private key, and treat that secret as exposed", where)
 			stated = nil
 		} else if derived != nil && *derived != *stated {
-			v.errorf(base+".publicKey", "is not the public key privateKey derives: give the output of wg pubkey for this interface's private key, or drop publicKey")
+			v.errorf(base.Field("publicKey").String(), "is not the public key privateKey derives: give the output of wg pubkey for this interface's private key, or drop publicKey")
 		}
 	}
 	seen := make(map[wgtypes.Key]int, len(wg.Peers))
-	path := func(j int) string { return fmt.Sprintf("%s.peers[%d]", base, j) }
+	path := func(j int) finding.Path { return base.Field("peers").Index(j) }
 	for j, p := range wg.Peers {
 		if p.PresharedKey != nil && p.PresharedKeyFrom != nil {
-			v.errorf(path(j)+".presharedKeyFrom", "give only one of presharedKey and presharedKeyFrom")
+			v.errorf(path(j).Field("presharedKeyFrom").String(), "give only one of presharedKey and presharedKeyFrom")
 		}
 		k, ok := parseKey(p.PublicKey)
 		if !ok {
 			continue // the field rule reports it
 		}
 		if (derived != nil && k == *derived) || (stated != nil && k == *stated) {
-			v.errorf(path(j)+".publicKey", "is this interface's own public key; a peer is the other end of the tunnel")
+			v.errorf(path(j).Field("publicKey").String(), "is this interface's own public key; a peer is the other end of the tunnel")
 		}
 		if where, ok := v.inlineSecretKey(k); ok {
 			// It is printed wherever public keys are (plans, status, the
 			// applied record): refused before any of them is written.
-			v.errorf(path(j)+".publicKey", "is the secret %s, not a public key: give the peer's public key (wg pubkey), and treat that secret as exposed", where)
+			v.errorf(path(j).Field("publicKey").String(), "is the secret %s, not a public key: give the peer's public key (wg pubkey), and treat that secret as exposed", where)
 			continue
 		}
 		if first, dup := seen[k]; dup {
-			v.errorf(path(j)+".publicKey", "duplicates peers[%d].publicKey", first)
+			v.errorf(path(j).Field("publicKey").String(), "duplicates peers[%d].publicKey", first)
 			continue
 		}
 		seen[k] = j
@@ -99,11 +101,11 @@ func (v *crossCheck) nodeKeys() {
 		if _, secret := v.inlineSecretKey(k); secret {
 			continue // interfaceKeys reports it
 		}
-		field := ".publicKey"
+		field := "publicKey"
 		if wg.PrivateKey != nil {
-			field = ".privateKey"
+			field = "privateKey"
 		}
-		own[i] = &OwnKey{Key: k, Field: fmt.Sprintf("wireguard[%d]%s", i, field)}
+		own[i] = &OwnKey{Key: k, Field: finding.Path("wireguard").Index(i).Field(field).String()}
 	}
 	for _, f := range NodeKeyClashes(v.cfg, own) {
 		v.errorf(f.Path, "%s", f.Message)
@@ -124,10 +126,10 @@ type OwnKey struct {
 // peer tells two interfaces with one key apart by nothing), and a peer is
 // another node, so it is never one of this node's interfaces. A finding
 // names fields, never a key.
-func NodeKeyClashes(cfg *Config, own []*OwnKey) []Finding {
-	var out []Finding
+func NodeKeyClashes(cfg *Config, own []*OwnKey) []finding.Finding {
+	var out []finding.Finding
 	refuse := func(path, format string, args ...any) {
-		out = append(out, Finding{Path: path, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+		out = append(out, finding.Finding{Path: path, Severity: finding.Error, Message: fmt.Sprintf(format, args...)})
 	}
 	owner := make(map[wgtypes.Key]int, len(own))
 	for i, k := range own {
@@ -147,7 +149,7 @@ func NodeKeyClashes(cfg *Config, own []*OwnKey) []Finding {
 				continue
 			}
 			if o, mine := owner[k]; mine && o != i {
-				refuse(fmt.Sprintf("wireguard[%d].peers[%d].publicKey", i, j), "is the public key of wireguard[%d] on this node; a peer is another node's interface", o)
+				refuse(finding.Path("wireguard").Index(i).Field("peers").Index(j).Field("publicKey").String(), "is the public key of wireguard[%d] on this node; a peer is another node's interface", o)
 			}
 		}
 	}

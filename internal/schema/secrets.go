@@ -1,8 +1,7 @@
 package schema
 
 import (
-	"fmt"
-
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
@@ -66,9 +65,11 @@ func SecretFields(cfg *Config) []SecretField {
 }
 
 // PrivateKeyPath is the field path of interface i's private key.
-func PrivateKeyPath(i int) string { return fmt.Sprintf("wireguard[%d].privateKey", i) }
+func PrivateKeyPath(i int) string {
+	return finding.Path("wireguard").Index(i).Field("privateKey").String()
+}
 
 // PresharedKeyPath is the field path of peer j's preshared key on interface i.
 func PresharedKeyPath(i, j int) string {
-	return fmt.Sprintf("wireguard[%d].peers[%d].presharedKey", i, j)
+	return finding.Path("wireguard").Index(i).Field("peers").Index(j).Field("presharedKey").String()
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/yamltext"
 )
 
@@ -104,7 +105,7 @@ func shownPath(path string) string {
 			}
 			key, _ := strconv.Unquote(quoted)
 			if looksLikeLabelKey(key) {
-				b.WriteString(mapKeyPath("", key))
+				b.WriteString(finding.Path("").Key(key).String())
 			} else {
 				b.WriteString("[" + hiddenKey + "]")
 			}

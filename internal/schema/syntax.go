@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/yamltext"
 )
 
@@ -50,12 +51,12 @@ func (e *SyntaxError) detail() string {
 }
 
 // Finding is the error as validate reports it, at its line and column.
-func (e *SyntaxError) Finding() Finding {
+func (e *SyntaxError) Finding() finding.Finding {
 	prefix := "yaml syntax: "
 	if e.Near {
 		prefix = "yaml syntax, near here: "
 	}
-	return Finding{Line: e.Line, Col: e.Col, Severity: SeverityError, Message: prefix + e.detail()}
+	return finding.Finding{Line: e.Line, Col: e.Col, Severity: finding.Error, Message: prefix + e.detail()}
 }
 
 // locateSyntaxError places a parser error at the line of the text the

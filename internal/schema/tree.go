@@ -10,6 +10,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/yamltext"
 )
 
@@ -24,7 +25,7 @@ type Tree struct {
 	CloudConfig bool
 	// misplaced is a cloud-config header that cloud-init would not see
 	// (header.go), nil when there is none.
-	misplaced *Finding
+	misplaced *finding.Finding
 }
 
 // ErrNoBlock marks a document that holds YAML but no corium block.

@@ -7,7 +7,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s"
 )
 
 // Validate checks every rule of the contract and returns all findings,
@@ -32,17 +32,14 @@ func Validate(doc *Document, opts ...Option) Findings {
 		c.findings.sortByPosition()
 		return c.findings
 	}
-	c.broken = make(map[string]bool, len(doc.Findings)+len(doc.repeats))
-	for _, f := range doc.Findings {
-		c.broken[f.at] = true
-	}
+	c.broken = make(map[string]bool, len(doc.repeats))
 	for _, p := range doc.repeats {
 		c.broken[p] = true
 	}
 	cfg := doc.Config
 	checkFields(c, cfg)
 	v := &crossCheck{collector: c, cfg: cfg, eff: withDefaults(cfg), opts: o}
-	v.net, v.netProblems = EffectiveNetwork(cfg)
+	v.k0s = Effective(cfg)
 	v.storage()
 	v.join()
 	v.node()
@@ -83,10 +80,8 @@ type crossCheck struct {
 	cfg  *Config
 	eff  *Config
 	opts options
-	// net is the cluster's network as k0s will run it (EffectiveNetwork),
-	// and what could not be read of it.
-	net         k0sconfig.Network
-	netProblems []k0sconfig.Problem
+	// k0s is what k0s will do with the document (Effective).
+	k0s k0s.Effective
 	// patchRefused are the k0s.patch paths k0sEffective refused.
 	patchRefused map[string]bool
 	// inlineKeys are the document's inline WireGuard secrets by key, built

@@ -77,21 +77,6 @@ type Attempt struct {
 	Reason  string `json:"reason,omitempty"`
 }
 
-// Validation is the result of validating the document.
-type Validation struct {
-	Valid    bool      `json:"valid"`
-	Errors   []Finding `json:"errors,omitempty"`
-	Warnings []Finding `json:"warnings,omitempty"`
-}
-
-// Finding is one validation problem.
-type Finding struct {
-	Path    string `json:"path"`
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Message string `json:"message"`
-}
-
 // NodeAddress is the node-address decision.
 type NodeAddress struct {
 	// Address is the chosen address; "" when decided at boot.

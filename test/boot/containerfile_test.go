@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 	"github.com/corium/corium-agent/internal/testutil/host"
 )
 
@@ -85,8 +85,8 @@ func (cf containerfile) env(over map[string]string) []string {
 // again from that release.
 func TestContainerfileK0sPin(t *testing.T) {
 	cf := readContainerfile(t)
-	if got := cf.args["K0S_VERSION"]; got != k0srules.Version {
-		t.Errorf("ARG K0S_VERSION = %q, but internal/k0srules is written from k0s %s", got, k0srules.Version)
+	if got := cf.args["K0S_VERSION"]; got != rules.Version {
+		t.Errorf("ARG K0S_VERSION = %q, but internal/k0s/rules is written from k0s %s", got, rules.Version)
 	}
 }
 

@@ -12,6 +12,6 @@
 // It does not build or boot the OS image itself (that needs a container
 // engine, the Fedora base and a VM), and it does not run k0s: the stand-in
 // (test/boot/k0sstandin) refuses what k0s v1.36.3+k0s.0 refuses when it
-// installs and starts (internal/k0srules), and otherwise only records how
+// installs and starts (internal/k0s/rules), and otherwise only records how
 // `k0s install` was called and when systemd started the unit it wrote.
 package boot

@@ -9,7 +9,7 @@ import (
 
 // standInBinary is the k0s STAND-IN (test/boot/k0sstandin), built once per
 // test binary, static like the agent. It is not k0s: it refuses what k0s
-// v1.36.3+k0s.0 refuses when installing and starting (internal/k0srules),
+// v1.36.3+k0s.0 refuses when installing and starting (internal/k0s/rules),
 // and otherwise records its calls and writes a unit that records its start.
 func standInBinary(t testing.TB) string {
 	t.Helper()

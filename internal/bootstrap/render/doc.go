@@ -14,7 +14,7 @@
 // and to the rule on keys across the node's interfaces, and no peer key may
 // be the interface's own or a secret); k0s_ renders the k0s configuration,
 // its control plane load balancing, its drop-in and its install command,
-// checked with k0s's own rules (package k0srules); vrrp.go decides where
+// checked with k0s's own rules (package k0s/rules); vrrp.go decides where
 // keepalived runs (ChooseVRRP: the VRRP interface, the unicast source, the
 // peers less this node's addresses). units.go gathers every unit file, so
 // systemd is reloaded at most once; nodeaddr.go decides the node address

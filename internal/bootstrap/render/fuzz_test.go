@@ -166,6 +166,9 @@ func FuzzRender(f *testing.F) {
 				}
 			}
 		}
+		if conf := fileContent(p, K0sConfigPath); conf != "" {
+			checkNetworkIsEffective(t, cfg, []byte(conf))
+		}
 		for _, wg := range cfg.WireGuard {
 			conf := fileContent(p, WireGuardConfPath(wg.Name))
 			if n := strings.Count(conf, "\n[Peer]\n"); n != len(wg.Peers) {

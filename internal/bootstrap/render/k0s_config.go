@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"net/netip"
-	"reflect"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/k0sconfig"
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/k0s/config"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -19,7 +18,7 @@ import (
 // K0sConfigPath is where the controller's ClusterConfig is written; only
 // root may read it, since it carries the VRRP password and kine's
 // datasource URL.
-const K0sConfigPath = k0srules.DefaultConfigPath
+const K0sConfigPath = rules.DefaultConfigPath
 
 // k0sSecretKeys are the ClusterConfig keys that carry credentials: the
 // agent's own keepalived authPass and kine dataSource (a DSN with its
@@ -69,31 +68,25 @@ type K0sInputs struct {
 // bytes depend only on the config and the inputs: two controllers with the
 // same document differ only where their own address appears.
 //
-// The file is the document's base (schema.K0sBase, the facts validation
-// reads too), the node's own part over it, and k0s.patch over both. The
-// network facts read back from it must be those every derived value was
-// computed from (schema.EffectiveNetwork): the node's part sets none of
-// them, and this holds it to that on every run.
+// The file is the document's effective configuration (schema.Effective, the
+// value validation, the guard and the checks read too) with the node's own
+// part merged under k0s.patch (k0s.Effective.Node). The node's part sets no
+// network fact, so the file's network is the one they read (the tests hold
+// it to that).
 func RenderK0sConfig(cfg *schema.Config, in K0sInputs) ([]byte, error) {
 	if wg := OverlayOfNodeAddress(cfg); wg != nil && in.OverlayMTU <= 0 {
 		return nil, fmt.Errorf("rendering %s: no MTU decided for %s, the node address's interface; decide it with InterfaceMTU, as the wg-quick file does", K0sConfigPath, wg.Name)
 	}
+	eff := schema.Effective(cfg)
 	spec := map[string]any{
-		"network": k0sNetwork(cfg, in),
+		"network": k0sNetwork(cfg, eff.Network, in),
 		"storage": k0sStorage(cfg, in),
 	}
 	// With the address decided at boot and no endpoint, k0s fills api in.
 	if api := k0sAPI(cfg, in.NodeAddress); len(api) > 0 {
 		spec["api"] = api
 	}
-	doc := k0sconfig.Merge(k0sconfig.Base(schema.K0sBase(cfg)), map[string]any{"spec": spec})
-	if cfg.K0s.Patch != nil {
-		doc = k0sconfig.Merge(doc, cfg.K0s.Patch)
-	}
-	want, _ := schema.EffectiveNetwork(cfg)
-	if got, _ := k0sconfig.ReadNetwork(doc); !reflect.DeepEqual(got, want) {
-		return nil, fmt.Errorf("rendering %s: its network differs from the one the guard and the checks were derived from; this is a bug in corium-agent, report it with the document", K0sConfigPath)
-	}
+	doc := eff.Node(map[string]any{"spec": spec})
 	var buf bytes.Buffer
 	buf.WriteString(plan.Managed("#"))
 	enc := yaml.NewEncoder(&buf)
@@ -145,13 +138,13 @@ func k0sStorage(cfg *schema.Config, in K0sInputs) map[string]any {
 
 // k0sNetwork is the node's part of spec.network: the CNI's MTU, derived
 // from the overlay's, and the VRRP instance.
-func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
+func k0sNetwork(cfg *schema.Config, network config.Network, in K0sInputs) map[string]any {
 	net := map[string]any{}
 	if OverlayOfNodeAddress(cfg) != nil {
 		// The file's own MTU, derived or configured, never a guess at
 		// what wg-quick would pick.
 		mtu := in.OverlayMTU
-		v6 := isIPv6(in.NodeAddress) || hasIPv6Pods(cfg)
+		v6 := isIPv6(in.NodeAddress) || hasIPv6Pods(network)
 		switch cfg.Network.CNI {
 		case schema.CNIKubeRouter, "":
 			overhead := ipipOverhead4
@@ -177,8 +170,7 @@ func k0sNetwork(cfg *schema.Config, in K0sInputs) map[string]any {
 // dual stack through k0s.patch). Their packets to other nodes travel in the
 // CNI's IPv6 tunnels whatever the node address's family, and the CNI takes
 // one MTU for both families, so it must fit the larger IPv6 overhead.
-func hasIPv6Pods(cfg *schema.Config) bool {
-	net, _ := schema.EffectiveNetwork(cfg)
+func hasIPv6Pods(net config.Network) bool {
 	return net.DualStack || isIPv6Prefix(net.PodCIDR)
 }
 

@@ -91,6 +91,7 @@ func TestK0sGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				checkNetworkIsEffective(t, cfg, conf)
 				got["k0s.yaml"] = conf
 			}
 			hasToken := !configuredSecret(k0sTestSecrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil).IsZero()

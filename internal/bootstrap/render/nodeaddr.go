@@ -8,7 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
 )
@@ -18,7 +18,7 @@ import (
 // to the k0s step as one value; nothing else derives the node address.
 type Decision struct {
 	// Address is the chosen address, of the cluster's primary family
-	// (schema.NodeFamilies); invalid when it is decided at boot or nothing
+	// (config.Network.NodeFamilies); invalid when it is decided at boot or nothing
 	// qualifies (Reason says which).
 	Address netip.Addr `json:"address,omitzero"`
 	// Second is the node's address of the other family in a dual-stack
@@ -81,7 +81,7 @@ var containerNames = map[string]bool{
 
 // SelectNodeAddress picks the node address (pure). The first address of the
 // interface marked nodeAddress wins; otherwise the source of the default
-// route of the cluster's primary family (schema.NodeFamilies: the address
+// route of the cluster's primary family (config.Network.NodeFamilies: the address
 // kube-apiserver advertises must be of the service range's family), unless
 // that is the HA virtual IP, an overlay interface not marked nodeAddress, or
 // a CNI or container interface. In a dual-stack cluster the other family's
@@ -99,7 +99,7 @@ func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
 		}
 	}
 	vip := haVirtualIP(cfg)
-	fams := schema.NodeFamilies(cfg)
+	fams := schema.Effective(cfg).Network.NodeFamilies(cfg.Cluster.Endpoint)
 
 	if marked != nil {
 		d := selectMarked(*marked, facts, overlay, vip)
@@ -117,7 +117,7 @@ func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
 	taken := make([]netip.Addr, len(fams))
 	rejected := make([]string, len(fams))
 	for i, f := range fams {
-		routes[i] = facts.DefaultRouteOf(f == k0sconfig.FamilyIPv6)
+		routes[i] = facts.DefaultRouteOf(f == config.FamilyIPv6)
 	}
 	takenOn := map[string]string{}
 	for _, c := range candidates(facts, routes...) {
@@ -148,11 +148,11 @@ func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
 		d.Address, d.Second = netip.Addr{}, netip.Addr{}
 		why := familyWhy(cfg, fams, i)
 		switch {
-		case routes[i] == nil && facts.DefaultRoute == nil && fams[0] == k0sconfig.FamilyIPv4:
+		case routes[i] == nil && facts.DefaultRoute == nil && fams[0] == config.FamilyIPv4:
 			d.Reason = "the host has no default route and no interface is marked nodeAddress; k0s picks the address"
-		case fams[0] == k0sconfig.FamilyIPv4 && i == 0 && routes[i] != nil:
+		case fams[0] == config.FamilyIPv4 && i == 0 && routes[i] != nil:
 			d.Reason = fmt.Sprintf("the default route's source %s is not usable (%s); k0s picks the address", routes[i].Source, rejected[i])
-		case fams[0] == k0sconfig.FamilyIPv4 && i == 0:
+		case fams[0] == config.FamilyIPv4 && i == 0:
 			d.Reason = "the host has no IPv4 default route and no interface is marked nodeAddress; k0s picks the address, an IPv4 one first"
 		case routes[i] != nil:
 			d.Refused = true
@@ -191,7 +191,7 @@ func familyWhy(cfg *schema.Config, fams []string, i int) string {
 // firstOfFamily is the first address of a list of CIDRs in family fam.
 func firstOfFamily(list []string, fam string) netip.Addr {
 	for _, s := range list {
-		if p, err := netip.ParsePrefix(s); err == nil && k0sconfig.FamilyOf(p.Addr()) == fam {
+		if p, err := netip.ParsePrefix(s); err == nil && config.FamilyOf(p.Addr()) == fam {
 			return p.Addr().Unmap()
 		}
 	}

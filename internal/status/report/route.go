@@ -6,7 +6,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
-	"github.com/corium/corium-agent/internal/k0sconfig"
+	"github.com/corium/corium-agent/internal/k0s/config"
 )
 
 // nodeAddress reports the recorded node address and its decision: the one
@@ -52,7 +52,7 @@ func (in *inspection) route() {
 	case addr == "":
 		r.OK, r.Reason = true, "no node address was recorded (k0s chose it); nothing to hold the route to"
 	case d == nil:
-		r.Reason = fmt.Sprintf("the host has no %s default route; the node address %s was its source", k0sconfig.FamilyOf(a), addr)
+		r.Reason = fmt.Sprintf("the host has no %s default route; the node address %s was its source", config.FamilyOf(a), addr)
 	case d.Source.String() != addr:
 		r.Reason = fmt.Sprintf("the default route's source is now %s, the node registered with %s", d.Source, addr)
 	case !onSomeLink(in.facts, addr):

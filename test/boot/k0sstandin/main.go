@@ -3,7 +3,7 @@
 // it answers what the agent and the unit it installs run:
 //
 //	k0s install controller|worker ...  refuses what k0s v1.36.3+k0s.0
-//	    refuses at install (internal/k0srules: the flags, and for a
+//	    refuses at install (internal/k0s/rules: the flags, and for a
 //	    controller the config file and the feature gates), and an existing
 //	    unit without --force; otherwise writes and enables the unit
 //	    k0scontroller.service or k0sworker.service, as k0s does. Every call
@@ -34,7 +34,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 )
 
 // recordDir is where the stand-in records what it was asked to do; the
@@ -62,7 +62,7 @@ func main() {
 	if err != nil {
 		// cobra's wording: k0s prints "Error: " and its error, exit 1.
 		fmt.Fprintln(os.Stderr, "Error: "+err.Error())
-		fmt.Fprintln(os.Stderr, "k0s stand-in: refused as k0s "+k0srules.Version+" would; this is a stand-in, not k0s")
+		fmt.Fprintln(os.Stderr, "k0s stand-in: refused as k0s "+rules.Version+" would; this is a stand-in, not k0s")
 		os.Exit(1)
 	}
 }
@@ -71,7 +71,7 @@ func install(args []string) error {
 	if err := record(args); err != nil {
 		return err
 	}
-	inv, err := k0srules.ParseInstallArgs(args)
+	inv, err := rules.ParseInstallArgs(args)
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ func install(args []string) error {
 		return fmt.Errorf("failed to load node config: %w", err)
 	}
 	// The arguments passed above, so what remains is the config's.
-	if err := k0srules.CheckInstall(args, config); err != nil {
+	if err := rules.CheckInstall(args, config); err != nil {
 		if inv.ConfigPath() == "-" {
 			return err
 		}
@@ -124,7 +124,7 @@ func record(args []string) error {
 // recordCall appends to install.calls what this call found: its boot,
 // whether the unit it writes was there (an earlier, cut run's) and whether
 // it was given --force, which k0s asks for then.
-func recordCall(inv *k0srules.Invocation) error {
+func recordCall(inv *rules.Invocation) error {
 	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	if err != nil {
 		return err
@@ -138,13 +138,13 @@ func recordCall(inv *k0srules.Invocation) error {
 
 // readConfig is the controller's config as k0s reads it: nil for no file at
 // the default path (k0s's defaults), an error for no file elsewhere.
-func readConfig(inv *k0srules.Invocation) ([]byte, error) {
+func readConfig(inv *rules.Invocation) ([]byte, error) {
 	path := inv.ConfigPath()
 	if path == "" || path == "-" {
 		return nil, nil
 	}
 	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) && path == k0srules.DefaultConfigPath {
+	if errors.Is(err, os.ErrNotExist) && path == rules.DefaultConfigPath {
 		return nil, nil
 	}
 	return data, err
@@ -173,7 +173,7 @@ func recordStart(args []string) error {
 // serve is the unit's `k0s controller|worker`: what k0s refuses at start
 // ends it, else it runs until systemd stops it.
 func serve(args []string) error {
-	inv, err := k0srules.ParseRunArgs(args)
+	inv, err := rules.ParseRunArgs(args)
 	if err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func serve(args []string) error {
 	if err != nil {
 		return fmt.Errorf("failed to load node config: %w", err)
 	}
-	if err := k0srules.CheckStart(args, config); err != nil {
+	if err := rules.CheckStart(args, config); err != nil {
 		return err
 	}
 	fmt.Println("k0s stand-in: " + inv.Role + " started")

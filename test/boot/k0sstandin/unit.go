@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/corium/corium-agent/internal/k0srules"
+	"github.com/corium/corium-agent/internal/k0s/rules"
 	"github.com/corium/corium-agent/internal/systemd"
 )
 
@@ -19,7 +19,7 @@ const unitDir = systemd.UnitDir
 // existing unit is refused unless --force, which removes it first. The
 // unit is the stand-in's: it records its start, then runs the stand-in with
 // the arguments k0s would write into it.
-func writeUnit(inv *k0srules.Invocation, cwd string) (string, error) {
+func writeUnit(inv *rules.Invocation, cwd string) (string, error) {
 	name := "k0s" + inv.Role + ".service"
 	path := filepath.Join(unitDir, name)
 	wants := filepath.Join(unitDir, "multi-user.target.wants", name)

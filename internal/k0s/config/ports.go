@@ -1,0 +1,24 @@
+package config
+
+// The ports of k0s v1.36.3+k0s.0 and its components where a ClusterConfig
+// leaves them unset (ReadNetwork's defaults), and those a ClusterConfig
+// cannot move. The role port set (k0s.Ports) and the guard
+// take them from here, through Network or these names.
+const (
+	// pkg/apis/k0s/v1beta1/api.go setDefaults.
+	DefaultAPIPort     = 6443
+	DefaultJoinAPIPort = 9443
+	// konnectivity.go:33-37 DefaultKonnectivitySpec.
+	DefaultKonnectivityPort = 8132
+	// cplb.go:60-62, 346-350: the load balancer's userspace proxy.
+	DefaultProxyPort = 6444
+	// calico.go:68-77 DefaultCalico.
+	DefaultCalicoVXLANPort = 4789
+	// BGPPort is BGP's, where calico's bird and kube-router peer
+	// (kube-router's --bgp-port default).
+	BGPPort = 179
+	// KubeletPort is the kubelet's own default, which k0s does not change.
+	KubeletPort = 10250
+	// EtcdPeerPort is where k0s's etcd listens for its peers.
+	EtcdPeerPort = 2380
+)

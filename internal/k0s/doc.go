@@ -1,0 +1,19 @@
+// Package k0s is what the agent knows of k0s v1.36.3+k0s.0, and the one
+// place the effective configuration of a node document is computed (Of):
+// the ClusterConfig the agent derives from the document with k0s.patch
+// merged over it, the network facts k0s will act on, the ports each role
+// listens on, and the problems k0s would raise. Validation, render, the
+// guard, the cluster check and status read that one value; none of them
+// merges k0s.patch or reads the network again.
+//
+// Its subpackages hold the facts it is computed from, each citing k0s's
+// source (file and line at the tag): config the ClusterConfig's base, merge
+// and network read-back, rules what k0s refuses at install and start,
+// kubelet what the bundled kubelet refuses of node labels.
+//
+// It does not import the contract (package schema): the document's fields
+// reach it as plain values (Input), which schema.K0s fills in, so the
+// contract's validation can read the effective value without a cycle. It
+// does no I/O. The node's own part of the rendered k0s.yaml (addresses, the
+// VRRP password, MTUs) is render's; Node merges it in, under the patch.
+package k0s
