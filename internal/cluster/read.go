@@ -29,15 +29,8 @@ func Read(ctx context.Context, file string, data []byte, opts ...schema.Option) 
 	}
 	// Parsed once: the document Unpack parsed to tell its shape is the one
 	// checked.
-	tree, err := d.Tree()
-	var (
-		doc      *schema.Document
-		findings schema.Findings
-		syn      *schema.SyntaxError
-	)
-	if err == nil {
-		doc, findings, err = schema.CheckTree(ctx, tree, opts...)
-	}
+	doc, findings, err := schema.CheckTree(ctx, d.Tree, opts...)
+	var syn *schema.SyntaxError
 	switch {
 	case errors.As(err, &syn):
 		findings = schema.Findings{syn.Finding()}

@@ -137,18 +137,14 @@ func LoadTree(ctx context.Context, t *Tree, opts ...Option) (*Config, Findings, 
 // Check parses and validates, giving up when ctx ends (see LoadContext). The
 // error is a *SyntaxError, or ctx's.
 func Check(ctx context.Context, data []byte, opts ...Option) (*Document, Findings, error) {
-	return check(ctx, func() (*Tree, error) { return ReadTree(data, false) }, opts)
+	return CheckTree(ctx, func() (*Tree, error) { return ReadTree(data, false) }, opts...)
 }
 
-// CheckTree is Check for a document read already (source.Delivery.Tree):
-// the error is only ctx's.
-func CheckTree(ctx context.Context, t *Tree, opts ...Option) (*Document, Findings, error) {
-	return check(ctx, func() (*Tree, error) { return t, nil }, opts)
-}
-
-// check reads the tree and validates it within stoppable, so that reading
-// too gives up when ctx ends.
-func check(ctx context.Context, read func() (*Tree, error), opts []Option) (*Document, Findings, error) {
+// CheckTree is Check for a reader that parsed the document already, or
+// knows how: read gives its tree (source.Delivery.Tree) and runs within the
+// check, so a parse it still makes gives up when ctx ends too. The error is
+// read's (a *SyntaxError), or ctx's.
+func CheckTree(ctx context.Context, read func() (*Tree, error), opts ...Option) (*Document, Findings, error) {
 	var (
 		doc *Document
 		fs  Findings
