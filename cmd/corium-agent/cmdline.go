@@ -87,7 +87,7 @@ whole against the kernel's limit.`, stderr)
 	var script string
 	if *ipxe {
 		var line string
-		if script, line, err = ipxeScript(*kernel, *initrd, params, *appendArgs); err != nil {
+		if script, line, err = source.IPXEScript(*kernel, *initrd, params, *appendArgs); err != nil {
 			fmt.Fprintf(stderr, "corium-agent cmdline: refusing: %v\n", err)
 			return exitFailed
 		}
@@ -115,7 +115,7 @@ whole against the kernel's limit.`, stderr)
 	}
 	if *grub {
 		for i, p := range params {
-			params[i] = grubQuote(p)
+			params[i] = source.GrubQuote(p)
 		}
 	}
 	fmt.Fprintln(stdout, strings.Join(params, " "))

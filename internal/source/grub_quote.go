@@ -1,4 +1,4 @@
-package main
+package source
 
 import "strings"
 
@@ -9,13 +9,13 @@ import "strings"
 // word starting with # is a comment.
 const grubSpecial = " \t\n{}|&$;<>'\"\\*?[]#"
 
-// grubQuote spells word so that GRUB hands it to the kernel unchanged: as
+// GrubQuote spells word so that GRUB hands it to the kernel unchanged: as
 // it is when it holds nothing special, else in single quotes, inside which
 // every character is literal; a single quote cannot stand inside them and
 // is written '\” (close, an escaped quote, reopen). GRUB escapes \ ' and "
 // again with a backslash in the line it builds for the kernel, which does
 // not unescape them; the parameters the agent prints hold none of the three.
-func grubQuote(word string) string {
+func GrubQuote(word string) string {
 	if word != "" && !strings.ContainsAny(word, grubSpecial) {
 		return word
 	}
