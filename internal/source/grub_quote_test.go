@@ -2,7 +2,7 @@ package source
 
 import "testing"
 
-// GrubQuote against the rules of GRUB's script language: words without a
+// grubQuote against the rules of GRUB's script language: words without a
 // special character stay as they are, others are single-quoted, a single
 // quote inside closes, escapes and reopens.
 func TestGrubQuote(t *testing.T) {
@@ -14,8 +14,8 @@ func TestGrubQuote(t *testing.T) {
 		"#x":                              "'#x'",
 		"":                                "''",
 	} {
-		if got := GrubQuote(in); got != want {
-			t.Errorf("GrubQuote(%q) = %q, want %q", in, got, want)
+		if got := grubQuote(in); got != want {
+			t.Errorf("grubQuote(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

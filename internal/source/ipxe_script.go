@@ -5,14 +5,15 @@ import (
 	"strings"
 )
 
-// IPXEScript is the iPXE script that boots kernel and initrd (URIs, a
-// relative one taken from where the script was fetched) with params
-// first on the kernel's command line, then rest (the boot's other
-// parameters, root= console= and the like). iPXE has no quoting, so
+// ipxeScript is the iPXE script that boots boot's kernel and initrd (URIs,
+// a relative one taken from where the script was fetched) with params
+// first on the kernel's command line, then boot's other parameters (root=
+// console= and the like). iPXE has no quoting, so
 // nothing is escaped: a line iPXE would change (CheckIPXELine) is
 // refused, naming what to change. line is the kernel's command line the
 // script hands over, for measuring.
-func IPXEScript(kernel, initrd string, params []string, rest string) (script, line string, err error) {
+func ipxeScript(params []string, boot Boot) (script, line string, err error) {
+	kernel, initrd, rest := boot.Kernel, boot.Initrd, boot.Append
 	for flag, uri := range map[string]string{"--kernel": kernel, "--initrd": initrd} {
 		if uri == "" || strings.ContainsAny(uri, " \t") {
 			return "", "", fmt.Errorf("%s: must be one URI, without blanks", flag)

@@ -9,7 +9,7 @@ import (
 // none; the rule stands should the encoding change).
 func TestIPXEScriptRefusesTheDocumentsSpecials(t *testing.T) {
 	for _, p := range []string{"corium.config=data:,${x}", "#corium.config=x", `corium.config=x\`, ";"} {
-		if _, _, err := IPXEScript("vmlinuz", "initrd.img", []string{"corium.config.sha256=00", p}, ""); err == nil || !strings.Contains(err.Error(), "the parameters that carry the document") {
+		if _, _, err := ipxeScript([]string{"corium.config.sha256=00", p}, Boot{Kernel: "vmlinuz", Initrd: "initrd.img"}); err == nil || !strings.Contains(err.Error(), "the parameters that carry the document") {
 			t.Errorf("%q: %v", p, err)
 		}
 	}
