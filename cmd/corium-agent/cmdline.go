@@ -17,20 +17,33 @@ func init() {
 }
 
 func runCmdline(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("cmdline", " FILE", `Prints the kernel command line parameters that carry the configuration in
+	about := `Prints the kernel command line parameters that carry the configuration in
 FILE (- for standard input) inline, for a PXE boot with no server for it:
 corium.config.sha256= first, then corium.config=data:;base64,... FILE is
 read as validate reads it; out of a cloud-config only the corium block goes
 on the line, as a standalone document. The document is validated first,
 with the checks of validate --for cmdline, and refused when it carries
-secrets inline or credentials in a secret's URL. --ipxe prints an iPXE script
-instead, whose kernel line carries the parameters and --append's, measured
-whole against the kernel's limit.`, stderr)
-	grub := fs.Bool("grub", false, "quote the parameters for GRUB's linux line (grub.cfg)")
-	ipxe := fs.Bool("ipxe", false, "print an iPXE script that boots --kernel and --initrd with the parameters; a line iPXE would change is refused, never escaped")
-	kernel := fs.String("kernel", "vmlinuz", "with --ipxe: the kernel's URI (relative: from where the script was fetched)")
-	initrd := fs.String("initrd", "initrd.img", "with --ipxe: the initrd's URI")
-	appendArgs := fs.String("append", "", "with --ipxe: the boot's other kernel parameters (root=, console=, ...), after the agent's")
+secrets inline or credentials in a secret's URL.`
+	// A flag per boot loader (source.Loaders), each printing its script.
+	loaders := source.Loaders()
+	var booting []string // the loaders --kernel, --initrd and --append go with
+	for _, l := range loaders {
+		if l.About != "" {
+			about += " " + l.About
+		}
+		if l.Boots {
+			booting = append(booting, l.Flag())
+		}
+	}
+	fs := newFlags("cmdline", " FILE", about, stderr)
+	chosen := make([]*bool, len(loaders))
+	for i, l := range loaders {
+		chosen[i] = fs.Bool(l.Name, false, l.Usage)
+	}
+	with := spokenList(booting, "or")
+	kernel := fs.String("kernel", "vmlinuz", "with "+with+": the kernel's URI (relative: from where the script was fetched)")
+	initrd := fs.String("initrd", "initrd.img", "with "+with+": the initrd's URI")
+	appendArgs := fs.String("append", "", "with "+with+": the boot's other kernel parameters (root=, console=, ...), after the agent's")
 	allowSecrets := fs.Bool("allow-inline-secrets", false, "print the line although the document carries inline secrets or credentials in a secret's URL, which every user of the node can read in /proc/cmdline")
 	files, code, ok := parseFlags(fs, args, stdout)
 	if !ok {
@@ -39,11 +52,19 @@ whole against the kernel's limit.`, stderr)
 	if len(files) != 1 {
 		return usageError(fs, "name one file, or - for standard input")
 	}
-	if *grub && *ipxe {
-		return usageError(fs, "--grub and --ipxe: choose one boot loader")
+	var loader *source.Loader // nil: the parameters as the kernel gets them
+	var named []string
+	for i, on := range chosen {
+		if *on {
+			loader = &loaders[i]
+			named = append(named, loader.Flag())
+		}
 	}
-	if !*ipxe && (*appendArgs != "" || flagSet(fs, "kernel") || flagSet(fs, "initrd")) {
-		return usageError(fs, "--kernel, --initrd and --append go with --ipxe")
+	if len(named) > 1 {
+		return usageError(fs, "%s: choose one boot loader", spokenList(named, "and"))
+	}
+	if (loader == nil || !loader.Boots) && (*appendArgs != "" || flagSet(fs, "kernel") || flagSet(fs, "initrd")) {
+		return usageError(fs, "--kernel, --initrd and --append go with %s", with)
 	}
 	data, name, err := readInput(files[0])
 	if err != nil {
@@ -84,20 +105,16 @@ whole against the kernel's limit.`, stderr)
 	}
 
 	params := source.InlineParams(doc)
-	fit := cmdlineFit(params)
-	var script string
-	if *ipxe {
-		var line string
-		if script, line, err = ipxeScript(*kernel, *initrd, params, *appendArgs); err != nil {
+	line := strings.Join(params, " ")
+	script := line + "\n"
+	if loader != nil {
+		boot := source.Boot{Kernel: *kernel, Initrd: *initrd, Append: *appendArgs}
+		if script, line, err = loader.Script(params, boot); err != nil {
 			fmt.Fprintf(stderr, "corium-agent cmdline: refusing: %v\n", err)
 			return exitFailed
 		}
-		if *appendArgs != "" {
-			// The whole line is known: measured whole, as the kernel gets it.
-			fit = source.CmdlineFit(source.MeasureCmdline(line))
-		}
 	}
-	if f := fit; f != nil {
+	if f := cmdlineFit(line); f != nil {
 		fmt.Fprintln(stderr, "corium-agent cmdline: "+formatFinding(name, *f))
 		if f.Severity == finding.Error {
 			return exitFailed
@@ -110,16 +127,7 @@ whole against the kernel's limit.`, stderr)
 	case n.Delivery.Via != "":
 		fmt.Fprintf(stderr, "corium-agent cmdline: the line carries the document in %s's %s\n", name, n.Delivery.Via)
 	}
-	if *ipxe {
-		fmt.Fprint(stdout, script)
-		return exitOK
-	}
-	if *grub {
-		for i, p := range params {
-			params[i] = grubQuote(p)
-		}
-	}
-	fmt.Fprintln(stdout, strings.Join(params, " "))
+	fmt.Fprint(stdout, script)
 	return exitOK
 }
 
@@ -135,12 +143,13 @@ func lineDocument(n cluster.Node) (doc []byte, dropped int, err error) {
 	return n.Doc.Standalone()
 }
 
-// cmdlineFit says whether the parameters that carry a document inline fit
-// on a kernel command line, beside the rest of a typical one
-// (source.CmdlineFit, of a line holding them alone): an error when they
-// cannot fit at all, a warning when they leave less than
-// source.CmdlineRoom, nil when they fit with room. validate --for cmdline
-// reports the same.
-func cmdlineFit(params []string) *finding.Finding {
-	return source.CmdlineFit(source.MeasureCmdline(strings.Join(params, " "))) // as the kernel sees them, unquoted
+// cmdlineFit says whether line, the kernel command line a script hands
+// over (unquoted, as the kernel sees it: the parameters that carry a
+// document inline, then --append's), fits beside the rest of a typical one
+// (source.CmdlineFit, of a line holding them alone): an error when it
+// cannot fit at all, a warning when it leaves less than
+// source.CmdlineRoom, nil when it fits with room. validate --for cmdline
+// reports the same of the parameters alone.
+func cmdlineFit(line string) *finding.Finding {
+	return source.CmdlineFit(source.MeasureCmdline(line))
 }

@@ -68,16 +68,6 @@ func TestCmdlineIPXERefusesSpecials(t *testing.T) {
 	}
 }
 
-// An encoding holding a special is refused, never escaped (base64 holds
-// none; the rule stands should the encoding change).
-func TestIPXEScriptRefusesTheDocumentsSpecials(t *testing.T) {
-	for _, p := range []string{"corium.config=data:,${x}", "#corium.config=x", `corium.config=x\`, ";"} {
-		if _, _, err := ipxeScript("vmlinuz", "initrd.img", []string{"corium.config.sha256=00", p}, ""); err == nil || !strings.Contains(err.Error(), "the parameters that carry the document") {
-			t.Errorf("%q: %v", p, err)
-		}
-	}
-}
-
 // The kernel's 2,047 bytes are measured over the whole line iPXE hands it:
 // the agent's parameters with --append's. A line of exactly 2,047 bytes is
 // printed; one byte more is refused.

@@ -7,13 +7,16 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/source"
 )
 
 // documentSuffixes name the files of a directory that validate reads as
 // documents: YAML (a node document, a cloud-config), a kernel command line
-// (.cmdline) and a boot loader's script (.cfg, as grub.cfg; .ipxe). A
-// cloud-init user-data file has no suffix of its own; it is read by its name.
-var documentSuffixes = []string{".yaml", ".yml", ".cmdline", ".cfg", ".ipxe"}
+// (.cmdline) and a boot loader's script (each source.Loader's suffixes:
+// .cfg as grub.cfg, ...). A cloud-init user-data file has no suffix of its
+// own; it is read by its name.
+var documentSuffixes = append([]string{".yaml", ".yml", ".cmdline"}, source.LoaderSuffixes()...)
 
 // isDocumentName says whether a directory's entry is read as a document.
 func isDocumentName(name string) bool {

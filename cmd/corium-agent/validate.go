@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/cluster"
@@ -53,8 +54,24 @@ type validateReport struct {
 	strict           bool
 }
 
+// validateAbout is validate's help, naming the shapes it reads: the
+// directory's documentSuffixes and each boot loader's script
+// (source.Loaders).
+func validateAbout() string {
+	var nouns, flags []string
+	for _, l := range source.Loaders() {
+		nouns = append(nouns, l.Noun)
+		flags = append(flags, l.Flag())
+	}
+	return "Checks configuration files offline, as a node reads them; - reads standard input,\n" +
+		"a directory its documents (*" + strings.Join(documentSuffixes, ", *") + ", user-data), sorted.\n" +
+		"A file is a node document, a cloud-config (corium: or write_files), a kernel\n" +
+		"command line, " + spokenList(nouns, "or") + " (as cmdline " + strings.Join(flags, ", ") + " print them).\n" +
+		"Exit 0 valid, 1 invalid, 2 usage or an unreadable file."
+}
+
 func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("validate", " FILE|DIR...", "Checks configuration files offline, as a node reads them; - reads standard input,\na directory its documents (*.yaml, *.yml, *.cmdline, *.cfg, *.ipxe, user-data), sorted.\nA file is a node document, a cloud-config (corium: or write_files), a kernel\ncommand line, a GRUB entry or an iPXE script (as cmdline --grub, --ipxe print them).\nExit 0 valid, 1 invalid, 2 usage or an unreadable file.", stderr)
+	fs := newFlags("validate", " FILE|DIR...", validateAbout(), stderr)
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
@@ -194,7 +211,7 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 		doc, _, err := lineDocument(n)
 		switch {
 		case err == nil:
-			if f := cmdlineFit(source.InlineParams(doc)); f != nil {
+			if f := cmdlineFit(strings.Join(source.InlineParams(doc), " ")); f != nil {
 				r.Findings = append(r.Findings, *f)
 			}
 		case len(r.Findings.Errors()) == 0:

@@ -25,9 +25,10 @@ type Delivery struct {
 	// Data is the document the agent reads.
 	Data []byte
 	// Via is where in the file the document is: "" for the file itself,
-	// "write_files[N].content", "corium.config", "line N (GRUB linux)
-	// corium.config" in a grub.cfg, or "line N (iPXE) corium.config" in an
-	// iPXE script.
+	// "write_files[N].content", "corium.config", or in a boot loader's
+	// script the line with the loader's word for it (Loader.via): "line N
+	// (GRUB linux) corium.config" in a grub.cfg, "line N (iPXE)
+	// corium.config" in an iPXE script.
 	Via string
 	// How says how it was taken out ("gz+b64", "data: URL, 812 bytes,
 	// sha256 verified"); "" for the file itself.
@@ -110,11 +111,12 @@ func (d *Delivery) Where(file string, line, col int) (string, int, int) {
 
 // Unpack finds the document a file hands a node, offline: nothing is
 // fetched and nothing but data is read. A kernel command line (as
-// /proc/cmdline shows it, as cmdline --grub prints it, on the one linux
-// line of a grub.cfg naming corium.config=, or on the one kernel line of an
-// iPXE script, as cmdline --ipxe prints it) must carry the document inline
-// (data:), and its corium.config.sha256= pin is checked; a cloud-config's write_files entry for /etc/corium/config.yaml
-// is decoded as cloud-init decodes it. The error says why the file cannot
+// /proc/cmdline shows it, or as a boot loader's script hands it over: the
+// one linux line of a grub.cfg naming corium.config=, the one kernel line
+// of an iPXE script, as cmdline --grub and --ipxe print them; each Loader
+// in turn) must carry the document inline (data:), and its
+// corium.config.sha256= pin is checked; a cloud-config's write_files entry
+// for /etc/corium/config.yaml is decoded as cloud-init decodes it. The error says why the file cannot
 // deliver a document (a broken encoding, a pin that does not match, a
 // command line naming a URL); it never quotes the document. A YAML syntax
 // error is not Unpack's to report: the document is handed on as it is, for
@@ -126,20 +128,13 @@ func Unpack(data []byte) (*Delivery, error) {
 	parsed := schema.ReadYAML(data)
 	root := parsed.First()
 	if root == nil || topMapping(root) == nil {
-		// Not a YAML mapping: perhaps GRUB's script, which quotes the line.
-		switch line, at, ok, err := grubEntry(data); {
-		case err != nil:
-			return nil, err
-		case ok && at == 0:
-			return unpackCmdline(line, ParamConfig, "GRUB's quotes undone, ")
-		case ok:
-			return unpackCmdline(line, fmt.Sprintf("line %d (GRUB linux) %s", at, ParamConfig), "GRUB's quotes undone, ")
-		}
-		switch line, at, ok, err := ipxeEntry(data); {
+		// Not a YAML mapping: perhaps a boot loader's script, which
+		// quotes the line its own way.
+		switch d, ok, err := unpackLoaders(data); {
 		case err != nil:
 			return nil, err
 		case ok:
-			return unpackCmdline(line, fmt.Sprintf("line %d (iPXE) %s", at, ParamConfig), "")
+			return d, nil
 		}
 	}
 	itself := &Delivery{Data: data, parsed: parsed}

@@ -3,10 +3,17 @@
 // with corium: or with a write_files entry for /etc/corium/config.yaml
 // (FilePath, decoded as cloud-init decodes it, every encoding cloud-init
 // knows), a kernel command line with corium.config=data: and its
-// corium.config.sha256= pin, the linux line of a GRUB entry or grub.cfg,
-// and the kernel line of an iPXE script. Unpack is that one reader, for
+// corium.config.sha256= pin, and a boot loader's script whose kernel line
+// carries that command line (the linux line of a GRUB entry or grub.cfg,
+// the kernel line of an iPXE script). Unpack is that one reader, for
 // validate, validate --cluster, plan and apply --config alike; the chain a
 // booted node runs (internal/source/chain) reads the same shapes through it.
+//
+// Each boot loader is one Loader in one table (loader.go): its name, its
+// files' suffixes, its reader of a script and its printer of one carrying
+// the parameters (GRUB's quoting, the iPXE script cmdline --ipxe prints).
+// Unpack, validate's directories and help, and cmdline's choice of loader
+// read the table, so a new loader is its own file and an entry there.
 //
 // The kernel command line's parameters are read here too (ReadParams: the
 // pin checked first, a line the kernel cut at MaxCmdline told apart from a

@@ -10,6 +10,19 @@ import (
 // the linux line of a boot entry. A workstation reads that line as GRUB
 // hands it to the kernel, so the document checked is the one the node gets.
 
+// grubLoader is GRUB's script: a grub.cfg, or the parameters quoted for
+// its linux line.
+var grubLoader = Loader{
+	Name:     "grub",
+	Noun:     "a GRUB entry",
+	Suffixes: []string{".cfg"},
+	Usage:    "quote the parameters for GRUB's linux line (grub.cfg)",
+	entry:    grubEntry,
+	via:      "GRUB linux",
+	undone:   "GRUB's quotes undone, ",
+	script:   grubScript,
+}
+
 // grubLinux are GRUB's commands that load a Linux kernel: the words after
 // the kernel's path are its command line.
 var grubLinux = map[string]bool{"linux": true, "linuxefi": true, "linux16": true}

@@ -19,6 +19,20 @@ import (
 // starts with it as a script.
 const IPXEHeader = "#!ipxe"
 
+// ipxeLoader is an iPXE script, whose kernel line carries the parameters.
+var ipxeLoader = Loader{
+	Name:     "ipxe",
+	Noun:     "an iPXE script",
+	Suffixes: []string{".ipxe"},
+	Usage:    "print an iPXE script that boots --kernel and --initrd with the parameters; a line iPXE would change is refused, never escaped",
+	// Wrapped where cmdline's help has always wrapped it.
+	About:  "--ipxe prints an iPXE script\ninstead, whose kernel line carries the parameters and --append's, measured\nwhole against the kernel's limit.",
+	Boots:  true,
+	entry:  ipxeEntry,
+	via:    "iPXE",
+	script: ipxeScript,
+}
+
 // ipxeKernel are iPXE's commands whose words after the image carry the
 // kernel's command line; imgargs takes an image already fetched.
 var ipxeKernel = map[string]bool{"kernel": true, "chain": true, "imgexec": true, "boot": true, "imgargs": true}

@@ -1,4 +1,4 @@
-package main
+package source
 
 import "strings"
 
@@ -20,4 +20,14 @@ func grubQuote(word string) string {
 		return word
 	}
 	return "'" + strings.ReplaceAll(word, "'", `'\''`) + "'"
+}
+
+// grubScript is params quoted for GRUB's linux line (grubQuote), as one
+// line an operator pastes onto it; line is them as the kernel gets them.
+func grubScript(params []string, _ Boot) (script, line string, err error) {
+	quoted := make([]string, len(params))
+	for i, p := range params {
+		quoted[i] = grubQuote(p)
+	}
+	return strings.Join(quoted, " ") + "\n", strings.Join(params, " "), nil
 }

@@ -1,30 +1,29 @@
-package main
+package source
 
 import (
 	"fmt"
 	"strings"
-
-	"github.com/corium/corium-agent/internal/source"
 )
 
-// ipxeScript is the iPXE script that boots kernel and initrd (URIs, a
-// relative one taken from where the script was fetched) with params
-// first on the kernel's command line, then rest (the boot's other
-// parameters, root= console= and the like). iPXE has no quoting, so
-// nothing is escaped: a line iPXE would change (source.CheckIPXELine) is
+// ipxeScript is the iPXE script that boots boot's kernel and initrd (URIs,
+// a relative one taken from where the script was fetched) with params
+// first on the kernel's command line, then boot's other parameters (root=
+// console= and the like). iPXE has no quoting, so
+// nothing is escaped: a line iPXE would change (CheckIPXELine) is
 // refused, naming what to change. line is the kernel's command line the
 // script hands over, for measuring.
-func ipxeScript(kernel, initrd string, params []string, rest string) (script, line string, err error) {
+func ipxeScript(params []string, boot Boot) (script, line string, err error) {
+	kernel, initrd, rest := boot.Kernel, boot.Initrd, boot.Append
 	for flag, uri := range map[string]string{"--kernel": kernel, "--initrd": initrd} {
 		if uri == "" || strings.ContainsAny(uri, " \t") {
 			return "", "", fmt.Errorf("%s: must be one URI, without blanks", flag)
 		}
-		if err := source.CheckIPXELine(uri); err != nil {
+		if err := CheckIPXELine(uri); err != nil {
 			return "", "", fmt.Errorf("%s: %w; name the file plainly (a relative URI is taken from where the script was fetched)", flag, err)
 		}
 	}
 	if rest != "" {
-		if err := source.CheckIPXELine(rest); err != nil {
+		if err := CheckIPXELine(rest); err != nil {
 			return "", "", fmt.Errorf("--append: %w; iPXE has no quoting, so write the parameters without it (one space between each two)", err)
 		}
 	}
@@ -32,11 +31,11 @@ func ipxeScript(kernel, initrd string, params []string, rest string) (script, li
 	if rest != "" {
 		line += " " + rest
 	}
-	if err := source.CheckIPXELine(line); err != nil {
+	if err := CheckIPXELine(line); err != nil {
 		// The document's encoding (base64) holds none of iPXE's specials:
 		// should it ever, the document is refused, never escaped.
 		return "", "", fmt.Errorf("the parameters that carry the document: %w; iPXE would hand the kernel another line", err)
 	}
-	script = source.IPXEHeader + "\nkernel " + kernel + " " + line + "\ninitrd " + initrd + "\nboot\n"
+	script = IPXEHeader + "\nkernel " + kernel + " " + line + "\ninitrd " + initrd + "\nboot\n"
 	return script, line, nil
 }
