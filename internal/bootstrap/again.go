@@ -9,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
@@ -21,7 +22,7 @@ import (
 // peers and the API advertise it; changing it after the join breaks the
 // cluster). Each entry is "field: was X, now Y"; secrets are compared only
 // by reference, never printed.
-func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, facts *hostfacts.Facts) []string {
+func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, eff k0s.Effective, facts *hostfacts.Facts) []string {
 	var out []string
 	diff := func(path string, was, now any) {
 		if a, b := show(was), show(now); a != b {
@@ -49,7 +50,7 @@ func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, facts
 		diff(fmt.Sprintf("wireguard[%d].address[0]", newIdx), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
 	}
 	if was, ok, _ := store.ReadNodeAddress(root); ok && newIdx < 0 && facts != nil {
-		d := render.SelectNodeAddress(cfg, facts)
+		d := render.SelectNodeAddress(cfg, eff, facts)
 		if d.Address.IsValid() && d.Address != was {
 			out = append(out, fmt.Sprintf("node address (%s): was %s, now %s", d.Source, was, d.Address))
 		}
