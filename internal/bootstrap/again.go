@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/rootfs"
@@ -47,7 +48,7 @@ func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, eff k
 	case oldIdx < 0 || newIdx < 0 || old.WireGuard[oldIdx].Name != cfg.WireGuard[newIdx].Name:
 		out = append(out, fmt.Sprintf("wireguard[].nodeAddress: was on %s, now on %s", ifaceName(old, oldIdx), ifaceName(cfg, newIdx)))
 	default:
-		diff(fmt.Sprintf("wireguard[%d].address[0]", newIdx), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
+		diff(finding.Path("wireguard").Index(newIdx).Field("address").Index(0).String(), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
 	}
 	if was, ok, _ := store.ReadNodeAddress(root); ok && newIdx < 0 && facts != nil {
 		d := render.SelectNodeAddress(cfg, eff, facts)
