@@ -152,11 +152,11 @@ func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.G
 		case err != nil:
 			return firewall.Guard{}, exitFailed, err
 		}
-		cfg, _, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
+		doc, _, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
 		if err != nil {
 			return firewall.Guard{}, exitFailed, fmt.Errorf("loading %s: %w", config, err)
 		}
-		g, err := firewall.Render(cfg)
+		g, err := firewall.Render(doc.Config, *doc.K0s)
 		if err != nil {
 			return firewall.Guard{}, exitFailed, fmt.Errorf("rendering the guard from %s: %w", config, err)
 		}

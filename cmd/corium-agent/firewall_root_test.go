@@ -20,7 +20,7 @@ func renderedRoot(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := firewall.Render(cfg)
+	g, err := firewall.Render(cfg, schema.Effective(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

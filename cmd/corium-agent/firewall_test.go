@@ -159,7 +159,7 @@ func TestFirewallCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := firewall.Render(cfg)
+	g, err := firewall.Render(cfg, schema.Effective(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

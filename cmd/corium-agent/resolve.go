@@ -61,13 +61,13 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			code = exitUsage
 		}
 	case res.Source != "":
-		cfg, findings, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
+		doc, findings, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
 		printFindings(stderr, res.Source, findings.Shown())
 		if err != nil {
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed
 			break
 		}
-		out.Config = cfg
+		out.Config = doc.Config
 	}
 
 	if *format == "json" {

@@ -221,7 +221,7 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	}
 	if c.facts != nil && n.Doc != nil && n.Doc.Config != nil && len(r.Findings.Errors()) == 0 {
 		// What plan refuses on that host, in plan's words.
-		if err := bootstrap.CheckWithFacts(n.Doc.Config, c.facts); err != nil {
+		if err := bootstrap.CheckWithFacts(n.Doc.Config, *n.Doc.K0s, c.facts); err != nil {
 			r.Findings = append(r.Findings, finding.Finding{Severity: finding.Error, Message: err.Error()})
 		}
 	}

@@ -8,7 +8,9 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
@@ -21,7 +23,7 @@ import (
 // peers and the API advertise it; changing it after the join breaks the
 // cluster). Each entry is "field: was X, now Y"; secrets are compared only
 // by reference, never printed.
-func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, facts *hostfacts.Facts) []string {
+func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, eff k0s.Effective, facts *hostfacts.Facts) []string {
 	var out []string
 	diff := func(path string, was, now any) {
 		if a, b := show(was), show(now); a != b {
@@ -46,10 +48,10 @@ func refuseAgain(root rootfs.Root, old *schema.Config, cfg *schema.Config, facts
 	case oldIdx < 0 || newIdx < 0 || old.WireGuard[oldIdx].Name != cfg.WireGuard[newIdx].Name:
 		out = append(out, fmt.Sprintf("wireguard[].nodeAddress: was on %s, now on %s", ifaceName(old, oldIdx), ifaceName(cfg, newIdx)))
 	default:
-		diff(fmt.Sprintf("wireguard[%d].address[0]", newIdx), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
+		diff(finding.Path("wireguard").Index(newIdx).Field("address").Index(0).String(), first(old.WireGuard[oldIdx].Address), first(cfg.WireGuard[newIdx].Address))
 	}
 	if was, ok, _ := store.ReadNodeAddress(root); ok && newIdx < 0 && facts != nil {
-		d := render.SelectNodeAddress(cfg, facts)
+		d := render.SelectNodeAddress(cfg, eff, facts)
 		if d.Address.IsValid() && d.Address != was {
 			out = append(out, fmt.Sprintf("node address (%s): was %s, now %s", d.Source, was, d.Address))
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source/chain"
 	"github.com/corium/corium-agent/internal/status"
@@ -21,8 +22,11 @@ import (
 // and the whole node rendered and checked. apply carries the plan out; plan
 // compares it with the root. Both come through decide, so they cannot drift.
 type decided struct {
-	res      *chain.Result
-	cfg      *schema.Config
+	res *chain.Result
+	cfg *schema.Config
+	// k0s is cfg's effective k0s configuration, as validation computed it:
+	// the node address, the k0s.yaml and the guard are decided from it.
+	k0s      k0s.Effective
 	findings schema.Findings
 	facts    *hostfacts.Facts
 	prev     *render.Previous
@@ -71,12 +75,13 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 	}
 
 	o.Notify("validating the configuration")
-	cfg, findings, err := schema.LoadTree(ctx, res.Tree, ChecksFor(res)...)
+	doc, findings, err := schema.LoadTree(ctx, res.Tree, ChecksFor(res)...)
 	t.validation = validation(findings, err)
 	if err != nil {
 		return nil, fmt.Errorf("validating the configuration: %w", err)
 	}
-	d := &decided{res: res, cfg: cfg, findings: findings}
+	cfg := doc.Config
+	d := &decided{res: res, cfg: cfg, k0s: *doc.K0s, findings: findings}
 
 	// The host's network is read once, before anything changes it: the
 	// routes to the peers (the overlay's MTU), the default route (the node
@@ -90,7 +95,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 		if applied, err := readApplied(o.Root); err != nil {
 			refusals = []string{err.Error()}
 		} else {
-			refusals = refuseAgain(o.Root, applied, cfg, d.facts)
+			refusals = refuseAgain(o.Root, applied, cfg, d.k0s, d.facts)
 			d.prev = ondisk.ReadPrevious(o.Root, applied)
 		}
 		if len(refusals) > 0 {
@@ -109,7 +114,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 
 	// Everything is rendered, and so checked, before the first write: a
 	// node that cannot come up right refuses with nothing touched.
-	d.decision, err = decideNodeAddress(cfg, d.facts)
+	d.decision, err = decideNodeAddress(cfg, d.k0s, d.facts)
 	t.nodeAddress = d.decision.Status()
 	o.Log.Info("node address", "address", t.nodeAddress.Address, "how", d.decision.Source, "reason", d.decision.Reason)
 	if err != nil {
@@ -127,6 +132,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 	}
 	d.plan, err = renderNode(render.Inputs{
 		Config:        cfg,
+		K0s:           d.k0s,
 		Secrets:       d.secrets,
 		Decision:      d.decision,
 		Facts:         d.facts,
@@ -144,8 +150,8 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 
 // decideNodeAddress picks the node address from the document and the
 // host's facts; a node on an overlay that cannot have one is refused.
-func decideNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) (render.Decision, error) {
-	dec := render.SelectNodeAddress(cfg, facts)
+func decideNodeAddress(cfg *schema.Config, eff k0s.Effective, facts *hostfacts.Facts) (render.Decision, error) {
+	dec := render.SelectNodeAddress(cfg, eff, facts)
 	if dec.Refused || (dec.Source == render.SourceNone && render.OverlayOfNodeAddress(cfg) != nil) {
 		return dec, fmt.Errorf("deciding the node address: %s", dec.Reason)
 	}
@@ -166,13 +172,14 @@ func renderNode(in render.Inputs) (*plan.Plan, error) {
 // address decided, and the node rendered with stand-in secrets (the checks
 // that need a resolved secret are apply's alone). The error is plan's own,
 // word for word, so validate --facts says what plan would.
-func CheckWithFacts(cfg *schema.Config, facts *hostfacts.Facts) error {
-	dec, err := decideNodeAddress(cfg, facts)
+func CheckWithFacts(cfg *schema.Config, eff k0s.Effective, facts *hostfacts.Facts) error {
+	dec, err := decideNodeAddress(cfg, eff, facts)
 	if err != nil {
 		return err
 	}
 	_, err = renderNode(render.Inputs{
 		Config:   cfg,
+		K0s:      eff,
 		Secrets:  placeholderSecrets(cfg),
 		Decision: dec,
 		Facts:    facts,

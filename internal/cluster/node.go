@@ -32,7 +32,8 @@ type node struct {
 	order int
 	cfg   *schema.Config
 	eff   schema.Config
-	// k0s is what k0s will do with the document (schema.Effective).
+	// k0s is what k0s will do with the document, as validation computed it
+	// (schema.Document.K0s).
 	k0s    k0s.Effective
 	ifaces []*iface
 	// bad are the paths the file's own findings name.
@@ -73,7 +74,7 @@ func newNode(order int, in Node) *node {
 	n := &node{Node: in, order: order, cfg: in.Doc.Config, bad: map[string]bool{}}
 	n.eff = *n.cfg
 	schema.ApplyDefaults(&n.eff)
-	n.k0s = schema.Effective(n.cfg)
+	n.k0s = *in.Doc.K0s
 	for _, f := range in.Findings {
 		n.bad[f.Path] = true
 	}

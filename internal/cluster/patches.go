@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -94,15 +95,15 @@ func patchDifference(p string, n, ref *node) string {
 // patchLeaves adds the dotted paths of what a patch sets: each value that
 // is not a mapping (a list replaces whole), and a mapping whose keys hold
 // a dot (which a dotted path cannot name) as one.
-func patchLeaves(m map[string]any, prefix string, out map[string]bool) {
+func patchLeaves(m map[string]any, prefix finding.Path, out map[string]bool) {
 	for k, v := range m {
-		p := prefix + k
+		p := prefix.Field(k)
 		sub, ok := v.(map[string]any)
 		if !ok || len(sub) == 0 || hasDottedKey(sub) {
-			out[p] = true
+			out[p.String()] = true
 			continue
 		}
-		patchLeaves(sub, p+".", out)
+		patchLeaves(sub, p, out)
 	}
 }
 

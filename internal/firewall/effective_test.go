@@ -75,7 +75,7 @@ func TestGuardFollowsEveryFieldItReads(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", cni, err)
 		}
-		before, err := Render(cfg)
+		before, err := Render(cfg, schema.Effective(cfg))
 		if err != nil {
 			t.Fatalf("%s: %v", cni, err)
 		}
@@ -98,7 +98,7 @@ func TestGuardFollowsEveryFieldItReads(t *testing.T) {
 				}
 				continue
 			}
-			after, err := Render(patched)
+			after, err := Render(patched, schema.Effective(patched))
 			if err != nil {
 				t.Errorf("%s, %s: validation accepts the patch, the guard refuses it: %v", cni, field, err)
 				continue
@@ -139,7 +139,7 @@ func TestGuardOfAPatchedNode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
-		g, err := Render(cfg)
+		g, err := Render(cfg, schema.Effective(cfg))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 )
@@ -58,11 +59,11 @@ type Port struct {
 func (p Port) String() string { return fmt.Sprintf("%d/%s", p.Number, p.Proto) }
 
 // Render derives the guard from a validated config with defaults applied,
-// and from the cluster's network as k0s will run it
-// (schema.Effective): a k0s.patch that moves a port, or the CNI's
-// encapsulation, moves the guard with it.
-func Render(cfg *schema.Config) (Guard, error) {
-	eff := schema.Effective(cfg)
+// and from eff, the cluster's network as k0s will run it, which the caller
+// computed once for the document (schema.Document.K0s, schema.Effective):
+// a k0s.patch that moves a port, or the CNI's encapsulation, moves the
+// guard with it.
+func Render(cfg *schema.Config, eff k0s.Effective) (Guard, error) {
 	net := eff.Network
 	if len(eff.Problems) > 0 {
 		p := eff.Problems[0]

@@ -4,7 +4,10 @@
 // merged over it, the network facts k0s will act on, the ports each role
 // listens on, and the problems k0s would raise. Validation, render, the
 // guard, the cluster check and status read that one value; none of them
-// merges k0s.patch or reads the network again.
+// merges k0s.patch or reads the network again. It is computed once per
+// document in a run (validation keeps it as schema.Document.K0s, status
+// computes it for the applied record) and handed along: the consumers'
+// signatures ask for it, and a test lists the few places that compute it.
 //
 // Its subpackages hold the facts it is computed from, each citing k0s's
 // source (file and line at the tag): config the ClusterConfig's base, merge

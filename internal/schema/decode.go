@@ -313,13 +313,6 @@ func (d *decoder) structPairs(n *yaml.Node, v reflect.Value, fields fieldIndex, 
 	}
 }
 
-func joinPath(path, name string) string {
-	if path == "" {
-		return name
-	}
-	return path + "." + name
-}
-
 func unknownKey(atTop bool, key string, names []string) string {
 	if atTop && key == BlockKey {
 		return "unknown key; a standalone document is either the block itself or a single corium: key, and a cloud-config starts with #cloud-config"

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
@@ -45,7 +46,7 @@ func (d *describer) object(t reflect.Type, path string) map[string]any {
 		if name == "" {
 			continue
 		}
-		p := joinPath(path, name)
+		p := finding.Path(path).Field(name).String()
 		if t == sourceType {
 			p = "SecretSource." + name
 		}

@@ -24,6 +24,8 @@
 // default (it needs the hostname and machine-id) belong to render.
 //
 // What k0s will do with a document is not computed here: package k0s does
-// that, once, from the plain values Effective hands it (the tree does not
-// import the contract), and the rules on k0s.patch read that value.
+// that, from the plain values Effective hands it (the tree does not import
+// the contract). Validate asks for it once per document, its rules on
+// k0s.patch read it, and it keeps it on the document (Document.K0s) for the
+// stages after it: render, the guard, the node address, the cluster check.
 package schema

@@ -99,8 +99,8 @@ func documentPath(namespace string) string {
 // mapFields are the paths of the free-form maps that have field rules.
 var mapFields = sync.OnceValue(func() []string {
 	var out []string
-	var walk func(t reflect.Type, path string)
-	walk = func(t reflect.Type, path string) {
+	var walk func(t reflect.Type, path finding.Path)
+	walk = func(t reflect.Type, path finding.Path) {
 		for i := range t.NumField() {
 			f := t.Field(i)
 			name := yamlName(f)
@@ -111,10 +111,10 @@ var mapFields = sync.OnceValue(func() []string {
 			for ft.Kind() == reflect.Pointer {
 				ft = ft.Elem()
 			}
-			p := joinPath(path, name)
+			p := path.Field(name)
 			switch {
 			case ft.Kind() == reflect.Map && f.Tag.Get("validate") != "":
-				out = append(out, p)
+				out = append(out, p.String())
 			case ft.Kind() == reflect.Struct && ft != valueType && ft != sourceType:
 				walk(ft, p)
 			}

@@ -4,6 +4,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/k0s"
 )
 
 // Shape is how a document holds the corium block.
@@ -41,6 +42,11 @@ type Document struct {
 	Shape Shape
 	// Findings are unknown keys and type mismatches, in document order.
 	Findings Findings
+	// K0s is what k0s will do with the block (Effective), computed once by
+	// Validate, which checks it; the stages after validation (render, the
+	// guard, the cluster check) take this value rather than computing
+	// their own. Nil before Validate, and without a block.
+	K0s *k0s.Effective
 
 	// block is the parsed block, where Position looks fields up; keyIndex
 	// holds its large mappings' keys once Position needed them, mergedIndex

@@ -3,6 +3,7 @@ package schema
 import (
 	"strings"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
@@ -51,7 +52,7 @@ func CmdlineSecrets(cfg *Config) []CmdlineSecret {
 			continue
 		}
 		if parts := secret.URLCredentials(f.From.URL); len(parts) > 0 {
-			out = append(out, CmdlineSecret{Path: f.FromPath() + ".url", Field: f, URLParts: parts})
+			out = append(out, CmdlineSecret{Path: finding.Path(f.FromPath()).Field("url").String(), Field: f, URLParts: parts})
 		}
 	}
 	return out

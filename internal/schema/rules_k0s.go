@@ -44,7 +44,7 @@ func (v *crossCheck) k0sRefusals() {
 		return
 	}
 	refused := v.k0s.Refused()
-	var elsewhere []rules.Problem
+	var elsewhere []finding.Finding
 	for _, p := range refused {
 		dotted, ok := patchOwns(patch, p.Path)
 		switch at := PatchPath(patch, dotted); {
@@ -63,7 +63,7 @@ func (v *crossCheck) k0sRefusals() {
 // Apply refuses it at boot all the same, so validate refuses it here, at
 // the patch, naming the ClusterConfig path k0s names; once k0sEffective
 // has refused part of the patch, that refusal says what to change.
-func (v *crossCheck) k0sRefusalsElsewhere(refused []rules.Problem) {
+func (v *crossCheck) k0sRefusalsElsewhere(refused []finding.Finding) {
 	if len(refused) == 0 || len(v.patchRefused) > 0 {
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
@@ -16,25 +17,25 @@ const MaxWait = time.Hour
 func (v *crossCheck) secretSources() {
 	for _, f := range SecretFields(v.cfg) {
 		if f.From != nil {
-			v.secretSource(f.FromPath(), f.From)
+			v.secretSource(finding.Path(f.FromPath()), f.From)
 		}
 	}
 }
 
 // secretSource never quotes a URL: its query may carry a credential.
-func (v *crossCheck) secretSource(path string, s *secret.Source) {
+func (v *crossCheck) secretSource(path finding.Path, s *secret.Source) {
 	var given []string
 	for _, f := range []struct {
 		name string
 		set  bool
 	}{{"file", s.File != ""}, {"url", s.URL != ""}, {"credential", s.Credential != ""}} {
 		if f.set {
-			given = append(given, path+"."+f.name)
+			given = append(given, path.Field(f.name).String())
 		}
 	}
 	switch {
 	case len(given) == 0:
-		v.errorf(path, "needs exactly one of file, url and credential")
+		v.errorf(path.String(), "needs exactly one of file, url and credential")
 	case len(given) > 1:
 		later := given[0]
 		for _, g := range given[1:] {
@@ -47,30 +48,30 @@ func (v *crossCheck) secretSource(path string, s *secret.Source) {
 		v.errorf(later, "give only one of file, url and credential")
 	}
 	if s.File != "" && !isAbsPath(s.File) {
-		v.errorf(path+".file", "must be an absolute path")
+		v.errorf(path.Field("file").String(), "must be an absolute path")
 	}
 	if s.URL != "" {
 		if u, err := url.Parse(s.URL); err != nil || u.Scheme != "https" || u.Host == "" {
-			v.errorf(path+".url", "must be an https:// URL (a secret must not travel in clear)")
+			v.errorf(path.Field("url").String(), "must be an https:// URL (a secret must not travel in clear)")
 		}
 	}
 	if s.AuthFile != "" {
 		if s.URL == "" {
-			v.errorf(path+".authFile", "applies only with url")
+			v.errorf(path.Field("authFile").String(), "applies only with url")
 		} else if !isAbsPath(s.AuthFile) {
-			v.errorf(path+".authFile", "must be an absolute path")
+			v.errorf(path.Field("authFile").String(), "must be an absolute path")
 		}
 	}
 	if s.Credential != "" && !secret.CredentialName.MatchString(s.Credential) {
-		v.errorf(path+".credential", "must be a systemd credential name: letters, digits, '_', '.' or '-'")
+		v.errorf(path.Field("credential").String(), "must be a systemd credential name: letters, digits, '_', '.' or '-'")
 	}
 	if s.WaitFor != "" {
 		d, err := time.ParseDuration(s.WaitFor)
 		switch {
 		case err != nil:
-			v.errorf(path+".waitFor", "must be a Go duration such as 30s, 5m or 1h")
+			v.errorf(path.Field("waitFor").String(), "must be a Go duration such as 30s, 5m or 1h")
 		case d < 0 || d > MaxWait:
-			v.errorf(path+".waitFor", "must be between 0 and 1h")
+			v.errorf(path.Field("waitFor").String(), "must be between 0 and 1h")
 		}
 	}
 }

@@ -52,7 +52,7 @@ func (v *crossCheck) secretsBehindOverlay() {
 			if f.From.WaitFor != "" {
 				then = "is retried for waitFor, and the run stops"
 			}
-			v.errorf(f.FromPath()+".url", "is at %s, on this node's overlay (the network of %s, %s): the agent fetches secrets before it brings the overlay up, so the fetch reaches nothing and %s; serve the secret at an address outside the overlay, or take it from a file or a systemd credential",
+			v.errorf(finding.Path(f.FromPath()).Field("url").String(), "is at %s, on this node's overlay (the network of %s, %s): the agent fetches secrets before it brings the overlay up, so the fetch reaches nothing and %s; serve the secret at an address outside the overlay, or take it from a file or a systemd credential",
 				host, n.path, n.p, then)
 			break
 		}

@@ -25,6 +25,14 @@ func Validate(doc *Document, opts ...Option) Findings {
 	}
 	c := &collector{doc: doc}
 	c.findings = append(c.findings, doc.Findings...)
+	if doc.Config != nil {
+		// The one computation of the document's effective k0s
+		// configuration: the rules below read it, and doc.K0s hands it to
+		// the stages after validation. A document past the alias budget
+		// gets one too, from what decoded: the cluster check reads it.
+		eff := Effective(doc.Config)
+		doc.K0s = &eff
+	}
 	if doc.Config == nil || doc.overBudget {
 		if doc.Config == nil && doc.Shape == ShapeNone {
 			c.errorf("", "the document holds no corium block: give the block at the top level, under a single corium: key, or under corium: in a #cloud-config")
@@ -39,7 +47,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	cfg := doc.Config
 	checkFields(c, cfg)
 	v := &crossCheck{collector: c, cfg: cfg, eff: withDefaults(cfg), opts: o}
-	v.k0s = Effective(cfg)
+	v.k0s = *doc.K0s
 	v.storage()
 	v.join()
 	v.node()
@@ -101,13 +109,23 @@ func Load(data []byte, opts ...Option) (*Config, Findings, error) {
 }
 
 func load(t *Tree, opts []Option) (*Config, Findings, error) {
+	doc, fs, err := loadDocument(t, opts)
+	if err != nil {
+		return nil, fs, err
+	}
+	return doc.Config, fs, nil
+}
+
+// loadDocument validates the tree's document and applies its defaults;
+// the document is nil when a finding is an error.
+func loadDocument(t *Tree, opts []Option) (*Document, Findings, error) {
 	doc := t.Document()
 	fs := Validate(doc, opts...)
 	if err := fs.Err(); err != nil {
 		return nil, fs, err
 	}
 	ApplyDefaults(doc.Config)
-	return doc.Config, fs, nil
+	return doc, fs, nil
 }
 
 // LoadContext is Load that gives up when ctx ends, at a SIGTERM say: a
@@ -118,20 +136,27 @@ func LoadContext(ctx context.Context, data []byte, opts ...Option) (*Config, Fin
 	if err != nil {
 		return nil, nil, err
 	}
-	return LoadTree(ctx, t, opts...)
+	doc, fs, err := LoadTree(ctx, t, opts...)
+	if err != nil {
+		return nil, fs, err
+	}
+	return doc.Config, fs, nil
 }
 
-// LoadTree is LoadContext for a document the source chain has read already.
-func LoadTree(ctx context.Context, t *Tree, opts ...Option) (*Config, Findings, error) {
+// LoadTree is LoadContext for a document the source chain has read
+// already. It returns the document: its Config with defaults applied, and
+// its K0s, the effective k0s configuration validation computed, which the
+// run hands on rather than computing again.
+func LoadTree(ctx context.Context, t *Tree, opts ...Option) (*Document, Findings, error) {
 	var (
-		cfg *Config
+		doc *Document
 		fs  Findings
 		err error
 	)
-	if stop := stoppable(ctx, func() { cfg, fs, err = load(t, opts) }); stop != nil {
+	if stop := stoppable(ctx, func() { doc, fs, err = loadDocument(t, opts) }); stop != nil {
 		return nil, nil, fmt.Errorf("stopped validating the configuration: %w", stop)
 	}
-	return cfg, fs, err
+	return doc, fs, err
 }
 
 // Check parses and validates, giving up when ctx ends (see LoadContext). The

@@ -45,10 +45,11 @@ func applies(t *testing.T, a agent, d document) bool {
 	if err != nil {
 		t.Fatalf("plan read it, the test cannot: %v", err)
 	}
-	cfg, _, err := schema.LoadTree(t.Context(), res.Tree, bootstrap.ChecksFor(res)...)
+	doc, _, err := schema.LoadTree(t.Context(), res.Tree, bootstrap.ChecksFor(res)...)
 	if err != nil {
 		t.Fatalf("plan validated it, the test cannot: %v", err)
 	}
+	cfg := doc.Config
 	for _, wg := range cfg.WireGuard {
 		if wg.PublicKey != "" && wg.PrivateKeyFrom != nil {
 			t.Logf("apply not run: wireguard %s states the publicKey of a key it reads, which no fake derives", wg.Name)

@@ -126,10 +126,12 @@ func FuzzRender(f *testing.F) {
 				}
 			}
 		}
+		eff := schema.Effective(cfg)
 		in := Inputs{
 			Config:   cfg,
+			K0s:      eff,
 			Secrets:  secrets,
-			Decision: SelectNodeAddress(cfg, nil),
+			Decision: SelectNodeAddress(cfg, eff, nil),
 			Facts:    vrrpFacts(cfg),
 			Hostname: DecideHostname(cfg, HostnameFacts{}),
 		}

@@ -3,6 +3,8 @@ package render
 import (
 	"path/filepath"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/schema"
 )
 
 // BenchmarkRenderNode renders everything after the overlay for an HA
@@ -11,7 +13,8 @@ func BenchmarkRenderNode(b *testing.B) {
 	dir := filepath.Join(k0sGoldenDir, "controller-ha-overlay")
 	cfg := loadTestConfig(b, filepath.Join(dir, "config.yaml"))
 	facts := loadTestFacts(b, dir)
-	in := Inputs{Config: cfg, Secrets: k0sTestSecrets, Facts: facts, Decision: SelectNodeAddress(cfg, facts), Hostname: Hostname{Name: "c1", Source: "node.name"}}
+	eff := schema.Effective(cfg)
+	in := Inputs{Config: cfg, K0s: eff, Secrets: k0sTestSecrets, Facts: facts, Decision: SelectNodeAddress(cfg, eff, facts), Hostname: Hostname{Name: "c1", Source: "node.name"}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := RenderNode(in); err != nil {

@@ -9,6 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/k0s/rules"
 	"github.com/corium/corium-agent/internal/schema"
@@ -68,16 +69,16 @@ type K0sInputs struct {
 // bytes depend only on the config and the inputs: two controllers with the
 // same document differ only where their own address appears.
 //
-// The file is the document's effective configuration (schema.Effective, the
-// value validation, the guard and the checks read too) with the node's own
+// The file is the document's effective configuration (eff, computed once
+// for the document: the value validation, the guard and the checks read
+// too) with the node's own
 // part merged under k0s.patch (k0s.Effective.Node). The node's part sets no
 // network fact, so the file's network is the one they read (the tests hold
 // it to that).
-func RenderK0sConfig(cfg *schema.Config, in K0sInputs) ([]byte, error) {
+func RenderK0sConfig(cfg *schema.Config, eff k0s.Effective, in K0sInputs) ([]byte, error) {
 	if wg := OverlayOfNodeAddress(cfg); wg != nil && in.OverlayMTU <= 0 {
 		return nil, fmt.Errorf("rendering %s: no MTU decided for %s, the node address's interface; decide it with InterfaceMTU, as the wg-quick file does", K0sConfigPath, wg.Name)
 	}
-	eff := schema.Effective(cfg)
 	spec := map[string]any{
 		"network": k0sNetwork(cfg, eff.Network, in),
 		"storage": k0sStorage(cfg, in),

@@ -67,7 +67,7 @@ func TestK0sGolden(t *testing.T) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			cfg := loadTestConfig(t, filepath.Join(dir, "config.yaml"))
 			facts := loadTestFacts(t, dir)
-			d := SelectNodeAddress(cfg, facts)
+			d := SelectNodeAddress(cfg, schema.Effective(cfg), facts)
 			addr := ""
 			if d.Address.IsValid() {
 				addr = d.Address.String()
@@ -87,7 +87,7 @@ func TestK0sGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
+				conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -137,11 +137,11 @@ func compareGolden(t *testing.T, dir string, got map[string][]byte, update bool)
 func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 	cfg := loadTestConfig(t, filepath.Join(k0sGoldenDir, "controller-ha-overlay", "config.yaml"))
 	pw := secret.NewValue("vrrpPW1")
-	a, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
+	a, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.9", AuthPass: pw, OverlayMTU: 1420})
+	b, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.9", AuthPass: pw, OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 	if got := bytes.ReplaceAll(b, []byte("10.10.0.9"), []byte("10.10.0.7")); !bytes.Equal(a, got) {
 		t.Errorf("controllers differ beyond their own address:\n%s\n---\n%s", a, b)
 	}
-	again, _ := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
+	again, _ := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
 	if !bytes.Equal(a, again) {
 		t.Error("rendering twice gave different bytes")
 	}
@@ -159,7 +159,7 @@ func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 
 func TestK0sAddressReachesEveryPlace(t *testing.T) {
 	cfg := loadTestConfig(t, filepath.Join(k0sGoldenDir, "controller-ha-overlay", "config.yaml"))
-	conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.10.0.1", AuthPass: secret.NewValue("x"), OverlayMTU: 1420})
+	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.1", AuthPass: secret.NewValue("x"), OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +248,7 @@ func TestRenderRefusesWhatK0sRefuses(t *testing.T) {
 		if err := yaml.Unmarshal([]byte(patch), &cfg.K0s.Patch); err != nil {
 			t.Fatal(err)
 		}
-		_, err = RenderNode(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil)})
+		_, err = RenderNode(Inputs{Config: cfg, K0s: schema.Effective(cfg), Decision: SelectNodeAddress(cfg, schema.Effective(cfg), nil)})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("patch %s: got %v, want a refusal naming %s", patch, err, want)
 		}

@@ -23,6 +23,13 @@ func kineConfig() *schema.Config {
 	return cfg
 }
 
+// kineInputs renders kineConfig with the datasource dsn on a host whose
+// eth0 holds 192.0.2.12.
+func kineInputs(dsn string) Inputs {
+	cfg := kineConfig()
+	return Inputs{Config: cfg, K0s: schema.Effective(cfg), Secrets: kineSecrets(dsn), Facts: eth0("192.0.2.12/24")}
+}
+
 func kineSecrets(dsn string) Secrets {
 	return Secrets{"join.tokenFrom": secret.NewValue("K10token"), "storage.dataSourceFrom": secret.NewValue(dsn)}
 }
@@ -31,7 +38,7 @@ func kineSecrets(dsn string) Secrets {
 // whose dataSource key the plan masks, and nowhere else.
 func TestKineDataSourceReachesOnlyK0sConfig(t *testing.T) {
 	const dsn = "postgres://k0s:Pw-kine-7Rt2@db.example:5432/k0s?sslmode=require"
-	p, err := RenderNode(Inputs{Config: kineConfig(), Secrets: kineSecrets(dsn), Facts: eth0("192.0.2.12/24")})
+	p, err := RenderNode(kineInputs(dsn))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +95,7 @@ func TestKineDataSourceRefusedUnlessShared(t *testing.T) {
 		"unresolved":         "",
 	} {
 		t.Run(name, func(t *testing.T) {
-			_, err := RenderNode(Inputs{Config: kineConfig(), Secrets: kineSecrets(dsn), Facts: eth0("192.0.2.12/24")})
+			_, err := RenderNode(kineInputs(dsn))
 			if err == nil {
 				t.Fatal("rendered")
 			}
@@ -102,7 +109,7 @@ func TestKineDataSourceRefusedUnlessShared(t *testing.T) {
 		})
 	}
 	for _, dsn := range []string{"postgres://k0s:pw@db.example/k0s", "mysql://k0s:pw@tcp(db.example:3306)/k0s"} {
-		if _, err := RenderNode(Inputs{Config: kineConfig(), Secrets: kineSecrets(dsn), Facts: eth0("192.0.2.12/24")}); err != nil {
+		if _, err := RenderNode(kineInputs(dsn)); err != nil {
 			t.Errorf("%s: %v", strings.SplitN(dsn, ":", 2)[0], err)
 		}
 	}
@@ -113,7 +120,7 @@ func TestKineDataSourceRefusedUnlessShared(t *testing.T) {
 func TestSQLiteWritesNoDataSource(t *testing.T) {
 	cfg := &schema.Config{Role: schema.RoleSingle}
 	schema.ApplyDefaults(cfg)
-	conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "192.0.2.10", DataSource: secret.NewValue("postgres://stray")})
+	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "192.0.2.10", DataSource: secret.NewValue("postgres://stray")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestK0sSecretInputsLandUnderSecretKeys(t *testing.T) {
 	cfg := haConfig()
 	cfg.Storage = schema.Storage{Type: schema.StorageKine, DataSourceFrom: &secret.Source{File: "/run/corium/kine-dsn"}}
 	in.NodeAddress = "192.0.2.11"
-	conf, err := RenderK0sConfig(cfg, in)
+	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), in)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
@@ -88,8 +89,9 @@ var containerNames = map[string]bool{
 // default route gives the second address the kubelet registers. Without
 // facts (offline, no --facts), a nodeAddress interface's address is still
 // known from the configuration; anything else is decided at boot, which is
-// not an error.
-func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
+// not an error. eff is the document's effective k0s configuration, computed
+// once by the caller (schema.Document.K0s).
+func SelectNodeAddress(cfg *schema.Config, eff k0s.Effective, facts *hostfacts.Facts) Decision {
 	overlay := map[string]schema.WireGuard{}
 	var marked *schema.WireGuard
 	for i, wg := range cfg.WireGuard {
@@ -99,7 +101,7 @@ func SelectNodeAddress(cfg *schema.Config, facts *hostfacts.Facts) Decision {
 		}
 	}
 	vip := haVirtualIP(cfg)
-	fams := schema.Effective(cfg).Network.NodeFamilies(cfg.Cluster.Endpoint)
+	fams := eff.Network.NodeFamilies(cfg.Cluster.Endpoint)
 
 	if marked != nil {
 		d := selectMarked(*marked, facts, overlay, vip)

@@ -35,11 +35,11 @@ func renderedAddresses(t *testing.T, doc, factsJSON string) (Decision, string, s
 		t.Fatal(err)
 	}
 	f := facts(t, factsJSON)
-	d := SelectNodeAddress(cfg, f)
+	d := SelectNodeAddress(cfg, schema.Effective(cfg), f)
 	if d.Refused {
 		return d, "", ""
 	}
-	p, err := Render(Inputs{Config: cfg, Decision: d, Facts: f, Hostname: DecideHostname(cfg, HostnameFacts{Current: "n1"})})
+	p, err := Render(Inputs{Config: cfg, K0s: schema.Effective(cfg), Decision: d, Facts: f, Hostname: DecideHostname(cfg, HostnameFacts{Current: "n1"})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func facts(t *testing.T, js string) *hostfacts.Facts {
 func TestSelectNodeAddressNoDefaultRoute(t *testing.T) {
 	cfg := twoInterfaceConfig(schema.RoleWorker)
 	cfg.WireGuard[0].NodeAddress = false
-	d := SelectNodeAddress(cfg, facts(t, `{"interfaces":[{"name":"eth0","addresses":["192.0.2.5/24"]}]}`))
+	d := SelectNodeAddress(cfg, schema.Effective(cfg), facts(t, `{"interfaces":[{"name":"eth0","addresses":["192.0.2.5/24"]}]}`))
 	if d.Address.IsValid() || d.Source != SourceNone || !strings.Contains(d.Reason, "no default route") {
 		t.Errorf("got %+v, want no address and a reason saying there is no default route", d)
 	}
@@ -32,7 +32,7 @@ func TestSelectNodeAddressNoDefaultRoute(t *testing.T) {
 
 func TestSelectNodeAddressMarkedButMissing(t *testing.T) {
 	cfg := twoInterfaceConfig(schema.RoleWorker)
-	d := SelectNodeAddress(cfg, facts(t, `{"interfaces":[{"name":"eth0","addresses":["192.0.2.5/24"]},{"name":"wg0","addresses":[]}],
+	d := SelectNodeAddress(cfg, schema.Effective(cfg), facts(t, `{"interfaces":[{"name":"eth0","addresses":["192.0.2.5/24"]},{"name":"wg0","addresses":[]}],
 		"defaultRoute":{"interface":"eth0","source":"192.0.2.5"}}`))
 	if d.Address.IsValid() || !strings.Contains(d.Reason, "does not carry 10.10.0.1") || !strings.Contains(d.Reason, "wg-quick@wg0.service") {
 		t.Errorf("got %+v, want no address and a reason naming the missing address and the unit", d)
@@ -59,7 +59,7 @@ func TestSelectNodeAddressRejectsVIPAndContainerRoutes(t *testing.T) {
 			cfg.WireGuard[0].NodeAddress = false
 			on := true
 			cfg.HA = schema.HA{Enabled: &on, VirtualIP: "192.0.2.100/24"}
-			d := SelectNodeAddress(cfg, facts(t, `{"interfaces":[{"name":"eth0","addresses":["192.0.2.100/24","192.0.2.7/24"]}],
+			d := SelectNodeAddress(cfg, schema.Effective(cfg), facts(t, `{"interfaces":[{"name":"eth0","addresses":["192.0.2.100/24","192.0.2.7/24"]}],
 				"defaultRoute":{"interface":"`+c.iface+`","source":"`+c.route+`"}}`))
 			if d.Address.IsValid() {
 				t.Fatalf("took %s, want nothing", d.Address)
@@ -76,7 +76,8 @@ func TestSelectNodeAddressRejectsVIPAndContainerRoutes(t *testing.T) {
 }
 
 func TestSelectNodeAddressOfflineMarked(t *testing.T) {
-	d := SelectNodeAddress(twoInterfaceConfig(schema.RoleWorker), nil)
+	cfg := twoInterfaceConfig(schema.RoleWorker)
+	d := SelectNodeAddress(cfg, schema.Effective(cfg), nil)
 	if d.Address != netip.MustParseAddr("10.10.0.1") || d.Source != "wireguard wg0 (nodeAddress)" {
 		t.Errorf("got %+v, want 10.10.0.1 from the configuration", d)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
@@ -27,6 +28,10 @@ const (
 type Inputs struct {
 	// Config is validated, with defaults applied.
 	Config *schema.Config
+	// K0s is Config's effective k0s configuration, computed once for the
+	// document (schema.Document.K0s): the k0s.yaml and the guard are
+	// rendered from it. Render refuses the zero value.
+	K0s k0s.Effective
 	// Secrets holds the resolved secrets by field path (see Secrets).
 	Secrets Secrets
 	// Decision is the node address, decided once by SelectNodeAddress.
@@ -78,6 +83,11 @@ func RenderNode(in Inputs) (*plan.Plan, error) {
 // k0s unit's drop-in on the guard (RenderUnits).
 func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	cfg := in.Config
+	if in.K0s.Config == nil {
+		// Computing it here would be a second owner of the value the run
+		// validated and decided the node address with.
+		return nil, false, errors.New("no effective k0s configuration to render from; hand in the document's (schema.Document.K0s)")
+	}
 	addr := ""
 	if in.Decision.Address.IsValid() {
 		addr = in.Decision.Address.String()
@@ -109,7 +119,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		conf, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
+		conf, err := RenderK0sConfig(cfg, in.K0s, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
 		if err != nil {
 			return nil, false, err
 		}
@@ -126,7 +136,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	steps = append(steps, k0s)
 
 	unit := K0sUnit(cfg.Role)
-	guard, err := firewall.Render(cfg)
+	guard, err := firewall.Render(cfg, in.K0s)
 	if err != nil {
 		return nil, false, err
 	}

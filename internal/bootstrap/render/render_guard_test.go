@@ -39,7 +39,7 @@ func TestRenderGuardStep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), Hostname: DecideHostname(cfg, HostnameFacts{})})
+		p, err := Render(Inputs{Config: cfg, K0s: schema.Effective(cfg), Decision: SelectNodeAddress(cfg, schema.Effective(cfg), nil), Hostname: DecideHostname(cfg, HostnameFacts{})})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func TestRenderGuardStepMasqueradeAlone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), Hostname: DecideHostname(cfg, HostnameFacts{})})
+	p, err := Render(Inputs{Config: cfg, K0s: schema.Effective(cfg), Decision: SelectNodeAddress(cfg, schema.Effective(cfg), nil), Hostname: DecideHostname(cfg, HostnameFacts{})})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func TestRenderGuardStepUpgradesAnOlderAgentsFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rendered, err := Render(Inputs{Config: cfg, Decision: SelectNodeAddress(cfg, nil), Again: true})
+	rendered, err := Render(Inputs{Config: cfg, K0s: schema.Effective(cfg), Decision: SelectNodeAddress(cfg, schema.Effective(cfg), nil), Again: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,8 +34,9 @@ func BenchmarkSelectNodeAddress(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	eff := schema.Effective(cfg) // computed once per document, as the run does
 	for b.Loop() {
-		if d := SelectNodeAddress(cfg, f); !d.Address.IsValid() {
+		if d := SelectNodeAddress(cfg, eff, f); !d.Address.IsValid() {
 			b.Fatal(d.Reason)
 		}
 	}

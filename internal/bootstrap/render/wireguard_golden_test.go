@@ -94,7 +94,7 @@ func renderScenario(s scenario) (plan.Step, error) {
 // their reload with the interfaces, as files relative to expected/.
 func rendered(t *testing.T, s scenario) map[string][]byte {
 	t.Helper()
-	guard, err := firewall.Render(s.cfg)
+	guard, err := firewall.Render(s.cfg, schema.Effective(s.cfg))
 	if err != nil {
 		t.Fatalf("%s: render: %v", s.name, err)
 	}
@@ -114,7 +114,7 @@ func rendered(t *testing.T, s scenario) map[string][]byte {
 		}
 	}
 	out["plan.json"] = mustJSON(t, plan.Plan{Steps: steps})
-	out["nodeaddress.json"] = mustJSON(t, SelectNodeAddress(s.cfg, s.facts))
+	out["nodeaddress.json"] = mustJSON(t, SelectNodeAddress(s.cfg, schema.Effective(s.cfg), s.facts))
 	return out
 }
 

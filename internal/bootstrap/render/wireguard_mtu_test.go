@@ -142,8 +142,8 @@ func renderedNode(t *testing.T, doc string, f *hostfacts.Facts, iface string) (c
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := SelectNodeAddress(cfg, f)
-	rendered, err := Render(Inputs{Config: cfg, Decision: d, Facts: f, Hostname: DecideHostname(cfg, HostnameFacts{Current: "n1"})})
+	d := SelectNodeAddress(cfg, schema.Effective(cfg), f)
+	rendered, err := Render(Inputs{Config: cfg, K0s: schema.Effective(cfg), Decision: d, Facts: f, Hostname: DecideHostname(cfg, HostnameFacts{Current: "n1"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestCNIMTUFitsIPv6Pods(t *testing.T) {
 			cfg.K0s.Patch = map[string]any{"spec": map[string]any{"network": map[string]any{
 				"dualStack": map[string]any{"enabled": true, "IPv6podCIDR": "fd00:244::/108", "IPv6serviceCIDR": "fd00:96::/108"},
 			}}}
-			out, err := RenderK0sConfig(cfg, K0sInputs{NodeAddress: "10.30.0.2", OverlayMTU: 1420})
+			out, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.30.0.2", OverlayMTU: 1420})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -145,7 +145,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 		if factsA.Interface(a.iface) == nil {
 			t.Fatalf("facts of a do not list the userspace device %s: %+v", a.iface, factsA.Interfaces)
 		}
-		d := SelectNodeAddress(a.cfg, factsA)
+		d := SelectNodeAddress(a.cfg, schema.Effective(a.cfg), factsA)
 		if d.Address != netip.MustParseAddr("10.77.0.1") || !candidateTaken(d, a.iface, "10.77.0.1") {
 			t.Errorf("a (nodeAddress on %s): got %+v, want 10.77.0.1 taken from the overlay", a.iface, d)
 		}
@@ -157,7 +157,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 		if factsB.DefaultRoute == nil || factsB.DefaultRoute.Source != netip.MustParseAddr("192.0.2.2") {
 			t.Fatalf("b: default route source = %+v, want 192.0.2.2", factsB.DefaultRoute)
 		}
-		d = SelectNodeAddress(b.cfg, factsB)
+		d = SelectNodeAddress(b.cfg, schema.Effective(b.cfg), factsB)
 		if d.Address != netip.MustParseAddr("192.0.2.2") || d.Source != SourceDefaultRoute {
 			t.Errorf("b (nodeAddress off): got %+v, want 192.0.2.2 from the default route", d)
 		}
@@ -169,7 +169,7 @@ func TestOverlayInNamespaces(t *testing.T) {
 		marked := *b.cfg
 		marked.WireGuard = []schema.WireGuard{b.cfg.WireGuard[0]}
 		marked.WireGuard[0].NodeAddress = true
-		if d := SelectNodeAddress(&marked, factsB); d.Address != netip.MustParseAddr("10.77.0.2") {
+		if d := SelectNodeAddress(&marked, schema.Effective(&marked), factsB); d.Address != netip.MustParseAddr("10.77.0.2") {
 			t.Errorf("b with nodeAddress on: got %+v, want 10.77.0.2", d)
 		}
 	})

@@ -135,7 +135,7 @@ func TestWireGuardSecretsNeverShown(t *testing.T) {
 	}
 	cfgJSON, _ := json.Marshal(cfg)
 	outputs.Write(cfgJSON)
-	decision, _ := json.Marshal(SelectNodeAddress(cfg, nil))
+	decision, _ := json.Marshal(SelectNodeAddress(cfg, schema.Effective(cfg), nil))
 	outputs.Write(decision)
 
 	devs, links := applytest.LiveDevicesFor(t, step)

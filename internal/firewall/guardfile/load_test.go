@@ -41,13 +41,14 @@ func TestLoad(t *testing.T) {
 
 func mustRender(t testing.TB) firewall.Guard {
 	t.Helper()
-	g, err := firewall.Render(&schema.Config{
+	cfg := &schema.Config{
 		Role:      schema.RoleControllerWorker,
 		Network:   schema.Network{PodCIDR: "10.244.0.0/16", ServiceCIDR: "10.96.0.0/12", CNI: schema.CNIKubeRouter},
 		Storage:   schema.Storage{Type: schema.StorageEtcd},
 		WireGuard: []schema.WireGuard{{Name: "wg0", NodeAddress: true}},
 		Firewall:  schema.Firewall{ClusterPorts: schema.ClusterPortsOverlay},
-	})
+	}
+	g, err := firewall.Render(cfg, schema.Effective(cfg))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ const kubeRouterRules = 10
 
 func mustRender(t testing.TB) firewall.Guard {
 	t.Helper()
-	g, err := firewall.Render(overlayConfig())
+	g, err := renderGuard(overlayConfig())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestRenderFollowsTheCNI(t *testing.T) {
 	} {
 		cfg := overlayConfig()
 		cfg.Network.CNI = tc.cni
-		g, err := firewall.Render(cfg)
+		g, err := renderGuard(cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.cni, err)
 		}
@@ -57,7 +57,7 @@ func TestRenderRefusesCalicoVXLANPublic(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Network.CNI = schema.CNICalico
 	cfg.Firewall.PublicPorts = []int{6443, 4789}
-	_, err := firewall.Render(cfg)
+	_, err := renderGuard(cfg)
 	if err == nil || !strings.Contains(err.Error(), "firewall.publicPorts: 4789/udp carries calico's pod tunnel") {
 		t.Fatalf("Render with 4789 public = %v", err)
 	}
@@ -86,7 +86,7 @@ func TestParseFileVersion1(t *testing.T) {
 	}
 	// Rewritten, it is a current file (what apply --again does is render
 	// it again; this only checks that File never writes a version 1).
-	if cur, _ := firewall.Render(overlayConfig()); cur.Outdated() != "" || !strings.Contains(string(cur.File()), `"version": 2`) {
+	if cur, _ := renderGuard(overlayConfig()); cur.Outdated() != "" || !strings.Contains(string(cur.File()), `"version": 2`) {
 		t.Errorf("a rendered guard reads as outdated: %q", cur.Outdated())
 	}
 	if off, err := firewall.ParseFile([]byte(`{"version": 1, "on": false}`)); err != nil || off.Outdated() != "" {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/google/nftables/expr"
 
-	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -17,7 +16,7 @@ func TestNoRuleAsksConntrack(t *testing.T) {
 		for _, podCIDR := range []string{podCIDR4, podCIDR6} {
 			cfg := endpointConfig(schema.RoleControllerWorker, "192.0.2.100")
 			cfg.Network.CNI, cfg.Network.PodCIDR = cni, podCIDR
-			g, err := firewall.Render(cfg)
+			g, err := renderGuard(cfg)
 			if err != nil {
 				t.Fatalf("%s %s: %v", cni, podCIDR, err)
 			}

@@ -43,7 +43,7 @@ func TestRenderEndpoint(t *testing.T) {
 		{"worker, underlay", schema.RoleWorker, "192.0.2.100", nil, nil},
 		{"worker, name", schema.RoleWorker, "api.example.com", nil, nil},
 	} {
-		g, err := firewall.Render(endpointConfig(tc.role, tc.endpoint, tc.public...))
+		g, err := renderGuard(endpointConfig(tc.role, tc.endpoint, tc.public...))
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -64,7 +64,7 @@ func TestRenderEndpoint(t *testing.T) {
 // A name's address cannot be known: the guard refuses to leave the
 // endpoint's ports guarded, naming those to open.
 func TestRenderRefusesAGuardedEndpointName(t *testing.T) {
-	_, err := firewall.Render(endpointConfig(schema.RoleController, "api.example.com", 6443))
+	_, err := renderGuard(endpointConfig(schema.RoleController, "api.example.com", 6443))
 	if err == nil || !strings.Contains(err.Error(), "cluster.endpoint: api.example.com is a name") || !strings.Contains(err.Error(), "add 8132, 9443 to firewall.publicPorts, or give the endpoint as an IP") {
 		t.Fatalf("Render = %v", err)
 	}
@@ -74,7 +74,7 @@ func TestRenderRefusesAGuardedEndpointName(t *testing.T) {
 // address on the underlay is no more believed for being sent there) and
 // before the guarded ports are.
 func TestEndpointRuleOrder(t *testing.T) {
-	g, err := firewall.Render(endpointConfig(schema.RoleControllerWorker, "192.0.2.100"))
+	g, err := renderGuard(endpointConfig(schema.RoleControllerWorker, "192.0.2.100"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -18,7 +17,7 @@ func TestGuardCarriesNoSecret(t *testing.T) {
 	k, p := secret.NewValue(key), secret.NewValue(psk)
 	cfg.WireGuard[0].PrivateKey = &k
 	cfg.WireGuard[0].Peers = []schema.Peer{{PublicKey: "TVYmNnJxw6XWMBbDBIk5UY4TYQWR1NSBrRs5mhQ3OQk=", PresharedKey: &p}}
-	g, err := firewall.Render(cfg)
+	g, err := renderGuard(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

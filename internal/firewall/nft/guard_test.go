@@ -10,6 +10,12 @@ import (
 	"github.com/corium/corium-agent/internal/schema"
 )
 
+// renderGuard renders the guard of a test's config, its effective k0s
+// configuration computed here as the run computes it once for the document.
+func renderGuard(cfg *schema.Config) (firewall.Guard, error) {
+	return firewall.Render(cfg, schema.Effective(cfg))
+}
+
 // overlayConfig is a controller+worker with etcd on kube-router, guarded, with
 // the API left public: what a defaulted config of that shape holds.
 func overlayConfig() *schema.Config {
@@ -23,7 +29,7 @@ func overlayConfig() *schema.Config {
 }
 
 func TestRenderOverlay(t *testing.T) {
-	g, err := firewall.Render(overlayConfig())
+	g, err := renderGuard(overlayConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +58,12 @@ func TestRenderOpenIsOff(t *testing.T) {
 		cfg := overlayConfig()
 		cfg.Firewall.ClusterPorts = cp
 		cfg.Network.CNI = schema.CNICalico
-		g, err := firewall.Render(cfg)
+		g, err := renderGuard(cfg)
 		if err != nil || g.On || !reflect.DeepEqual(g, firewall.Guard{}) {
 			t.Errorf("clusterPorts %q on calico: firewall.Render = %+v, %v; want the zero (off) guard", cp, g, err)
 		}
 		cfg.Network.CNI = schema.CNIKubeRouter
-		g, err = firewall.Render(cfg)
+		g, err = renderGuard(cfg)
 		want := firewall.Guard{Interfaces: []string{"wg0", "wg-backup"}, PodCIDR: "10.244.0.0/16", CNI: "kuberouter", Masquerade: true}
 		if err != nil || g.On || !reflect.DeepEqual(g, want) {
 			t.Errorf("clusterPorts %q on kube-router: firewall.Render = %+v, %v; want the masquerade alone %+v", cp, g, err, want)
@@ -79,7 +85,7 @@ func TestRenderRefuses(t *testing.T) {
 	} {
 		cfg := overlayConfig()
 		tc.edit(cfg)
-		_, err := firewall.Render(cfg)
+		_, err := renderGuard(cfg)
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s: firewall.Render error = %v, want prefix %q", name, err, tc.want)
 		}
@@ -89,7 +95,7 @@ func TestRenderRefuses(t *testing.T) {
 func TestRenderIPv6PodNetworkIsMasked(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Network.PodCIDR = "fd00:10:244::1/56"
-	g, err := firewall.Render(cfg)
+	g, err := renderGuard(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +105,7 @@ func TestRenderIPv6PodNetworkIsMasked(t *testing.T) {
 }
 
 func TestFileRoundTripsAndIsStable(t *testing.T) {
-	g, err := firewall.Render(overlayConfig())
+	g, err := renderGuard(overlayConfig())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +148,7 @@ func TestParseFileRefuses(t *testing.T) {
 }
 
 func TestHashFollowsTheRuleSet(t *testing.T) {
-	g, _ := firewall.Render(overlayConfig())
+	g, _ := renderGuard(overlayConfig())
 	a, err := buildRuleset(g)
 	if err != nil {
 		t.Fatal(err)
@@ -161,7 +167,7 @@ func TestHashFollowsTheRuleSet(t *testing.T) {
 func BenchmarkRenderAndBuild(b *testing.B) {
 	cfg := overlayConfig()
 	for b.Loop() {
-		g, err := firewall.Render(cfg)
+		g, err := renderGuard(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -33,7 +33,7 @@ func TestRenderMasqueradeFollowsCNIRoleAndNodeAddress(t *testing.T) {
 			cfg := overlayConfig()
 			cfg.Firewall.ClusterPorts = cp
 			tc.edit(cfg)
-			g, err := firewall.Render(cfg)
+			g, err := renderGuard(cfg)
 			if cp == schema.ClusterPortsOverlay && !cfg.WireGuard[0].NodeAddress {
 				continue // validation refuses a guard without a node address
 			}
@@ -53,7 +53,7 @@ func TestRenderMasqueradeFollowsCNIRoleAndNodeAddress(t *testing.T) {
 func TestMasqueradeOnly(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Firewall.ClusterPorts = schema.ClusterPortsOpen
-	g, err := firewall.Render(cfg)
+	g, err := renderGuard(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestMasqueradeRuleAndItsFamily(t *testing.T) {
 	} {
 		cfg := overlayConfig()
 		cfg.Network.PodCIDR = tc.pod
-		g, err := firewall.Render(cfg)
+		g, err := renderGuard(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +168,7 @@ func TestMasqueradeRuleAndItsFamily(t *testing.T) {
 func TestFileWithoutEndpointOrMasqueradeIsUnchanged(t *testing.T) {
 	cfg := overlayConfig()
 	cfg.Network.CNI = schema.CNICalico
-	g, err := firewall.Render(cfg)
+	g, err := renderGuard(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func (n epNode) load(t *testing.T) (firewall.Guard, schema.Findings) {
 	if err != nil {
 		t.Fatalf("the agent refuses %s's document: %v\n%s", n.role, err, n.yaml())
 	}
-	g, err := firewall.Render(cfg)
+	g, err := renderGuard(cfg)
 	if err != nil {
 		t.Fatalf("rendering %s's guard: %v", n.role, err)
 	}

@@ -137,7 +137,7 @@ func masqConfig(t *testing.T, role schema.Role, fam masqFamily, n, peer *wgNode,
 
 func renderFile(t *testing.T, cfg *schema.Config) firewall.Guard {
 	t.Helper()
-	g, err := firewall.Render(cfg)
+	g, err := renderGuard(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -480,7 +480,7 @@ func labGuard(t *testing.T, change func(*schema.Config)) firewall.Guard {
 	cfg := overlayConfig()
 	cfg.WireGuard = cfg.WireGuard[:1]
 	change(cfg)
-	g, err := firewall.Render(cfg)
+	g, err := renderGuard(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

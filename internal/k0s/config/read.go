@@ -19,24 +19,25 @@ import (
 // pass.
 func ReadNetwork(doc map[string]any) (Network, []finding.Finding) {
 	r := &reader{doc: doc}
+	api := specPath.Field("api")
 	n := Network{
 		// pkg/apis/k0s/v1beta1/network.go:72-83 DefaultNetwork.
-		Provider:    r.str("spec.network.provider", ProviderKubeRouter),
-		PodCIDR:     r.str("spec.network.podCIDR", "10.244.0.0/16"),
-		ServiceCIDR: r.str("spec.network.serviceCIDR", "10.96.0.0/12"),
+		Provider:    r.str(networkPath.Field("provider"), ProviderKubeRouter),
+		PodCIDR:     r.str(networkPath.Field("podCIDR"), "10.244.0.0/16"),
+		ServiceCIDR: r.str(networkPath.Field("serviceCIDR"), "10.96.0.0/12"),
 		// pkg/apis/k0s/v1beta1/dualstack.go DefaultDualStack: off.
-		DualStack:       r.boolean("spec.network.dualStack.enabled", false),
-		IPv6PodCIDR:     r.str("spec.network.dualStack.IPv6podCIDR", ""),
-		IPv6ServiceCIDR: r.str("spec.network.dualStack.IPv6serviceCIDR", ""),
+		DualStack:       r.boolean(networkPath.Field("dualStack").Field("enabled"), false),
+		IPv6PodCIDR:     r.str(networkPath.Field("dualStack").Field("IPv6podCIDR"), ""),
+		IPv6ServiceCIDR: r.str(networkPath.Field("dualStack").Field("IPv6serviceCIDR"), ""),
 		// network.go:55-59: unset, k0s derives it from the API addresses.
-		PrimaryAddressFamily: r.str("spec.network.primaryAddressFamily", ""),
+		PrimaryAddressFamily: r.str(networkPath.Field("primaryAddressFamily"), ""),
 		// pkg/apis/k0s/v1beta1/storage.go DefaultStorageSpec: etcd.
-		Storage: r.str("spec.storage.type", "etcd"),
+		Storage: r.str(specPath.Field("storage").Field("type"), "etcd"),
 		// pkg/apis/k0s/v1beta1/api.go setDefaults: 6443 and 9443;
 		// konnectivity.go:33-37 DefaultKonnectivitySpec: 8132.
-		APIPort:          r.port("spec.api.port", DefaultAPIPort),
-		JoinAPIPort:      r.port("spec.api.k0sApiPort", DefaultJoinAPIPort),
-		KonnectivityPort: r.port("spec.konnectivity.agentPort", DefaultKonnectivityPort),
+		APIPort:          r.port(api.Field("port"), DefaultAPIPort),
+		JoinAPIPort:      r.port(api.Field("k0sApiPort"), DefaultJoinAPIPort),
+		KonnectivityPort: r.port(specPath.Field("konnectivity").Field("agentPort"), DefaultKonnectivityPort),
 	}
 	n.ProxyPort = r.cplbProxy()
 	switch n.Provider {
@@ -46,7 +47,7 @@ func ReadNetwork(doc map[string]any) (Network, []finding.Finding) {
 		n.KubeRouter = r.kubeRouter()
 	case ProviderCustom:
 	default:
-		r.problem("spec.network.provider", "is not kuberouter, calico or custom, the providers k0s knows")
+		r.problem(networkPath.Field("provider"), "is not kuberouter, calico or custom, the providers k0s knows")
 	}
 	n.KubeProxy = r.kubeProxy()
 	n.fields = r.fields
@@ -63,14 +64,15 @@ func ReadNetwork(doc map[string]any) (Network, []finding.Finding) {
 // iptables, so a client's packet for VIP:6443 reaches the input hook for
 // this port.
 func (r *reader) cplbProxy() int {
-	const cplb = "spec.network.controlPlaneLoadBalancing"
-	port := r.port(cplb+".keepalived.userSpaceProxyBindPort", DefaultProxyPort)
-	if !r.boolean(cplb+".enabled", false) || r.str(cplb+".type", "Keepalived") != "Keepalived" {
+	cplb := networkPath.Field("controlPlaneLoadBalancing")
+	keepalived := cplb.Field("keepalived")
+	port := r.port(keepalived.Field("userSpaceProxyBindPort"), DefaultProxyPort)
+	if !r.boolean(cplb.Field("enabled"), false) || r.str(cplb.Field("type"), "Keepalived") != "Keepalived" {
 		return 0
 	}
-	if r.boolean(cplb+".keepalived.disableLoadBalancer", false) ||
-		r.length(cplb+".keepalived.virtualServers") > 0 ||
-		r.length(cplb+".keepalived.vrrpInstances") == 0 {
+	if r.boolean(keepalived.Field("disableLoadBalancer"), false) ||
+		r.length(keepalived.Field("virtualServers")) > 0 ||
+		r.length(keepalived.Field("vrrpInstances")) == 0 {
 		return 0
 	}
 	return port
@@ -79,21 +81,22 @@ func (r *reader) cplbProxy() int {
 // calico reads spec.network.calico with DefaultCalico's values
 // (pkg/apis/k0s/v1beta1/calico.go:68-77).
 func (r *reader) calico() Calico {
+	calico := networkPath.Field("calico")
 	c := Calico{
-		Mode:      r.str("spec.network.calico.mode", "vxlan"),
-		VXLANPort: r.port("spec.network.calico.vxlanPort", DefaultCalicoVXLANPort),
-		WireGuard: r.boolean("spec.network.calico.wireguard", false),
+		Mode:      r.str(calico.Field("mode"), "vxlan"),
+		VXLANPort: r.port(calico.Field("vxlanPort"), DefaultCalicoVXLANPort),
+		WireGuard: r.boolean(calico.Field("wireguard"), false),
 	}
 	switch c.Mode {
 	case "vxlan", "ipip", "bird":
 	default:
-		r.problem("spec.network.calico.mode", "is not vxlan, ipip or bird, the modes k0s knows")
+		r.problem(calico.Field("mode"), "is not vxlan, ipip or bird, the modes k0s knows")
 	}
 	if c.WireGuard {
 		// Felix's own WireGuard (wireguard.cali on 51820/udp, keys of its
 		// own) would carry other nodes' pods on a device the guard does not
 		// know, beside the overlay that already encrypts node to node.
-		r.problem("spec.network.calico.wireguard", "turns on calico's own WireGuard, whose device and port the guard does not follow; the node's overlay already encrypts between nodes: leave it off")
+		r.problem(calico.Field("wireguard"), "turns on calico's own WireGuard, whose device and port the guard does not follow; the node's overlay already encrypts between nodes: leave it off")
 	}
 	return c
 }
@@ -102,25 +105,25 @@ func (r *reader) calico() Calico {
 // then extraArgs over them, then rawArgs appended, where the last flag wins.
 // The flag defaults are kube-router v2.10.0's (pkg/options/options.go).
 func (r *reader) kubeRouter() KubeRouter {
-	const kr = "spec.network.kuberouter"
+	kr := networkPath.Field("kuberouter")
 	flags := map[string]string{
-		"metrics-port":       strconv.Itoa(r.port(kr+".metricsPort", 8080)), // kuberouter.go:84-91 DefaultKubeRouter
+		"metrics-port":       strconv.Itoa(r.port(kr.Field("metricsPort"), 8080)), // kuberouter.go:84-91 DefaultKubeRouter
 		"enable-overlay":     "true",
 		"overlay-encap":      "ipip",
 		"overlay-encap-port": "5555",
 		"bgp-port":           strconv.Itoa(BGPPort),
 	}
-	for name, v := range r.strMap(kr + ".extraArgs") {
+	for name, v := range r.strMap(kr.Field("extraArgs")) {
 		if _, ok := flags[name]; ok {
 			flags[name] = v
 		}
 	}
-	for name, v := range r.rawFlags(kr + ".rawArgs") {
+	for name, v := range r.rawFlags(kr.Field("rawArgs")) {
 		if _, ok := flags[name]; ok {
 			flags[name] = v
 		}
 	}
-	from := func(flag string) string { return kr + ".extraArgs." + flag }
+	from := func(flag string) finding.Path { return kr.Field("extraArgs").Field(flag) }
 	k := KubeRouter{
 		Overlay:     r.flagBool(from("enable-overlay"), flags["enable-overlay"]),
 		Encap:       flags["overlay-encap"],
@@ -138,15 +141,22 @@ func (r *reader) kubeRouter() KubeRouter {
 // addresses (pkg/apis/k0s/v1beta1/kubeproxy.go:98-104: 0.0.0.0:10249 and
 // 0.0.0.0:10256, every address of the node).
 func (r *reader) kubeProxy() *KubeProxy {
-	const kp = "spec.network.kubeProxy"
-	if r.boolean(kp+".disabled", false) {
+	kp := networkPath.Field("kubeProxy")
+	if r.boolean(kp.Field("disabled"), false) {
 		return nil
 	}
 	return &KubeProxy{
-		MetricsPort: r.bindPort(kp+".metricsBindAddress", "0.0.0.0:10249"),
-		HealthzPort: r.bindPort(kp+".healthzBindAddress", "0.0.0.0:10256"),
+		MetricsPort: r.bindPort(kp.Field("metricsBindAddress"), "0.0.0.0:10249"),
+		HealthzPort: r.bindPort(kp.Field("healthzBindAddress"), "0.0.0.0:10256"),
 	}
 }
+
+// specPath and networkPath are where the ClusterConfig's facts are read
+// from; each field's path is built from them.
+var (
+	specPath    = finding.Path("spec")
+	networkPath = specPath.Field("network")
+)
 
 // reader walks a ClusterConfig map, recording each path it reads.
 type reader struct {
@@ -155,16 +165,16 @@ type reader struct {
 	problems []finding.Finding
 }
 
-func (r *reader) problem(path, format string, args ...any) {
-	r.problems = append(r.problems, finding.Finding{Path: path, Message: fmt.Sprintf(format, args...)})
+func (r *reader) problem(path finding.Path, format string, args ...any) {
+	r.problems = append(r.problems, finding.Finding{Path: path.String(), Message: fmt.Sprintf(format, args...)})
 }
 
 // get is the value at a dotted path, and whether it is set (null is unset,
 // as k0s's JSON decoding takes it).
-func (r *reader) get(path string) (any, bool) {
-	r.fields = append(r.fields, path)
+func (r *reader) get(path finding.Path) (any, bool) {
+	r.fields = append(r.fields, path.String())
 	var cur any = r.doc
-	for _, seg := range strings.Split(path, ".") {
+	for _, seg := range strings.Split(path.String(), ".") {
 		m, ok := asMap(cur)
 		if !ok {
 			return nil, false
@@ -176,7 +186,7 @@ func (r *reader) get(path string) (any, bool) {
 	return cur, cur != nil
 }
 
-func (r *reader) str(path, def string) string {
+func (r *reader) str(path finding.Path, def string) string {
 	v, ok := r.get(path)
 	if !ok {
 		return def
@@ -189,7 +199,7 @@ func (r *reader) str(path, def string) string {
 	return s
 }
 
-func (r *reader) boolean(path string, def bool) bool {
+func (r *reader) boolean(path finding.Path, def bool) bool {
 	v, ok := r.get(path)
 	if !ok {
 		return def
@@ -204,7 +214,7 @@ func (r *reader) boolean(path string, def bool) bool {
 
 // port is an integer field holding a port; 0 or unset takes the default, as
 // k0s's defaulting does.
-func (r *reader) port(path string, def int) int {
+func (r *reader) port(path finding.Path, def int) int {
 	v, ok := r.get(path)
 	if !ok {
 		return def
@@ -223,7 +233,7 @@ func (r *reader) port(path string, def int) int {
 	return int(n)
 }
 
-func (r *reader) length(path string) int {
+func (r *reader) length(path finding.Path) int {
 	v, ok := r.get(path)
 	if !ok {
 		return 0
@@ -235,7 +245,7 @@ func (r *reader) length(path string) int {
 }
 
 // strMap is a map of strings (extraArgs); other values are package rules' to refuse.
-func (r *reader) strMap(path string) map[string]string {
+func (r *reader) strMap(path finding.Path) map[string]string {
 	v, ok := r.get(path)
 	m, isMap := asMap(v)
 	if !ok || !isMap {
@@ -251,7 +261,7 @@ func (r *reader) strMap(path string) map[string]string {
 }
 
 // rawFlags are the --name=value and --name value flags of a rawArgs list.
-func (r *reader) rawFlags(path string) map[string]string {
+func (r *reader) rawFlags(path finding.Path) map[string]string {
 	v, ok := r.get(path)
 	list, isList := v.([]any)
 	if !ok || !isList {
@@ -282,7 +292,7 @@ func (r *reader) rawFlags(path string) map[string]string {
 	return out
 }
 
-func (r *reader) flagBool(path, v string) bool {
+func (r *reader) flagBool(path finding.Path, v string) bool {
 	b, err := strconv.ParseBool(v)
 	if err != nil {
 		r.problem(path, "must be true or false")
@@ -293,7 +303,7 @@ func (r *reader) flagBool(path, v string) bool {
 
 // flagPort is a port flag's value; 0 is allowed where it switches the
 // listener off.
-func (r *reader) flagPort(path, v string, zeroOff bool) int {
+func (r *reader) flagPort(path finding.Path, v string, zeroOff bool) int {
 	n, err := strconv.Atoi(v)
 	if err != nil || n < 0 || n > 65535 || (n == 0 && !zeroOff) {
 		r.problem(path, "must be a port, 1 to 65535")
@@ -305,7 +315,7 @@ func (r *reader) flagPort(path, v string, zeroOff bool) int {
 // bindPort is the port of a host:port bind address, 0 when the host is a
 // loopback address (nothing to guard) or the address is unset and so is the
 // default's.
-func (r *reader) bindPort(path, def string) int {
+func (r *reader) bindPort(path finding.Path, def string) int {
 	s := r.str(path, def)
 	if s == "" {
 		s = def

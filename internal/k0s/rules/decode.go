@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"time"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // This file is the second half of k0s's decoding: the JSON value decoded
@@ -29,7 +30,7 @@ const (
 var maskedFields = map[string]bool{"interval": true, "podSecurityPolicy": true}
 
 type decodeProblem struct {
-	Problem
+	finding.Finding
 	raw     string // the path with the key as written, for DroppedKeys
 	unknown bool   // an unknown key in a strict part
 	masked  bool   // an unknown key k0s forgives
@@ -41,8 +42,8 @@ type decoder struct {
 }
 
 // fail records a problem; msg never carries the value (see shown.go).
-func (d *decoder) fail(path, source, msg string) {
-	d.problems = append(d.problems, decodeProblem{Problem: Problem{Path: path, Message: msg, Source: source}})
+func (d *decoder) fail(path finding.Path, source, msg string) {
+	d.problems = append(d.problems, decodeProblem{Finding: finding.Finding{Path: path.String(), Message: msg, Source: source}})
 }
 
 // Messages for values of a type k0s reads with a Go parser whose error
@@ -76,49 +77,40 @@ func (d *decoder) result() Problems {
 	var out Problems
 	for _, p := range d.problems {
 		if !p.masked {
-			out = append(out, p.Problem)
+			out = append(out, p.Finding)
 		}
 	}
 	return out
 }
 
-func joinPath(parent, key string) string {
-	if parent == "" {
-		return key
-	}
-	return parent + "." + key
-}
-
-func indexPath(parent string, i int) string { return parent + "[" + strconv.Itoa(i) + "]" }
-
 // object decodes v into t. strict is whether unknown keys are refused: true
 // from the ClusterConfig down to the first type with its own UnmarshalJSON.
-func (d *decoder) object(v *value, t *typ, path string, strict bool) *value {
+func (d *decoder) object(v *value, t *typ, path finding.Path, strict bool) *value {
 	if t.lenient {
 		strict = false
 	}
 	out := &value{kind: vMap}
 	for _, mem := range v.m {
-		p := joinPath(path, mem.key)
+		p := path.Field(mem.key)
 		f, ok := t.field(mem.key)
 		if !ok {
 			if strict {
 				d.problems = append(d.problems, decodeProblem{
-					Problem: Problem{
-						Path:    joinPath(path, shownKey(mem.key)),
+					Finding: finding.Finding{
+						Path:    path.Field(shownKey(mem.key)).String(),
 						Message: "unknown field: k0s refuses keys it does not know here; check the spelling against the k0s " + Version + " configuration reference",
 						Source:  srcDecode,
 					},
-					raw:     p,
+					raw:     p.String(),
 					unknown: true,
 					masked:  maskedFields[mem.key],
 				})
 			} else {
-				d.dropped = append(d.dropped, p)
+				d.dropped = append(d.dropped, p.String())
 			}
 			continue
 		}
-		fp := joinPath(path, f.name)
+		fp := path.Field(f.name)
 		if dv := d.field(mem.val, f, fp, strict); dv != nil {
 			out.set(f.name, dv)
 		}
@@ -128,7 +120,7 @@ func (d *decoder) object(v *value, t *typ, path string, strict bool) *value {
 
 // field decodes one value; nil means the field stays as k0s's defaults left
 // it (null, or a value that could not be decoded).
-func (d *decoder) field(v *value, f field, path string, strict bool) *value {
+func (d *decoder) field(v *value, f field, path finding.Path, strict bool) *value {
 	if v.kind == vNull {
 		if f.kind == kDuration {
 			// metav1.Duration's UnmarshalJSON gets null, reads "" and
@@ -173,7 +165,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 				case vNull:
 					out.l = append(out.l, &value{kind: vString})
 				default:
-					d.typeError(indexPath(path, i), item, "string")
+					d.typeError(path.Index(i), item, "string")
 				}
 			}
 			return out
@@ -188,7 +180,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 				case vNull:
 					out.set(mem.key, &value{kind: vString})
 				default:
-					d.typeError(joinPath(path, shownKey(mem.key)), mem.val, "string")
+					d.typeError(path.Field(shownKey(mem.key)), mem.val, "string")
 				}
 			}
 			return out
@@ -205,11 +197,11 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 			for i, item := range v.l {
 				switch item.kind {
 				case vMap:
-					out.l = append(out.l, d.object(item, f.of, indexPath(path, i), strict))
+					out.l = append(out.l, d.object(item, f.of, path.Index(i), strict))
 				case vNull:
 					out.l = append(out.l, &value{kind: vMap})
 				default:
-					d.typeError(indexPath(path, i), item, f.of.name)
+					d.typeError(path.Index(i), item, f.of.name)
 				}
 			}
 			return out
@@ -224,7 +216,7 @@ func (d *decoder) field(v *value, f field, path string, strict bool) *value {
 // parsed is a string field k0s reads with a Go parser (time's): a string
 // parse takes, else msg, which says what to write without the value the
 // parser's own error quotes.
-func (d *decoder) parsed(v *value, path, source, msg string, parse func(string) error) *value {
+func (d *decoder) parsed(v *value, path finding.Path, source, msg string, parse func(string) error) *value {
 	if v.kind != vString {
 		d.typeError(path, v, "string")
 		return nil
@@ -266,7 +258,7 @@ func goKind(k kind) string {
 // typeError is encoding/json's UnmarshalTypeError, which it records and
 // decodes on past. Like encoding/json's, it names the JSON kind of the
 // value, not the value.
-func (d *decoder) typeError(path string, v *value, want string) {
+func (d *decoder) typeError(path finding.Path, v *value, want string) {
 	d.fail(path, srcDecode, fmt.Sprintf("cannot unmarshal %s into a field of type %s: write %s", v.jsonKind(), want, wanted(want)))
 }
 

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // Numbers as encoding/json decodes them into k0s's integer fields.
@@ -29,7 +31,7 @@ func (d *decoder) integral(v *value) *value {
 	return nil
 }
 
-func (d *decoder) number(v *value, k kind, path string) *value {
+func (d *decoder) number(v *value, k kind, path finding.Path) *value {
 	lo, hi := int64(math.MinInt64), uint64(math.MaxInt64)
 	switch k {
 	case kInt32:

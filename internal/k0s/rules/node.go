@@ -1,16 +1,18 @@
 package rules
 
+import "github.com/corium/corium-agent/internal/finding"
+
 // node is a part of the decoded config (see decode.go); the zero node is an
 // absent one, so rules can walk paths that are not there.
 type node struct {
 	v    *value
-	path string
+	path finding.Path
 }
 
 func (n node) present() bool { return n.v != nil }
 
 func (n node) child(key string) node {
-	p := joinPath(n.path, key)
+	p := n.path.Field(key)
 	if n.v == nil || n.v.kind != vMap {
 		return node{path: p}
 	}
@@ -70,7 +72,7 @@ func (n node) items(key string) []node {
 	}
 	out := make([]node, len(c.v.l))
 	for i, item := range c.v.l {
-		out[i] = node{v: item, path: indexPath(c.path, i)}
+		out[i] = node{v: item, path: c.path.Index(i)}
 	}
 	return out
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // Command lines are parsed by pflag v1.0.10, the library and release k0s
@@ -78,13 +80,13 @@ func parseFlags(c *command, args []string) (*parsed, Problems) {
 
 // refusedSyntax is the problem for what ends pflag's parse, by its error's
 // type: pflag's text quotes the argument, which may be a value glued on.
-func (c *command) refusedSyntax(err error) Problem {
+func (c *command) refusedSyntax(err error) finding.Finding {
 	var (
 		syntax  *pflag.InvalidSyntaxError
 		unknown *pflag.NotExistError
 		noValue *pflag.ValueRequiredError
 	)
-	p := Problem{Source: srcPflag}
+	p := finding.Finding{Source: srcPflag}
 	switch {
 	case errors.As(err, &syntax):
 		p.Path, p.Message = shownFlagArg(syntax.GetSpecifiedFlag()), "bad flag syntax: write --name or --name=value"
@@ -107,7 +109,7 @@ func (c *command) refusedSyntax(err error) Problem {
 
 // refusedValue is a value the flag's type refused, with pflag's wording,
 // less the value pflag quotes: apply's errors never carry it either.
-func (c *command) refusedValue(name string, err error) Problem {
+func (c *command) refusedValue(name string, err error) finding.Finding {
 	def := c.flags[name]
 	cause := errors.Unwrap(err) // pflag's InvalidValueError holds Set's error
 	switch def.kind {
@@ -122,5 +124,5 @@ func (c *command) refusedValue(name string, err error) Problem {
 		// broken, never the text.
 		cause = fmt.Errorf("not a comma-separated list (%w): quote a value that holds a comma or a quote", cause)
 	}
-	return Problem{Path: "--" + name, Message: "invalid argument: " + cause.Error(), Source: def.source}
+	return finding.Finding{Path: "--" + name, Message: "invalid argument: " + cause.Error(), Source: def.source}
 }

@@ -7,18 +7,15 @@ import (
 	"github.com/corium/corium-agent/internal/finding"
 )
 
-// Problem is one thing k0s refuses, as a finding (package finding's one
-// type; the name stays for the rules that make one). Path is where: a YAML
-// path into the ClusterConfig (spec.network.podCIDR,
+// Problems is every refusal found, in a fixed order, each one finding
+// (package finding's one type). Its Path is where: a path into the
+// ClusterConfig built with finding.Path (spec.network.podCIDR,
 // spec.network.controlPlaneLoadBalancing.keepalived.vrrpInstances[0].authPass),
 // a flag (--single), or the command ("install"). Message is lowercase and
 // never carries a secret's value. Source is the k0s v1.36.3+k0s.0 file and
 // line the rule comes from. Severity is always finding.Error: k0s refuses.
-type Problem = finding.Finding
-
-// Problems is every refusal found, in a fixed order. As an error it reads
-// as k0s's own would: one line per problem.
-type Problems []Problem
+// As an error it reads as k0s's own would: one line per problem.
+type Problems []finding.Finding
 
 func (ps Problems) Error() string {
 	lines := make([]string, len(ps))
@@ -42,8 +39,8 @@ type problems struct {
 	list Problems
 }
 
-func (c *problems) add(path, source, msg string) {
-	c.list = append(c.list, Problem{Path: path, Message: msg, Source: source})
+func (c *problems) add(path finding.Path, source, msg string) {
+	c.list = append(c.list, finding.Finding{Path: path.String(), Message: msg, Source: source})
 }
 
 // sorted orders findings by path, keeping the rules' order within a path,

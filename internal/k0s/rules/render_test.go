@@ -200,10 +200,12 @@ func agentRender(t *testing.T, name string, cfg *schema.Config, facts *hostfacts
 			secrets[f.FromPath()] = secret.NewValue(placeholders[f.Kind])
 		}
 	}
+	eff := schema.Effective(cfg)
 	p, err := render.RenderNode(render.Inputs{
 		Config:   cfg,
+		K0s:      eff,
 		Secrets:  secrets,
-		Decision: render.SelectNodeAddress(cfg, facts),
+		Decision: render.SelectNodeAddress(cfg, eff, facts),
 		Facts:    facts,
 	})
 	switch {

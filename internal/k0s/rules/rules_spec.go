@@ -81,17 +81,17 @@ func validateWorkerProfiles(spec node, c *problems) {
 			return found
 		}
 		if v := get("apiVersion"); v != nil && v.kind == vString && v.s != "" && v.s != "kubelet.config.k8s.io/v1beta1" {
-			c.add(values.path+".apiVersion", src+"78", "invalid value: expected \"kubelet.config.k8s.io/v1beta1\"")
+			c.add(values.path.Field("apiVersion"), src+"78", "invalid value: expected \"kubelet.config.k8s.io/v1beta1\"")
 		}
 		if v := get("kind"); v != nil && v.kind == vString && v.s != "" && v.s != "KubeletConfiguration" {
-			c.add(values.path+".kind", src+"82", "invalid value: expected \"KubeletConfiguration\"")
+			c.add(values.path.Field("kind"), src+"82", "invalid value: expected \"KubeletConfiguration\"")
 		}
 		if v := get("clusterDNS"); v != nil && v.kind != vNull {
-			c.add(values.path+".clusterDNS", src+"90", "forbidden: may not be used in k0s worker profiles")
+			c.add(values.path.Field("clusterDNS"), src+"90", "forbidden: may not be used in k0s worker profiles")
 		}
 		for key, line := range map[string]string{"clusterDomain": "93", "staticPodURL": "96"} {
 			if v := get(key); v != nil && v.kind == vString && v.s != "" {
-				c.add(values.path+"."+key, src+line, "forbidden: may not be used in k0s worker profiles")
+				c.add(values.path.Field(key), src+line, "forbidden: may not be used in k0s worker profiles")
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	sigsyaml "sigs.k8s.io/yaml"
 	yaml2 "sigs.k8s.io/yaml/goyaml.v2"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/yamltext"
 )
 
@@ -109,11 +110,11 @@ func parseYAML(data []byte) (*value, Problems) {
 	return fromJSON(x), nil
 }
 
-func yamlProblem(line int, msg string) Problem {
+func yamlProblem(line int, msg string) finding.Finding {
 	if line > 0 {
 		msg = fmt.Sprintf("line %d: %s", line, msg)
 	}
-	return Problem{Message: "yaml: " + msg, Source: srcStrictYAML}
+	return finding.Finding{Message: "yaml: " + msg, Source: srcStrictYAML}
 }
 
 // yamlProblems says why sigs.k8s.io/yaml refused the document, in messages
@@ -154,7 +155,7 @@ func yamlProblems(err error, root *yaml.Node) Problems {
 // the line of the map and K the key in Go syntax; the problem gives the
 // line of the key set again, and the key only when it is shaped like a
 // field name.
-func duplicateKey(e string, root *yaml.Node) Problem {
+func duplicateKey(e string, root *yaml.Node) finding.Finding {
 	rest, ok := strings.CutPrefix(e, "line ")
 	num, rest, _ := strings.Cut(rest, ": ")
 	line, err := strconv.Atoi(num)

@@ -40,7 +40,7 @@ func (in *inspection) firewall() {
 	f.Holds = g.Holds()
 	f.FileProblem = g.Outdated()
 	if f.FileProblem == "" {
-		f.FileProblem = fileBehind(g, in.cfg)
+		f.FileProblem = fileBehind(g, in.cfg, in.eff)
 	}
 	if in.o.Guard == nil {
 		f.Status, f.Reason = "unknown", why(in.o.GuardWhy)

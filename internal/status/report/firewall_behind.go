@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -14,9 +15,9 @@ import (
 // pod masquerade and the cluster endpoint's rule keeps its version, since
 // an older agent must still read the files that need neither, so only the
 // configuration tells that it lacks them. "" when they agree.
-func fileBehind(g firewall.Guard, cfg *schema.Config) string {
+func fileBehind(g firewall.Guard, cfg *schema.Config, eff k0s.Effective) string {
 	const again = "; run corium-agent apply --again to render it again"
-	want, err := firewall.Render(cfg)
+	want, err := firewall.Render(cfg, eff)
 	if err != nil {
 		return fmt.Sprintf("this agent renders no guard from the applied configuration: %v; correct the configuration and run corium-agent apply --again", err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status"
@@ -53,13 +54,16 @@ type Options struct {
 // inspection is one run of Inspect: the options, what was read once, and
 // the report being filled.
 type inspection struct {
-	ctx     context.Context
-	o       Options
-	now     time.Time
-	r       *Report
-	run     *status.Status // nil when the status file is absent
-	cfg     *schema.Config // nil when the applied configuration is absent
-	cfgErr  error          // why cfg is nil on a provisioned node
+	ctx    context.Context
+	o      Options
+	now    time.Time
+	r      *Report
+	run    *status.Status // nil when the status file is absent
+	cfg    *schema.Config // nil when the applied configuration is absent
+	cfgErr error          // why cfg is nil on a provisioned node
+	// k0s is cfg's effective k0s configuration, computed once when cfg is
+	// read: the node address and the guard are decided again from it.
+	eff     k0s.Effective
 	facts   *hostfacts.Facts
 	factErr error
 }
@@ -136,6 +140,9 @@ func (in *inspection) readFiles() {
 		return
 	}
 	in.cfg = cfg
+	// The one computation of the applied document's effective
+	// configuration in this run: the record is not validated again.
+	in.eff = schema.Effective(cfg)
 	a := &Applied{Path: status.AppliedPath, Role: string(cfg.Role), Cluster: cfg.Cluster.Name, Interfaces: []string{}, Guard: string(cfg.Firewall.ClusterPorts)}
 	for _, wg := range cfg.WireGuard {
 		a.Interfaces = append(a.Interfaces, wg.Name)

@@ -19,7 +19,7 @@ func (in *inspection) nodeAddress() {
 	case in.run != nil && in.run.NodeAddress != nil:
 		n.Decision = in.run.NodeAddress
 	case in.facts != nil:
-		n.Decision = render.SelectNodeAddress(in.cfg, in.facts).Status()
+		n.Decision = render.SelectNodeAddress(in.cfg, in.eff, in.facts).Status()
 		n.Recomputed = true
 	case in.run != nil:
 		in.unknown("node-address decision", "the last run recorded none (it decided nothing) and there are no live links to decide from")
