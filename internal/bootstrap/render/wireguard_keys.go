@@ -7,6 +7,7 @@ import (
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
 )
 
@@ -67,7 +68,7 @@ func checkStatedKeys(cfg *schema.Config, secrets Secrets) error {
 			continue
 		}
 		key, _ := wgtypes.ParseKey(priv.Reveal()) // checked by wireGuardKey
-		at := fmt.Sprintf("wireguard[%d].publicKey", i)
+		at := finding.Path("wireguard").Index(i).Field("publicKey")
 		from := keySource(i, wg)
 		switch path, secret := secretHolding(secrets, stated); {
 		case stated == key:
@@ -90,7 +91,7 @@ func checkPeerKeys(i int, wg schema.WireGuard, priv wgtypes.Key, secrets Secrets
 		if err != nil {
 			continue // validation reports it
 		}
-		at := fmt.Sprintf("wireguard[%d].peers[%d].publicKey", i, j)
+		at := finding.Path("wireguard").Index(i).Field("peers").Index(j).Field("publicKey")
 		if k == priv.PublicKey() {
 			return fmt.Errorf("%s: is this interface's own public key, derived from the private key read from %s; a peer is the other end of the tunnel", at, keySource(i, wg))
 		}

@@ -7,6 +7,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
@@ -154,7 +155,7 @@ func renderWgQuick(i int, wg schema.WireGuard, secrets Secrets, mtu MTU) (wgquic
 	for j, p := range wg.Peers {
 		pub, err := wgtypes.ParseKey(p.PublicKey)
 		if err != nil {
-			return wgquick.File{}, plan.Device{}, fmt.Errorf("wireguard[%d].peers[%d].publicKey: not a base64 32-byte wireguard key", i, j)
+			return wgquick.File{}, plan.Device{}, fmt.Errorf("%s: not a base64 32-byte wireguard key", finding.Path("wireguard").Index(i).Field("peers").Index(j).Field("publicKey"))
 		}
 		psk, err := wireGuardKey(secrets, schema.PresharedKeyPath(i, j), p.PresharedKey, p.PresharedKeyFrom != nil)
 		if err != nil {
