@@ -7,6 +7,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
@@ -113,7 +114,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		k0s.Files = append(k0s.Files, plan.File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0sSecretKeys, SecretSyntax: plan.SyntaxYAML})
+		k0s.Files = append(k0s.Files, plan.File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0syaml.FreeTextSecretKeys, SecretSyntax: plan.SyntaxK0s})
 	}
 	token := configuredSecret(in.Secrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil)
 	hasToken := !token.IsZero()
