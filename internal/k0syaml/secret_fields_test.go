@@ -102,3 +102,31 @@ func TestRedactedCopies(t *testing.T) {
 		t.Error("Redacted changed the value it was called on")
 	}
 }
+
+// The token file's every secret.Value field, found as Node's are: Marshal
+// writes it, ParseToken reads it back, Secrets lists it, Redacted hides
+// it.
+func TestEveryTokenSecretIsKnown(t *testing.T) {
+	var f k0syaml.TokenFile
+	var values []string
+	fill(reflect.ValueOf(&f).Elem(), &values)
+	if len(values) != 1 {
+		t.Fatalf("found %d secret fields; the token file holds one secret, its content", len(values))
+	}
+	text := f.Marshal()
+	if back := k0syaml.ParseToken(text); !reflect.DeepEqual(back, f) {
+		t.Errorf("the file reads back as %q, not %q", back.Token.Reveal(), f.Token.Reveal())
+	}
+	if string(text) != values[0]+"\n" {
+		t.Errorf("the file is %q, not the token alone on its line", text)
+	}
+	if got := f.Secrets(); len(got) != 1 || got[0].Reveal() != values[0] {
+		t.Errorf("Secrets lists %d secrets", len(got))
+	}
+	if red := string(f.Redacted().Marshal()); red != secret.Redacted+"\n" {
+		t.Errorf("the redacted file is %q", red)
+	}
+	if f.Token.Reveal() != values[0] {
+		t.Error("Redacted changed the value it was called on")
+	}
+}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
@@ -122,7 +121,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		return nil, false, errors.New("join.tokenFrom: no resolved token; resolve secrets before rendering")
 	}
 	if hasToken {
-		k0s.Files = append(k0s.Files, plan.File{Path: JoinTokenPath, Mode: 0o600, DirMode: 0o700, Content: tokenFile(token), Secret: true})
+		k0s.Files = append(k0s.Files, plan.File{Path: JoinTokenPath, Mode: 0o600, DirMode: 0o700, Content: k0syaml.TokenFile{Token: token}.Marshal(), Secret: true})
 	}
 	steps = append(steps, k0s)
 
@@ -209,8 +208,4 @@ func configuredSecret(secrets Secrets, path string, inline *secret.Value, hasFro
 	}
 	v, _ := lookupSecret(secrets, path, inline)
 	return v
-}
-
-func tokenFile(v secret.Value) []byte {
-	return []byte(string(bytes.TrimSpace([]byte(v.Reveal()))) + "\n")
 }
