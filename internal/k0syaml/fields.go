@@ -149,3 +149,16 @@ func redactIn(v reflect.Value) {
 		}
 	}
 }
+
+// redacted is a copy of v with every secret it states redacted (redactIn).
+func redacted[T any](v T) T {
+	redactIn(reflect.ValueOf(&v).Elem())
+	return v
+}
+
+// secretsIn are the non-zero secrets v states (secretsOf).
+func secretsIn(v any) []secret.Value {
+	var out []secret.Value
+	secretsOf(reflect.ValueOf(v), &out)
+	return out
+}

@@ -8,6 +8,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/yamltext"
 )
 
 // Redact is the text of a k0s.yaml with the agent's secrets hidden where
@@ -215,35 +216,17 @@ func keyPrefix(line string, key *yaml.Node) (string, bool) {
 		return "", false
 	}
 	if key.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-		end := closingQuote(line[col:])
+		end := yamltext.ClosingQuote(line, col)
 		if end < 0 {
 			return "", false
 		}
-		col += end + 1
+		col = end + 1
 	}
 	colon := strings.IndexByte(line[col:], ':')
 	if colon < 0 {
 		return "", false
 	}
 	return line[:col+colon+1], true
-}
-
-// closingQuote is where the quoted scalar s starts with ends: a backslash
-// escapes the next character in double quotes, two single quotes are one
-// in single quotes.
-func closingQuote(s string) int {
-	q := s[0]
-	for i := 1; i < len(s); i++ {
-		switch {
-		case q == '"' && s[i] == '\\':
-			i++
-		case q == '\'' && s[i] == q && i+1 < len(s) && s[i+1] == q:
-			i++
-		case s[i] == q:
-			return i
-		}
-	}
-	return -1
 }
 
 func (r *redaction) text() string {

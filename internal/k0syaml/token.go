@@ -1,7 +1,6 @@
 package k0syaml
 
 import (
-	"reflect"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/secret"
@@ -26,13 +25,10 @@ func ParseToken(data []byte) TokenFile {
 
 // Redacted is f with its token replaced by secret.Redacted.
 func (f TokenFile) Redacted() TokenFile {
-	redactIn(reflect.ValueOf(&f).Elem())
-	return f
+	return redacted(f)
 }
 
 // Secrets are the secrets f states: its token, unless it is empty.
 func (f TokenFile) Secrets() []secret.Value {
-	var out []secret.Value
-	secretsOf(reflect.ValueOf(f), &out)
-	return out
+	return secretsIn(f)
 }
