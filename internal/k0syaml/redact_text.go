@@ -39,6 +39,7 @@ func Redact(data []byte) ([]byte, error) {
 	r.index(docs)
 	for _, doc := range docs {
 		for _, path := range documentSecretPaths() {
+			r.visited = map[visit]bool{}
 			if err := r.find(doc, path); err != nil {
 				return nil, err
 			}
@@ -58,6 +59,15 @@ type redaction struct {
 	owner   map[*yaml.Node]*yaml.Node // the key a value node stands under
 	replace map[int]string
 	drop    map[int]bool
+	// visited are the nodes find has searched for the rest of a path
+	// (of its length), so aliases and merge keys that name one mapping
+	// many times cost one search of it, not one per way to reach it.
+	visited map[visit]bool
+}
+
+type visit struct {
+	n    *yaml.Node
+	rest int
 }
 
 // index lists the nodes of docs in document order (an alias once, not its
@@ -92,9 +102,10 @@ func (r *redaction) index(docs []*yaml.Node) {
 // find hides the values on path below n.
 func (r *redaction) find(n *yaml.Node, path []string) error {
 	n = resolve(n)
-	if len(path) == 0 {
+	if len(path) == 0 || r.visited[visit{n, len(path)}] {
 		return nil
 	}
+	r.visited[visit{n, len(path)}] = true
 	switch {
 	case n.Kind == yaml.DocumentNode:
 		for _, c := range n.Content {
