@@ -12,9 +12,13 @@ import (
 // internal/pkg/strictyaml, whose YAML half is sigs.k8s.io/yaml: the YAML
 // is turned into JSON (YAMLToJSON) and decoded with encoding/json, which
 // matches a key to a field's name exactly or else case-insensitively
-// (encoding/json's decode.go: "preferring an exact match but also
-// accepting a case-insensitive match"), so `AUTHPASS:` sets authPass, and
-// of two spellings of one key the later one wins.
+// (encoding/json's Unmarshal documentation: "preferring an exact match but
+// also accepting a case-insensitive match"; the fold is Unicode's simple
+// folding, as strings.EqualFold's, so `dataſource`, with a long s, sets
+// dataSource too), so `AUTHPASS:` sets authPass, and of two spellings of
+// one key the later one wins. k0s/rules mirrors the same decoding for
+// what k0s refuses; Redact finds keys with strings.EqualFold for the same
+// reason.
 
 // Parse reads the agent's fields out of a k0s.yaml as k0s reads them
 // (see above): keys in any case, YAML 1.1 scalars, unknown keys ignored.
