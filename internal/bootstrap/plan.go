@@ -14,6 +14,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
@@ -269,18 +270,28 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 
 // shownText is a file's text as a plan shows it: a wg-quick file in its
 // redacted typed form (wgquick: every key line, no key, whatever the file
-// on disk spells), any other text as it is; then each line holding a
-// secret is masked (secretMask), which is all that hides a secret inside
-// text the agent does not model, as in a k0s.patch's values. whole is true
-// when the text must be hidden as a whole: a secret line without a key, or
-// a wg-quick file that does not parse.
+// on disk spells), a k0s.yaml with the agent's own secrets redacted where
+// the typed document places them (k0syaml.Redact: whatever the case of
+// their keys), any other text as it is; then each line holding a secret is
+// masked (secretMask), which is all that hides a secret inside text the
+// agent does not model, as in a k0s.patch's values. whole is true when the
+// text must be hidden as a whole: a secret line without a key, or a
+// wg-quick file or k0s.yaml that does not parse.
 func shownText(f plan.File, text []byte, m secretMask) (shown string, whole bool) {
-	if f.Secret && f.SecretSyntax == plan.SyntaxINI && len(text) > 0 {
-		wf, err := wgquick.Parse(text)
+	if f.Secret && len(text) > 0 {
+		var err error
+		switch f.SecretSyntax {
+		case plan.SyntaxINI:
+			var wf wgquick.File
+			if wf, err = wgquick.Parse(text); err == nil {
+				text = wgquick.Marshal(wf.Redacted())
+			}
+		case plan.SyntaxK0s:
+			text, err = k0syaml.Redact(text)
+		}
 		if err != nil {
 			return secret.Redacted + "\n", true
 		}
-		text = wgquick.Marshal(wf.Redacted())
 	}
 	return m.mask(string(text))
 }

@@ -13,15 +13,18 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/wgquick"
 )
 
 // secretsIn reads the secret values out of the text of the Secret file f:
-// the whole text of a file secret as a whole, else the values under
-// f.SecretKeys, parsed as f.SecretSyntax spells them, so a value YAML
-// spreads over lines, quotes or escapes is read whole as the string it is,
-// and a wg-quick file's keys are read as wg reads them, whatever their
-// spelling (package wgquick).
+// the whole text of a file secret as a whole; a k0s.yaml's own secrets as
+// k0s reads them, by their place in the typed document (package k0syaml),
+// and in the text it does not model the values under f.SecretKeys; else
+// the values under f.SecretKeys, parsed as f.SecretSyntax spells them, so
+// a value YAML spreads over lines, quotes or escapes is read whole as the
+// string it is, and a wg-quick file's keys are read as wg reads them,
+// whatever their spelling (package wgquick).
 // ok is false when the text does not parse: its values cannot be known, and
 // the file is to be hidden as a whole.
 func secretsIn(f plan.File, text string) (values []string, ok bool) {
@@ -30,10 +33,27 @@ func secretsIn(f plan.File, text string) (values []string, ok bool) {
 		return nil, true
 	case len(f.SecretKeys) == 0:
 		return []string{text}, true
+	case f.SecretSyntax == plan.SyntaxK0s:
+		return k0sSecrets(text, f.SecretKeys)
 	case f.SecretSyntax == plan.SyntaxYAML:
 		return yamlSecrets(text, f.SecretKeys)
 	}
 	return wgQuickSecrets(text)
+}
+
+// k0sSecrets are the secrets of a k0s.yaml: the agent's own, as k0syaml
+// reads them, and the values under freeTextKeys in the rest of the text.
+// A file either cannot read gives what the other found, and ok false.
+func k0sSecrets(text string, freeTextKeys []string) ([]string, bool) {
+	values, ok := yamlSecrets(text, freeTextKeys)
+	n, err := k0syaml.Parse([]byte(text))
+	if err != nil {
+		return values, false
+	}
+	for _, v := range n.Secrets() {
+		values = append(values, v.Reveal())
+	}
+	return values, ok
 }
 
 // wgQuickSecrets are the secrets of a wg-quick file, as wgquick reads it;

@@ -25,7 +25,7 @@ func ShownLine(line string) string {
 			b.WriteString("#" + Elided)
 			return b.String()
 		case c == '"' || c == '\'':
-			end := closingQuote(line, i)
+			end := ClosingQuote(line, i)
 			b.WriteString(string(c) + Elided)
 			if end < 0 {
 				return b.String()
@@ -46,10 +46,10 @@ func ShownLine(line string) string {
 
 const flowIndicators = ",[]{}"
 
-// closingQuote is the index of the quote that closes the one at i, -1 when
+// ClosingQuote is the index of the quote that closes the one at i, -1 when
 // the line does not close it: a double-quoted scalar escapes with a
 // backslash, a single-quoted one doubles the quote.
-func closingQuote(line string, i int) int {
+func ClosingQuote(line string, i int) int {
 	q := line[i]
 	for j := i + 1; j < len(line); j++ {
 		switch {

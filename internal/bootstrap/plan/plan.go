@@ -50,6 +50,12 @@ const (
 	// SyntaxYAML is YAML, where one value may span lines (a block scalar,
 	// a quoted or plain scalar folded over several) or be escaped.
 	SyntaxYAML Syntax = "yaml"
+	// SyntaxK0s is a k0s.yaml, read and shown through package k0syaml:
+	// the agent's own secrets are known by their place in the typed
+	// document, whatever the spelling of their keys; SecretKeys are those
+	// of the text the codec does not model (k0s.patch's values), read as
+	// YAML.
+	SyntaxK0s Syntax = "k0s"
 )
 
 // Link is a symlink under the root, as `systemctl --root enable` makes them.

@@ -12,8 +12,10 @@
 // restarted or removed, and the checks of the resolved keys
 // (wireguard_keys.go: CheckResolvedKeys holds them to a stated publicKey
 // and to the rule on keys across the node's interfaces, and no peer key may
-// be the interface's own or a secret); k0s_ renders the k0s configuration,
-// its control plane load balancing, its drop-in and its install command,
+// be the interface's own or a secret); k0s_ renders the k0s configuration
+// (the node's part as a k0syaml.Node, whose secrets are typed, merged
+// under k0s.patch; the join token as a k0syaml.TokenFile), its control
+// plane load balancing, its drop-in and its install command,
 // checked with k0s's own rules (package k0s/rules); vrrp.go decides where
 // keepalived runs (ChooseVRRP: the VRRP interface, the unicast source, the
 // peers less this node's addresses). units.go gathers every unit file, so

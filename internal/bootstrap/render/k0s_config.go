@@ -1,17 +1,15 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"net/netip"
 	"strings"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/k0s/rules"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -20,14 +18,6 @@ import (
 // root may read it, since it carries the VRRP password and kine's
 // datasource URL.
 const K0sConfigPath = rules.DefaultConfigPath
-
-// k0sSecretKeys are the ClusterConfig keys that carry credentials: the
-// agent's own keepalived authPass and kine dataSource (a DSN with its
-// password, from storage.dataSourceFrom), and what k0s.patch may add, a
-// helm repository's password (k0s pkg/apis/k0s/v1beta1:
-// KeepalivedVRRPInstance.AuthPass, KineConfig.DataSource,
-// Repository.Password).
-var k0sSecretKeys = []string{"authPass", "dataSource", "password"}
 
 // Encapsulation overheads subtracted from the overlay MTU so that a pod
 // packet, once wrapped by the CNI and then by WireGuard, still fits.
@@ -79,68 +69,53 @@ func RenderK0sConfig(cfg *schema.Config, eff k0s.Effective, in K0sInputs) ([]byt
 	if wg := OverlayOfNodeAddress(cfg); wg != nil && in.OverlayMTU <= 0 {
 		return nil, fmt.Errorf("rendering %s: no MTU decided for %s, the node address's interface; decide it with InterfaceMTU, as the wg-quick file does", K0sConfigPath, wg.Name)
 	}
-	spec := map[string]any{
-		"network": k0sNetwork(cfg, eff.Network, in),
-		"storage": k0sStorage(cfg, in),
+	node := k0syaml.Node{
+		API:     k0sAPI(cfg, in.NodeAddress),
+		Storage: k0sStorage(cfg, in),
+		Network: k0sNetwork(cfg, eff.Network, in),
 	}
-	// With the address decided at boot and no endpoint, k0s fills api in.
-	if api := k0sAPI(cfg, in.NodeAddress); len(api) > 0 {
-		spec["api"] = api
-	}
-	doc := eff.Node(map[string]any{"spec": spec})
-	var buf bytes.Buffer
-	buf.WriteString(plan.Managed("#"))
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	out, err := k0syaml.Marshal(plan.Managed("#"), eff.Node(node.Tree()))
+	if err != nil {
 		return nil, fmt.Errorf("rendering %s: %w", K0sConfigPath, err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("rendering %s: %w", K0sConfigPath, err)
-	}
-	return buf.Bytes(), nil
+	return out, nil
 }
 
-func k0sAPI(cfg *schema.Config, addr string) map[string]any {
-	api := map[string]any{}
-	if addr != "" {
-		api["address"] = addr
-	}
-	if cfg.Cluster.Endpoint != "" {
-		api["externalAddress"] = cfg.Cluster.Endpoint
-	}
-	var sans []any
+// k0sAPI is spec.api; nil when the address is decided at boot and there
+// is no endpoint: k0s fills api in.
+func k0sAPI(cfg *schema.Config, addr string) *k0syaml.API {
+	api := k0syaml.API{Address: addr, ExternalAddress: cfg.Cluster.Endpoint}
 	seen := map[string]bool{}
 	for _, s := range append([]string{cfg.Cluster.Endpoint, addr}, cfg.Cluster.SubjectAltNames...) {
 		if s == "" || seen[s] {
 			continue
 		}
 		seen[s] = true
-		sans = append(sans, s)
+		api.SANs = append(api.SANs, s)
 	}
-	if len(sans) > 0 {
-		api["sans"] = sans
+	if api.Address == "" && api.ExternalAddress == "" && len(api.SANs) == 0 {
+		return nil
 	}
-	return api
+	return &api
 }
 
 // k0sStorage is the node's part of spec.storage: etcd's peer address, or
 // kine's database. sqlite is kine without a datasource: k0s then takes its
 // default, a file under its data dir (storage.go DefaultKineConfig).
-func k0sStorage(cfg *schema.Config, in K0sInputs) map[string]any {
+func k0sStorage(cfg *schema.Config, in K0sInputs) k0syaml.Storage {
 	switch {
 	case cfg.Storage.Type == schema.StorageEtcd && in.NodeAddress != "":
-		return map[string]any{"etcd": map[string]any{"peerAddress": in.NodeAddress}}
+		return k0syaml.Storage{Etcd: &k0syaml.Etcd{PeerAddress: in.NodeAddress}}
 	case cfg.Storage.Type == schema.StorageKine:
-		return map[string]any{"kine": map[string]any{"dataSource": in.DataSource.Reveal()}}
+		return k0syaml.Storage{Kine: &k0syaml.Kine{DataSource: in.DataSource}}
 	}
-	return map[string]any{}
+	return k0syaml.Storage{}
 }
 
 // k0sNetwork is the node's part of spec.network: the CNI's MTU, derived
 // from the overlay's, and the VRRP instance.
-func k0sNetwork(cfg *schema.Config, network config.Network, in K0sInputs) map[string]any {
-	net := map[string]any{}
+func k0sNetwork(cfg *schema.Config, network config.Network, in K0sInputs) k0syaml.Network {
+	var net k0syaml.Network
 	if OverlayOfNodeAddress(cfg) != nil {
 		// The file's own MTU, derived or configured, never a guess at
 		// what wg-quick would pick.
@@ -152,17 +127,17 @@ func k0sNetwork(cfg *schema.Config, network config.Network, in K0sInputs) map[st
 			if v6 {
 				overhead = ipipOverhead6
 			}
-			net["kuberouter"] = map[string]any{"autoMTU": false, "mtu": mtu - overhead}
+			net.KubeRouter = &k0syaml.KubeRouter{AutoMTU: false, MTU: mtu - overhead}
 		case schema.CNICalico:
 			overhead := vxlanOverhead4
 			if v6 {
 				overhead = vxlanOverhead6
 			}
-			net["calico"] = map[string]any{"mtu": mtu - overhead}
+			net.Calico = &k0syaml.Calico{MTU: mtu - overhead}
 		}
 	}
 	if cfg.HA.On() {
-		net["controlPlaneLoadBalancing"] = k0sCPLB(cfg, in)
+		net.ControlPlaneLoadBalancing = k0sCPLB(cfg, in)
 	}
 	return net
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -12,24 +13,19 @@ import (
 // instance holding the virtual IP, with k0s's userspace reverse proxy
 // balancing the API behind it; no keepalived virtual servers, which would
 // balance at the kernel's IPVS instead and bring nothing the proxy lacks.
-func k0sCPLB(cfg *schema.Config, in K0sInputs) map[string]any {
-	vrrp := map[string]any{
-		"virtualIPs": []any{cfg.HA.VirtualIP},
-		"authPass":   in.AuthPass.Reveal(),
+func k0sCPLB(cfg *schema.Config, in K0sInputs) *k0syaml.CPLB {
+	vrrp := k0syaml.VRRPInstance{
+		VirtualIPs:      []string{cfg.HA.VirtualIP},
+		AuthPass:        in.AuthPass,
+		Interface:       in.VRRP.Interface,
+		VirtualRouterID: cfg.HA.VirtualRouterID,
 	}
-	iface := in.VRRP.Interface
-	if iface == "" {
-		iface = cfg.HA.Interface
-	}
-	if iface != "" {
-		vrrp["interface"] = iface
-	}
-	if cfg.HA.VirtualRouterID != nil {
-		vrrp["virtualRouterID"] = *cfg.HA.VirtualRouterID
+	if vrrp.Interface == "" {
+		vrrp.Interface = cfg.HA.Interface
 	}
 	if len(cfg.HA.UnicastPeers) > 0 {
 		if in.VRRP.Source.IsValid() {
-			vrrp["unicastSourceIP"] = in.VRRP.Source.String()
+			vrrp.UnicastSourceIP = in.VRRP.Source.String()
 		}
 		// One list serves every controller: each drops itself from it
 		// (ChooseVRRP); without a choice, the list as the document gives it.
@@ -37,18 +33,12 @@ func k0sCPLB(cfg *schema.Config, in K0sInputs) map[string]any {
 		if list == nil {
 			list = cfg.HA.UnicastPeers
 		}
-		peers := make([]any, 0, len(list))
-		for _, p := range list {
-			peers = append(peers, p)
-		}
-		vrrp["unicastPeers"] = peers
+		vrrp.UnicastPeers = append(make([]string, 0, len(list)), list...)
 	}
-	return map[string]any{
-		"enabled": true,
-		"type":    "Keepalived",
-		"keepalived": map[string]any{
-			"vrrpInstances": []any{vrrp},
-		},
+	return &k0syaml.CPLB{
+		Enabled:    true,
+		Type:       "Keepalived",
+		Keepalived: &k0syaml.Keepalived{VRRPInstances: []k0syaml.VRRPInstance{vrrp}},
 	}
 }
 

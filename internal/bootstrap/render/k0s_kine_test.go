@@ -1,12 +1,13 @@
 package render
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 )
@@ -35,7 +36,8 @@ func kineSecrets(dsn string) Secrets {
 }
 
 // The resolved datasource lands in kine.dataSource of k0s.yaml, a 0600 file
-// whose dataSource key the plan masks, and nowhere else.
+// the plan reads through the k0s.yaml codec, where it is a secret by type,
+// and nowhere else.
 func TestKineDataSourceReachesOnlyK0sConfig(t *testing.T) {
 	const dsn = "postgres://k0s:Pw-kine-7Rt2@db.example:5432/k0s?sslmode=require"
 	p, err := RenderNode(kineInputs(dsn))
@@ -53,8 +55,11 @@ func TestKineDataSourceReachesOnlyK0sConfig(t *testing.T) {
 				continue
 			}
 			found = true
-			if f.Mode.Perm() != 0o600 || f.DirMode.Perm() != 0o700 || !f.Secret || !slices.Contains(f.SecretKeys, "dataSource") {
-				t.Errorf("%s: mode %04o in %04o, secret %v, keys %v; want a 0600 secret file in 0700 masking dataSource", f.Path, f.Mode.Perm(), f.DirMode.Perm(), f.Secret, f.SecretKeys)
+			if f.Mode.Perm() != 0o600 || f.DirMode.Perm() != 0o700 || !f.Secret || f.SecretSyntax != plan.SyntaxK0s {
+				t.Errorf("%s: mode %04o in %04o, secret %v, syntax %q; want a 0600 secret file in 0700 read as a k0s.yaml", f.Path, f.Mode.Perm(), f.DirMode.Perm(), f.Secret, f.SecretSyntax)
+			}
+			if n, err := k0syaml.Parse(f.Content); err != nil || n.Storage.Kine == nil || n.Storage.Kine.DataSource.Reveal() != dsn {
+				t.Errorf("%s: the codec does not read the datasource as a secret (%v)", f.Path, err)
 			}
 			var doc struct {
 				Spec struct {

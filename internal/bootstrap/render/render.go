@@ -1,13 +1,13 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0s"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/status"
@@ -123,7 +123,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
-		k0s.Files = append(k0s.Files, plan.File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0sSecretKeys, SecretSyntax: plan.SyntaxYAML})
+		k0s.Files = append(k0s.Files, plan.File{Path: K0sConfigPath, Mode: 0o600, DirMode: 0o700, Content: conf, Secret: true, SecretKeys: k0syaml.FreeTextSecretKeys, SecretSyntax: plan.SyntaxK0s})
 	}
 	token := configuredSecret(in.Secrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil)
 	hasToken := !token.IsZero()
@@ -131,7 +131,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		return nil, false, errors.New("join.tokenFrom: no resolved token; resolve secrets before rendering")
 	}
 	if hasToken {
-		k0s.Files = append(k0s.Files, plan.File{Path: JoinTokenPath, Mode: 0o600, DirMode: 0o700, Content: tokenFile(token), Secret: true})
+		k0s.Files = append(k0s.Files, plan.File{Path: JoinTokenPath, Mode: 0o600, DirMode: 0o700, Content: k0syaml.TokenFile{Token: token}.Marshal(), Secret: true})
 	}
 	steps = append(steps, k0s)
 
@@ -218,8 +218,4 @@ func configuredSecret(secrets Secrets, path string, inline *secret.Value, hasFro
 	}
 	v, _ := lookupSecret(secrets, path, inline)
 	return v
-}
-
-func tokenFile(v secret.Value) []byte {
-	return []byte(string(bytes.TrimSpace([]byte(v.Reveal()))) + "\n")
 }

@@ -76,9 +76,11 @@ var Layout = map[string]Placement{
 	"internal/systemd":          {Tier: Pure},
 	// The codecs and the records' encodings. The wg-quick codec is a leaf
 	// as wgtypes is; its own test (wgquick's deps_test.go) allows the
-	// standard library, wgtypes and secret only.
+	// standard library, wgtypes and secret only. The k0s.yaml codec is
+	// one too (k0syaml's deps_test.go: the two YAML libraries and secret).
 	"internal/status":  {Tier: Pure},
 	"internal/wgquick": {Tier: Pure},
+	"internal/k0syaml": {Tier: Pure},
 
 	// The stage that performs I/O.
 	"cmd/corium-agent":            {Tier: IO},

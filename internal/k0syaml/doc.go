@@ -1,0 +1,20 @@
+// Package k0syaml is the codec of the parts of /etc/k0s/k0s.yaml the agent
+// renders for its node, and of the join token file: the typed Node, whose
+// kine datasource and VRRP password are secret.Value; Tree, the form render
+// merges under k0s.patch, and Marshal, the one writer of the file; Parse,
+// which reads the agent's fields out of a k0s.yaml as k0s reads them; and
+// the redacted forms a plan shows (Node.Redacted, Redact, Token.Redacted).
+//
+// The agent's own secrets are known by type: every secret.Value field of
+// Node is a secret of the file at the path its JSON names spell, and Parse
+// and Redact find them there by reflection, so a field added to the types
+// is read and hidden with no list to update. What the file holds beyond
+// them (k0s.patch's values, a helm repository's password) is free text to
+// the codec; FreeTextSecretKeys names the keys a plan masks in it.
+//
+// It is a leaf of the pure core: the standard library, the two YAML
+// libraries (yaml.v3 writes the file and gives Redact its lines;
+// sigs.k8s.io/yaml reads it as k0s does), secret.Value, and yamltext's
+// reading of a quoted scalar. It reads no file; what the file holds is
+// render's choice, and merging k0s.patch is the k0s tree's.
+package k0syaml
