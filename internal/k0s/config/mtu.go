@@ -2,6 +2,8 @@ package config
 
 import (
 	"net/netip"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 // Encapsulation overheads the CNI adds to a pod's packet between nodes:
@@ -46,6 +48,46 @@ func EncapOverhead(provider string, ipv6 bool) (overhead int, encap string, ok b
 // tunnels whatever the node address's family.
 func (n Network) IPv6Pods() bool {
 	return n.DualStack || isIPv6Prefix(n.PodCIDR)
+}
+
+// CNIMTU is the CNI's MTU a ClusterConfig sets: Path is the dotted field
+// (spec.network.calico.mtu, spec.network.kuberouter.mtu), MTU its value.
+type CNIMTU struct {
+	Path string
+	MTU  int
+}
+
+// SetCNIMTU reads the MTU doc sets for provider's pods over the overlay,
+// when it sets one k0s passes on: calico's mtu (pkg/apis/k0s/v1beta1/
+// calico.go:31-33), and kube-router's unless autoMTU is true, which makes
+// k0s ignore it (kuberouter.go:13-18, IsAutoMTU at 61-63; over the overlay
+// the agent renders autoMTU false, so doc, which may not hold the node's
+// part, leaves it unset). ok is false when it sets none, 0 (k0s's own
+// default then), or a value that is not a number (which k0s refuses).
+func SetCNIMTU(doc map[string]any, provider string) (CNIMTU, bool) {
+	r := &reader{doc: doc}
+	var path finding.Path
+	switch provider {
+	case ProviderCalico:
+		path = networkPath.Field("calico").Field("mtu")
+	case ProviderKubeRouter:
+		kr := networkPath.Field("kuberouter")
+		if auto, set := r.get(kr.Field("autoMTU")); set && auto != false {
+			return CNIMTU{}, false
+		}
+		path = kr.Field("mtu")
+	default:
+		return CNIMTU{}, false
+	}
+	v, set := r.get(path)
+	if !set {
+		return CNIMTU{}, false
+	}
+	n, isInt := integer(v)
+	if !isInt || n <= 0 {
+		return CNIMTU{}, false
+	}
+	return CNIMTU{Path: path.String(), MTU: int(n)}, true
 }
 
 func isIPv6Prefix(s string) bool {
