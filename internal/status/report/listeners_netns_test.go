@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"io"
 	"net"
 	"os"
@@ -72,6 +73,9 @@ func cgroupRoot(t *testing.T) string {
 	return ""
 }
 
+// cmdlineSecret stands for a secret on a listener's command line.
+var cmdlineSecret = "cmdline-secret-" + fixture.RandHex(8)
+
 // helper is one listening process in a namespace and a cgroup.
 type helper struct {
 	cmd   *exec.Cmd
@@ -88,7 +92,9 @@ func startHelper(t *testing.T, ns *netns.Netns, cgroup, comm, spec string) *help
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("ip", "netns", "exec", ns.Name, self, "-test.run=^TestListenHelper$")
+	// A secret on the command line, as a component's flags may carry one:
+	// status names the process by its comm and never shows it.
+	cmd := exec.Command("ip", "netns", "exec", ns.Name, self, "-test.run=^TestListenHelper$", "--", "--etcd-password="+cmdlineSecret)
 	cmd.Env = append(os.Environ(), helperListen+"="+spec, helperComm+"="+comm)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
@@ -189,8 +195,19 @@ func TestLiveListeners(t *testing.T) {
 			t.Errorf("10250 read as %+v, want the pod's, guarded", s)
 		}
 		sshdIsInformation(t, got)
-		if text := textOf(r); !strings.Contains(text, "  16443/tcp on 0.0.0.0: UNGUARDED, the cluster's: kube-apiserver") {
+		text := textOf(r)
+		if !strings.Contains(text, "  16443/tcp on 0.0.0.0: UNGUARDED, the cluster's: kube-apiserver") {
 			t.Errorf("the text does not name it:\n%s", text)
+		}
+		js, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, _ := os.ReadFile("/proc/" + strconv.Itoa(api.cmd.Process.Pid) + "/cmdline"); !strings.Contains(string(b), cmdlineSecret) {
+			t.Errorf("the secret is not on the listener's command line, so this proves nothing")
+		}
+		if strings.Contains(text+string(js), cmdlineSecret) {
+			t.Errorf("status shows a listener's command line")
 		}
 	})
 
