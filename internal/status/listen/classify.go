@@ -65,6 +65,9 @@ type Listener struct {
 	// systemd unit (when there is one) for a host service.
 	Unit  string `json:"unit,omitempty"`
 	Class Class  `json:"class"`
+	// Unread says its holder could not be read, so whether it is the
+	// cluster's is not known (it reads as a host service).
+	Unread bool `json:"unread,omitempty"`
 }
 
 // Endpoint is the listener as "6443/tcp on 0.0.0.0".
@@ -79,7 +82,10 @@ func (l Listener) Endpoint() string {
 // Holder is who holds the socket: "kube-apiserver (pid 42) in
 // k0scontroller.service", "no process (a kernel socket)".
 func (l Listener) Holder() string {
-	if l.Process == "" {
+	switch {
+	case l.Unread:
+		return "a process that could not be read"
+	case l.Process == "":
 		return "no process (a kernel socket)"
 	}
 	s := fmt.Sprintf("%s (pid %d)", l.Process, l.PID)
@@ -99,7 +105,7 @@ func Classify(socks []Socket, n Node) []Listener {
 		if !answersUnderlay(s, n) {
 			continue
 		}
-		l := Listener{Proto: s.Proto, Address: s.Addr.String(), Port: s.Port, Device: s.Device}
+		l := Listener{Proto: s.Proto, Address: s.Addr.String(), Port: s.Port, Device: s.Device, Unread: s.Unread}
 		if o := s.Owner; o != nil {
 			l.Process, l.PID = o.Comm, o.PID
 		}

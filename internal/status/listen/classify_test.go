@@ -46,6 +46,7 @@ func TestClassify(t *testing.T) {
 		{"wireguard port", sock("udp", "0.0.0.0", 51820, nil), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 51820, Class: WireGuardPort}, nil},
 		{"kernel vxlan, guarded", sock("udp", "0.0.0.0", 4789, nil), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 4789, Class: Guarded}, nil},
 		{"kernel socket, not the guard's", sock("udp", "0.0.0.0", 8472, nil), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 8472, Class: Host}, nil},
+		{"holder unread", Socket{Proto: "tcp", Addr: netip.IPv4Unspecified(), Port: 16443, Unread: true}, &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Class: Host, Unread: true}, nil},
 		{"guard off", sock("tcp", "0.0.0.0", 16443, k0s), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Process: "kube-apiserver", PID: 7, Unit: "k0scontroller.service", Class: Open}, &Node{}},
 		{"loopback", sock("tcp", "127.0.0.1", 10257, k0s), nil, nil},
 		{"loopback v6", sock("tcp", "::1", 10257, k0s), nil, nil},
@@ -91,5 +92,8 @@ func TestHolder(t *testing.T) {
 	}
 	if got := (Listener{}).Holder(); got != "no process (a kernel socket)" {
 		t.Errorf("kernel socket: %q", got)
+	}
+	if got := (Listener{Unread: true}).Holder(); got != "a process that could not be read" {
+		t.Errorf("unread: %q", got)
 	}
 }

@@ -13,8 +13,12 @@ type Socket struct {
 	// none.
 	Device string
 	// Owner is the process that holds it; nil for a socket no process
-	// holds (the kernel's own: a WireGuard or VXLAN device's).
+	// holds (the kernel's own: a WireGuard or VXLAN device's), and for one
+	// whose process could not be read (Unread).
 	Owner *Owner
+	// Unread says a process holds the socket (it has an inode) but none
+	// could be read as its holder: /proc/PID/fd is root's to read.
+	Unread bool
 }
 
 // Owner is a process that holds a socket.

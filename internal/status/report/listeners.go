@@ -55,6 +55,17 @@ func (in *inspection) listeners() {
 	if in.r.Listeners.Sockets == nil {
 		in.r.Listeners.Sockets = []listen.Listener{}
 	}
+	unread := 0
+	for _, l := range in.r.Listeners.Sockets {
+		if l.Unread {
+			unread++
+		}
+	}
+	if unread > 0 {
+		// A cluster listener whose process cannot be read would pass as a
+		// host service: say so rather than vouch for it.
+		in.unknown("listening sockets", fmt.Sprintf("the processes holding %d of them could not be read, so whether they are the cluster's is not known; run status as root", unread))
+	}
 }
 
 // listenNode is what the sockets are judged against: the rendered guard

@@ -99,6 +99,7 @@ func (r Reader) socket(rs rawSocket, holders map[uint64]*listen.Owner) listen.So
 	}
 	if s.INode != 0 {
 		out.Owner = holders[uint64(s.INode)]
+		out.Unread = out.Owner == nil
 	}
 	return out
 }
