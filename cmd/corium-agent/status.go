@@ -11,6 +11,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/hostfacts/nlroute"
 	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/status/listen/scan"
 	"github.com/corium/corium-agent/internal/status/report"
 	"github.com/corium/corium-agent/internal/systemd/bus"
 )
@@ -29,7 +30,7 @@ var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func
 	o := report.Options{Root: root}
 	if !root.IsHost() {
 		why := "root is " + root.Dir() + ", not the host"
-		o.DevicesWhy, o.LinksWhy, o.UnitsWhy, o.GuardWhy = why, why, why, why
+		o.DevicesWhy, o.LinksWhy, o.UnitsWhy, o.GuardWhy, o.SocketsWhy = why, why, why, why, why
 		return o, func() {}
 	}
 	var closers []func()
@@ -50,6 +51,12 @@ var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func
 	} else {
 		o.Links = report.LinkFacts{Netlink: nl}
 		closers = append(closers, nl.Close)
+	}
+	if diag, err := scan.Open(); err != nil {
+		o.SocketsWhy = "opening sock_diag: " + err.Error()
+	} else {
+		o.Sockets = scan.Reader{Diag: diag, Proc: "/proc"}
+		closers = append(closers, diag.Close)
 	}
 	if conn, err := nftables.New(); err != nil {
 		o.GuardWhy = "connecting to nftables: " + err.Error()

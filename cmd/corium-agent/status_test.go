@@ -62,7 +62,7 @@ func TestStatusCLIProvisionedDemo(t *testing.T) {
 	// verdict says so instead of guessing.
 	code, text, errText := runCLI(t, "status", "--root", root)
 	first := statusFirstLine(text)
-	if code != exitOK || first != "ok (could not check: unit states, wireguard devices, route, firewall)" || !strings.Contains(text, "firewall:     unknown: root is "+root+", not the host") {
+	if code != exitOK || first != "ok (could not check: unit states, wireguard devices, route, firewall, listening sockets)" || !strings.Contains(text, "firewall:     unknown: root is "+root+", not the host") {
 		t.Errorf("exit %d, verdict %q", code, first)
 	}
 	for _, want := range []string{"tunnel wg0:", "tunnel wg1:", "node address: 10.10.0.1", "provisioned:  yes", "installed with 10.10.0.1"} {

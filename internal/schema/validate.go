@@ -60,6 +60,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	v.secretsBehindOverlay()
 	v.k0sPatch()
 	v.k0sEffective()
+	v.cniMTU()
 	v.k0sRefusals()
 	if o.cmdline {
 		v.cmdline()

@@ -19,20 +19,6 @@ import (
 // datasource URL.
 const K0sConfigPath = rules.DefaultConfigPath
 
-// Encapsulation overheads subtracted from the overlay MTU so that a pod
-// packet, once wrapped by the CNI and then by WireGuard, still fits.
-const (
-	ipipOverhead4 = 20
-	// kube-router makes its IPv6 tunnels as ip6tnl links without the
-	// "ignore encapsulation limit" flag (kube-router v2.10.0
-	// pkg/tunnels/linux_tunnels.go:297 createIPIPTunnel, netlink.Ip6tnl
-	// with no EncapLimit or Flags), so the kernel adds the 8-byte tunnel
-	// encapsulation limit option to the 40-byte IPv6 header.
-	ipipOverhead6  = 48
-	vxlanOverhead4 = 50
-	vxlanOverhead6 = 70
-)
-
 // K0sInputs is what the ClusterConfig needs beyond the document: the node
 // address (decided by the overlay step, never re-derived here) and the
 // resolved VRRP password.
@@ -120,19 +106,13 @@ func k0sNetwork(cfg *schema.Config, network config.Network, in K0sInputs) k0syam
 		// The file's own MTU, derived or configured, never a guess at
 		// what wg-quick would pick.
 		mtu := in.OverlayMTU
-		v6 := isIPv6(in.NodeAddress) || hasIPv6Pods(network)
+		v6 := cniOverIPv6(in.NodeAddress, network)
 		switch cfg.Network.CNI {
 		case schema.CNIKubeRouter, "":
-			overhead := ipipOverhead4
-			if v6 {
-				overhead = ipipOverhead6
-			}
+			overhead, _, _ := config.EncapOverhead(config.ProviderKubeRouter, v6)
 			net.KubeRouter = &k0syaml.KubeRouter{AutoMTU: false, MTU: mtu - overhead}
 		case schema.CNICalico:
-			overhead := vxlanOverhead4
-			if v6 {
-				overhead = vxlanOverhead6
-			}
+			overhead, _, _ := config.EncapOverhead(config.ProviderCalico, v6)
 			net.Calico = &k0syaml.Calico{MTU: mtu - overhead}
 		}
 	}
@@ -142,12 +122,12 @@ func k0sNetwork(cfg *schema.Config, network config.Network, in K0sInputs) k0syam
 	return net
 }
 
-// hasIPv6Pods says the cluster gives pods IPv6 addresses (IPv6 ranges, or
-// dual stack through k0s.patch). Their packets to other nodes travel in the
-// CNI's IPv6 tunnels whatever the node address's family, and the CNI takes
-// one MTU for both families, so it must fit the larger IPv6 overhead.
-func hasIPv6Pods(net config.Network) bool {
-	return net.DualStack || isIPv6Prefix(net.PodCIDR)
+// cniOverIPv6 says pods' packets between nodes travel in the CNI's IPv6
+// tunnels: the node address is IPv6, or pods have IPv6 addresses (their
+// tunnels are IPv6 whatever the node address's family). The CNI takes one
+// MTU for both families, so it must fit the larger IPv6 overhead.
+func cniOverIPv6(nodeAddress string, net config.Network) bool {
+	return isIPv6(nodeAddress) || net.IPv6Pods()
 }
 
 // OverlayOfNodeAddress is the wireguard interface whose first address is the

@@ -115,6 +115,9 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err != nil {
 			return nil, false, err
 		}
+		if err := checkCNIMTU(in, addr); err != nil {
+			return nil, false, err
+		}
 		dataSource, err := kineDataSource(cfg, in.Secrets)
 		if err != nil {
 			return nil, false, err

@@ -75,11 +75,11 @@ wireguard:
 	if !strings.Contains(conf, "\nMTU = 1370\n") {
 		t.Fatalf("the rendered file does not say MTU = 1370:\n%s", conf)
 	}
-	if cniMTU != 1370-ipipOverhead4 {
-		t.Errorf("kube-router mtu %d, want %d", cniMTU, 1370-ipipOverhead4)
+	if cniMTU != 1370-20 {
+		t.Errorf("kube-router mtu %d, want %d", cniMTU, 1370-20)
 	}
-	if _, _, calico := renderedNode(t, doc("calico"), f, iface); calico != 1370-vxlanOverhead4 {
-		t.Errorf("calico mtu %d, want %d", calico, 1370-vxlanOverhead4)
+	if _, _, calico := renderedNode(t, doc("calico"), f, iface); calico != 1370-50 {
+		t.Errorf("calico mtu %d, want %d", calico, 1370-50)
 	}
 
 	path := filepath.Join(t.TempDir(), iface+".conf")

@@ -1,7 +1,11 @@
 // Package report is what `corium-agent status` reports: whether the node is
 // provisioned, where its configuration came from, how its node address was
 // decided, and whether each layer really works, read bottom-up — route,
-// tunnel, firewall, k0s — ending in one verdict.
+// tunnel, firewall, k0s — ending in one verdict. The firewall layer also
+// reads what really listens in the node's network namespace (Sockets) and
+// has package listen judge it against the rendered guard: a cluster
+// listener that answers the underlay where the guard does not cover it
+// degrades the verdict; other host services are information.
 //
 // Files come from under the root (the marker, the applied configuration, the
 // status file of the last run, the recorded node address, the record of

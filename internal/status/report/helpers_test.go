@@ -181,6 +181,7 @@ func healthy(t testing.TB, n node, age time.Duration) (Options, *wgtypes.Device)
 		Links:   fakeLinks{facts: facts, routes: map[string]netip.Prefix{"eth0": netip.MustParsePrefix("192.0.2.0/24")}},
 		Units:   units,
 		Guard:   fakeGuard{status: nft.Current},
+		Sockets: fakeSockets{},
 		Now:     func() time.Time { return t0 },
 	}, dev
 }

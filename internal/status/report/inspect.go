@@ -43,6 +43,9 @@ type Options struct {
 	UnitsWhy   string
 	Guard      Guard
 	GuardWhy   string
+	// Sockets reads what listens in the node's namespace (listeners.go).
+	Sockets    Sockets
+	SocketsWhy string
 	// Services and Journal read the agent unit's last start, reported
 	// when it failed without a record of the agent's own (agentunit.go).
 	Services Services
@@ -93,6 +96,7 @@ func Inspect(ctx context.Context, o Options) *Report {
 			in.r.Interfaces = append(in.r.Interfaces, in.tunnel(wg))
 		}
 		in.firewall()
+		in.listeners()
 		in.k0s()
 	}
 	in.r.Verdict = judge(in.r, in.cfgErr)

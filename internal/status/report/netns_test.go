@@ -45,7 +45,7 @@ func up(t testing.TB, n node, ns *netns.Netns) *liveNode {
 // netlink and nftables inside the namespace, no systemd.
 func (l *liveNode) options(t testing.TB, wg *wgctrl.Client) Options {
 	t.Helper()
-	return Options{Root: l.root, Devices: wg, Links: LinkFacts{Netlink: l.ns.Netlink(t)}, Guard: NftGuard{Conn: l.ns.Nftables(t)}, UnitsWhy: "no system bus"}
+	return Options{Root: l.root, Devices: wg, Links: LinkFacts{Netlink: l.ns.Netlink(t)}, Guard: NftGuard{Conn: l.ns.Nftables(t)}, Sockets: l.sockets(t), UnitsWhy: "no system bus"}
 }
 
 // liveLab is two nodes joined by an underlay veth (A 192.0.2.1, B

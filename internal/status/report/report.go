@@ -30,6 +30,9 @@ type Report struct {
 	Interfaces  []Interface        `json:"interfaces"`
 	Firewall    *Firewall          `json:"firewall,omitempty"`
 	K0s         *K0s               `json:"k0s,omitempty"`
+	// Listeners is what answers the underlay, judged against the guard;
+	// nil when the sockets could not be read (see Unknown).
+	Listeners *Listeners `json:"listeners,omitempty"`
 	// Unknown lists what could not be checked, each with why.
 	Unknown []string `json:"unknown,omitempty"`
 }

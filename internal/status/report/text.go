@@ -130,6 +130,7 @@ func Text(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "  guard file: %s\n", f.FileProblem)
 		}
 	}
+	textListeners(w, r.Listeners)
 	if k := r.K0s; k != nil {
 		line := fmt.Sprintf("unit %s %s", k.Unit, k.UnitState)
 		if k.InstalledAddress != "" {

@@ -40,7 +40,7 @@ func judge(r *Report, appliedErr error) Verdict {
 	}{
 		{LayerRoute, routeProblems(r)},
 		{LayerTunnel, tunnelProblems(r)},
-		{LayerFirewall, firewallProblems(r)},
+		{LayerFirewall, append(firewallProblems(r), listenerProblems(r)...)},
 		{LayerK0s, k0sProblems(r)},
 	}
 	for _, l := range layers {

@@ -81,6 +81,8 @@ var Layout = map[string]Placement{
 	"internal/status":  {Tier: Pure},
 	"internal/wgquick": {Tier: Pure},
 	"internal/k0syaml": {Tier: Pure},
+	// The judge of the sockets that listen on the node, against the guard.
+	"internal/status/listen": {Tier: Pure},
 
 	// The stage that performs I/O.
 	"cmd/corium-agent":            {Tier: IO},
@@ -93,6 +95,7 @@ var Layout = map[string]Placement{
 	"internal/schema/gen":         {Tier: IO},
 	"internal/secret/resolve":     {Tier: IO, Also: resolverDrivers},
 	"internal/source/chain":       {Tier: IO},
+	"internal/status/listen/scan": {Tier: IO},
 	"internal/status/report":      {Tier: IO},
 	"internal/status/store":       {Tier: IO},
 	"internal/systemd/offline":    {Tier: IO},

@@ -1,0 +1,165 @@
+package listen
+
+import (
+	"cmp"
+	"fmt"
+	"net/netip"
+	"slices"
+
+	"github.com/corium/corium-agent/internal/firewall"
+)
+
+// Class is what a listener that answers the underlay is, against the guard.
+type Class string
+
+const (
+	// Unguarded: the cluster's, and neither the guard nor
+	// firewall.publicPorts holds its port: it answers the underlay though
+	// clusterPorts: overlay promises it does not.
+	Unguarded Class = "unguarded"
+	// Guarded: the guard holds its port.
+	Guarded Class = "guarded"
+	// Public: the cluster's, on a port firewall.publicPorts leaves open.
+	Public Class = "public"
+	// Open: the cluster's, with clusterPorts: open (no guard, by choice).
+	Open Class = "open"
+	// WireGuardPort: a WireGuard interface's listen port, which the
+	// underlay must reach.
+	WireGuardPort Class = "wireguard"
+	// Host: another service of the host, or a socket no process holds;
+	// information only, the guard leaves them alone on purpose.
+	Host Class = "host"
+)
+
+// Node is what the sockets are judged against: the guard the agent
+// rendered and the overlay it configured.
+type Node struct {
+	// Guard is the rendered guard; On false for clusterPorts: open.
+	Guard firewall.Guard
+	// PublicPorts is firewall.publicPorts.
+	PublicPorts []int
+	WireGuard   []WireGuard
+}
+
+// WireGuard is one overlay interface: a socket bound to it, or to one of
+// its addresses, does not answer the underlay.
+type WireGuard struct {
+	Name       string
+	Addresses  []netip.Addr
+	ListenPort int // 0 when none is known
+}
+
+// Listener is one socket that answers the underlay, with its verdict. It
+// names the process by comm and cgroup only.
+type Listener struct {
+	Proto string `json:"proto"`
+	// Address is the bound address ("0.0.0.0" and "::" for a wildcard).
+	Address string `json:"address"`
+	Port    int    `json:"port"`
+	// Device is the link it is bound to, "" for none.
+	Device string `json:"device,omitempty"`
+	// Process is the holder's comm; "" for a socket no process holds.
+	Process string `json:"process,omitempty"`
+	PID     int    `json:"pid,omitempty"`
+	// Unit is the k0s unit or the pod's cgroup for the cluster's, the
+	// systemd unit (when there is one) for a host service.
+	Unit  string `json:"unit,omitempty"`
+	Class Class  `json:"class"`
+	// Unread says its holder could not be read, so whether it is the
+	// cluster's is not known (it reads as a host service).
+	Unread bool `json:"unread,omitempty"`
+}
+
+// Endpoint is the listener as "6443/tcp on 0.0.0.0".
+func (l Listener) Endpoint() string {
+	s := fmt.Sprintf("%d/%s on %s", l.Port, l.Proto, l.Address)
+	if l.Device != "" {
+		s += "%" + l.Device
+	}
+	return s
+}
+
+// Holder is who holds the socket: "kube-apiserver (pid 42) in
+// k0scontroller.service", "no process (a kernel socket)".
+func (l Listener) Holder() string {
+	switch {
+	case l.Unread:
+		return "a process that could not be read"
+	case l.Process == "":
+		return "no process (a kernel socket)"
+	}
+	s := fmt.Sprintf("%s (pid %d)", l.Process, l.PID)
+	if l.Unit != "" {
+		s += " in " + l.Unit
+	}
+	return s
+}
+
+// Classify keeps the sockets that answer the underlay and judges each; the
+// others (loopback, the overlay's) are left out. The result is sorted by
+// port, protocol and address, each socket once.
+func Classify(socks []Socket, n Node) []Listener {
+	var out []Listener
+	seen := map[Listener]bool{}
+	for _, s := range socks {
+		if !answersUnderlay(s, n) {
+			continue
+		}
+		l := Listener{Proto: s.Proto, Address: s.Addr.String(), Port: s.Port, Device: s.Device, Unread: s.Unread}
+		if o := s.Owner; o != nil {
+			l.Process, l.PID = o.Comm, o.PID
+		}
+		l.Unit, l.Class = judge(s, n)
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	slices.SortFunc(out, func(a, b Listener) int {
+		return cmp.Or(cmp.Compare(a.Port, b.Port), cmp.Compare(a.Proto, b.Proto), cmp.Compare(a.Address, b.Address), cmp.Compare(a.PID, b.PID))
+	})
+	return out
+}
+
+// answersUnderlay: bound to a wildcard or an address of no overlay link,
+// and to no loopback or overlay device.
+func answersUnderlay(s Socket, n Node) bool {
+	a := s.Addr.Unmap()
+	if a.IsLoopback() || s.Device == "lo" {
+		return false
+	}
+	for _, wg := range n.WireGuard {
+		if s.Device == wg.Name || slices.ContainsFunc(wg.Addresses, func(w netip.Addr) bool { return w.Unmap() == a }) {
+			return false
+		}
+	}
+	return true
+}
+
+// judge says whose the socket is and what the guard makes of it.
+func judge(s Socket, n Node) (string, Class) {
+	if s.Proto == "udp" && slices.ContainsFunc(n.WireGuard, func(w WireGuard) bool { return w.ListenPort == s.Port }) {
+		return "", WireGuardPort
+	}
+	guarded := n.Guard.On && slices.Contains(n.Guard.Ports, firewall.Port{Number: s.Port, Proto: s.Proto})
+	if s.Owner == nil {
+		// The kernel's own (a CNI's VXLAN device): the guard's when it
+		// holds the port, information otherwise.
+		if guarded {
+			return "", Guarded
+		}
+		return "", Host
+	}
+	unit, ours := clusterUnit(s.Owner.Cgroups)
+	switch {
+	case !ours:
+		return hostUnit(s.Owner.Cgroups), Host
+	case !n.Guard.On:
+		return unit, Open
+	case guarded:
+		return unit, Guarded
+	case slices.Contains(n.PublicPorts, s.Port):
+		return unit, Public
+	}
+	return unit, Unguarded
+}

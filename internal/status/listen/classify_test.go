@@ -1,0 +1,99 @@
+package listen
+
+import (
+	"net/netip"
+	"slices"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/firewall"
+)
+
+func owner(comm string, cgroups ...string) *Owner {
+	return &Owner{PID: 7, Comm: comm, Cgroups: cgroups}
+}
+
+func sock(proto, addr string, port int, o *Owner) Socket {
+	return Socket{Proto: proto, Addr: netip.MustParseAddr(addr), Port: port, Owner: o}
+}
+
+var node = Node{
+	Guard: firewall.Guard{On: true, Interfaces: []string{"lo", "wg0"},
+		Ports: []firewall.Port{{Number: 10250, Proto: "tcp"}, {Number: 2380, Proto: "tcp"}, {Number: 4789, Proto: "udp"}}},
+	PublicPorts: []int{6443},
+	WireGuard:   []WireGuard{{Name: "wg0", Addresses: []netip.Addr{netip.MustParseAddr("10.77.0.1")}, ListenPort: 51820}},
+}
+
+// TestClassify walks each class and each way a socket does not answer the
+// underlay.
+func TestClassify(t *testing.T) {
+	k0s := owner("kube-apiserver", "/system.slice/k0scontroller.service")
+	pod := owner("kube-router", "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podabc.slice/cri-containerd-123.scope")
+	podV1 := owner("calico-node", "/kubepods/burstable/podabc/0123")
+	sshd := owner("sshd", "/system.slice/sshd.service")
+	for _, c := range []struct {
+		name string
+		s    Socket
+		want *Listener // nil: left out
+		node *Node
+	}{
+		{"moved api port", sock("tcp", "0.0.0.0", 16443, k0s), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Process: "kube-apiserver", PID: 7, Unit: "k0scontroller.service", Class: Unguarded}, nil},
+		{"kubelet guarded", sock("tcp", "::", 10250, owner("kubelet", "/system.slice/k0sworker.service")), &Listener{Proto: "tcp", Address: "::", Port: 10250, Process: "kubelet", PID: 7, Unit: "k0sworker.service", Class: Guarded}, nil},
+		{"public api", sock("tcp", "192.0.2.1", 6443, k0s), &Listener{Proto: "tcp", Address: "192.0.2.1", Port: 6443, Process: "kube-apiserver", PID: 7, Unit: "k0scontroller.service", Class: Public}, nil},
+		{"host-network pod", sock("tcp", "0.0.0.0", 20244, pod), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 20244, Process: "kube-router", PID: 7, Unit: "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podabc.slice", Class: Unguarded}, nil},
+		{"pod, cgroupfs driver", sock("tcp", "0.0.0.0", 9099, podV1), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 9099, Process: "calico-node", PID: 7, Unit: "kubepods/burstable/podabc", Class: Unguarded}, nil},
+		{"same port, other protocol", sock("udp", "0.0.0.0", 10250, k0s), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 10250, Process: "kube-apiserver", PID: 7, Unit: "k0scontroller.service", Class: Unguarded}, nil},
+		{"sshd", sock("tcp", "0.0.0.0", 22, sshd), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 22, Process: "sshd", PID: 7, Unit: "sshd.service", Class: Host}, nil},
+		{"wireguard port", sock("udp", "0.0.0.0", 51820, nil), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 51820, Class: WireGuardPort}, nil},
+		{"kernel vxlan, guarded", sock("udp", "0.0.0.0", 4789, nil), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 4789, Class: Guarded}, nil},
+		{"kernel socket, not the guard's", sock("udp", "0.0.0.0", 8472, nil), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 8472, Class: Host}, nil},
+		{"holder unread", Socket{Proto: "tcp", Addr: netip.IPv4Unspecified(), Port: 16443, Unread: true}, &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Class: Host, Unread: true}, nil},
+		{"guard off", sock("tcp", "0.0.0.0", 16443, k0s), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Process: "kube-apiserver", PID: 7, Unit: "k0scontroller.service", Class: Open}, &Node{}},
+		{"loopback", sock("tcp", "127.0.0.1", 10257, k0s), nil, nil},
+		{"loopback v6", sock("tcp", "::1", 10257, k0s), nil, nil},
+		{"mapped loopback", sock("tcp", "::ffff:127.0.0.1", 10257, k0s), nil, nil},
+		{"overlay address", sock("tcp", "10.77.0.1", 16443, k0s), nil, nil},
+		{"overlay device", Socket{Proto: "tcp", Addr: netip.IPv4Unspecified(), Port: 16443, Device: "wg0", Owner: k0s}, nil, nil},
+		{"lo device", Socket{Proto: "tcp", Addr: netip.IPv4Unspecified(), Port: 16443, Device: "lo", Owner: k0s}, nil, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			n := node
+			if c.node != nil {
+				n = *c.node
+			}
+			got := Classify([]Socket{c.s}, n)
+			switch {
+			case c.want == nil && len(got) != 0:
+				t.Errorf("listed %+v; it does not answer the underlay", got)
+			case c.want != nil && (len(got) != 1 || got[0] != *c.want):
+				t.Errorf("got %+v\nwant %+v", got, *c.want)
+			}
+		})
+	}
+}
+
+// TestClassifySortsAndDedupes: a socket read twice (two dumps of a dual
+// family) is one listener, and the order does not follow the kernel's.
+func TestClassifySortsAndDedupes(t *testing.T) {
+	k0s := owner("etcd", "/system.slice/k0scontroller.service")
+	got := Classify([]Socket{sock("tcp", "0.0.0.0", 2380, k0s), sock("tcp", "0.0.0.0", 2379, k0s), sock("tcp", "0.0.0.0", 2380, k0s)}, node)
+	ports := []int{}
+	for _, l := range got {
+		ports = append(ports, l.Port)
+	}
+	if !slices.Equal(ports, []int{2379, 2380}) {
+		t.Errorf("ports %v, want [2379 2380]", ports)
+	}
+}
+
+func TestHolder(t *testing.T) {
+	l := Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Device: "eth0", Process: "kube-apiserver", PID: 42, Unit: "k0scontroller.service"}
+	if got, want := l.Endpoint()+" held by "+l.Holder(), "16443/tcp on 0.0.0.0%eth0 held by kube-apiserver (pid 42) in k0scontroller.service"; got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+	if got := (Listener{}).Holder(); got != "no process (a kernel socket)" {
+		t.Errorf("kernel socket: %q", got)
+	}
+	if got := (Listener{Unread: true}).Holder(); got != "a process that could not be read" {
+		t.Errorf("unread: %q", got)
+	}
+}

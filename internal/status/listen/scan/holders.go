@@ -1,0 +1,87 @@
+package scan
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/corium/corium-agent/internal/status/listen"
+)
+
+// holdersOf maps each socket inode to the process holding it, read from
+// every proc/PID/fd. A process that ends while it is read, or whose
+// descriptors cannot be read, is skipped: its sockets read as held by no
+// process.
+func holdersOf(proc string) (map[uint64]*listen.Owner, error) {
+	entries, err := os.ReadDir(proc)
+	if err != nil {
+		return nil, fmt.Errorf("listing processes in %s: %w", proc, err)
+	}
+	out := map[uint64]*listen.Owner{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		dir := filepath.Join(proc, e.Name())
+		fds, err := os.ReadDir(filepath.Join(dir, "fd"))
+		if err != nil {
+			continue
+		}
+		var owner *listen.Owner
+		for _, fd := range fds {
+			ino, ok := socketInode(filepath.Join(dir, "fd", fd.Name()))
+			if !ok || out[ino] != nil {
+				continue
+			}
+			if owner == nil {
+				owner = readOwner(dir, pid)
+			}
+			out[ino] = owner
+		}
+	}
+	return out, nil
+}
+
+// socketInode reads a descriptor's link, "socket:[12345]" for a socket.
+func socketInode(fd string) (uint64, bool) {
+	target, err := os.Readlink(fd)
+	if err != nil {
+		return 0, false
+	}
+	num, ok := strings.CutPrefix(target, "socket:[")
+	if !ok {
+		return 0, false
+	}
+	ino, err := strconv.ParseUint(strings.TrimSuffix(num, "]"), 10, 64)
+	return ino, err == nil
+}
+
+// readOwner reads a process's comm and cgroups; what cannot be read stays
+// empty rather than hiding the socket.
+func readOwner(dir string, pid int) *listen.Owner {
+	o := &listen.Owner{PID: pid}
+	if b, err := os.ReadFile(filepath.Join(dir, "comm")); err == nil {
+		o.Comm = strings.TrimSpace(string(b))
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "cgroup")); err == nil {
+		o.Cgroups = parseCgroups(string(b))
+	}
+	return o
+}
+
+// parseCgroups takes the paths of /proc/PID/cgroup's lines,
+// "hierarchy-ID:controllers:path" (cgroup v2 alone: one line, "0::path").
+func parseCgroups(s string) []string {
+	var out []string
+	for line := range strings.Lines(s) {
+		parts := strings.SplitN(strings.TrimSpace(line), ":", 3)
+		if len(parts) == 3 && parts[2] != "" && parts[2] != "/" && !slices.Contains(out, parts[2]) {
+			out = append(out, parts[2])
+		}
+	}
+	return out
+}

@@ -1,0 +1,105 @@
+package scan
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+
+	"github.com/vishvananda/netlink"
+	"golang.org/x/sys/unix"
+
+	"github.com/corium/corium-agent/internal/status/listen"
+)
+
+// Diag is the part of a netlink handle a Reader uses; *netlink.Handle (from
+// Open or OpenAt) is one.
+type Diag interface {
+	SocketDiagTCP(family uint8) ([]*netlink.Socket, error)
+	SocketDiagUDP(family uint8) ([]*netlink.Socket, error)
+	LinkByIndex(index int) (netlink.Link, error)
+}
+
+// Reader reads the sockets of the namespace its Diag was opened in, and
+// their holders from Proc (the host's /proc, which sees every process
+// whatever its namespace).
+type Reader struct {
+	Diag Diag
+	Proc string
+}
+
+// The socket states the kernel reports (include/net/tcp_states.h): a
+// listening TCP socket, and an unconnected UDP one, which is TCP_CLOSE.
+const (
+	tcpListen = 10
+	udpClose  = 7
+)
+
+// dumpTries bounds the retries of a dump the kernel interrupted (the
+// socket table changed while it was read).
+const dumpTries = 3
+
+// Listening reads every socket open for new peers, with its holder.
+func (r Reader) Listening() ([]listen.Socket, error) {
+	var raw []rawSocket
+	for _, q := range []struct {
+		proto string
+		state uint8
+		dump  func(uint8) ([]*netlink.Socket, error)
+	}{{"tcp", tcpListen, r.Diag.SocketDiagTCP}, {"udp", udpClose, r.Diag.SocketDiagUDP}} {
+		for _, family := range []uint8{unix.AF_INET, unix.AF_INET6} {
+			socks, err := dump(q.dump, family)
+			if err != nil {
+				return nil, fmt.Errorf("reading the %s sockets (sock_diag): %w", q.proto, err)
+			}
+			for _, s := range socks {
+				if s.State != q.state || s.ID.DestinationPort != 0 {
+					continue // connected: it answers one peer, not new ones
+				}
+				raw = append(raw, rawSocket{proto: q.proto, s: s})
+			}
+		}
+	}
+	holders, err := holdersOf(r.Proc)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]listen.Socket, 0, len(raw))
+	for _, rs := range raw {
+		out = append(out, r.socket(rs, holders))
+	}
+	return out, nil
+}
+
+type rawSocket struct {
+	proto string
+	s     *netlink.Socket
+}
+
+func dump(f func(uint8) ([]*netlink.Socket, error), family uint8) ([]*netlink.Socket, error) {
+	var err error
+	for range dumpTries {
+		var socks []*netlink.Socket
+		socks, err = f(family)
+		if !errors.Is(err, netlink.ErrDumpInterrupted) {
+			return socks, err
+		}
+	}
+	return nil, err
+}
+
+func (r Reader) socket(rs rawSocket, holders map[uint64]*listen.Owner) listen.Socket {
+	s := rs.s
+	addr, _ := netip.AddrFromSlice(s.ID.Source)
+	out := listen.Socket{Proto: rs.proto, Addr: addr.Unmap(), Port: int(s.ID.SourcePort)}
+	if s.ID.Interface != 0 {
+		out.Device = fmt.Sprintf("if%d", s.ID.Interface)
+		if link, err := r.Diag.LinkByIndex(int(s.ID.Interface)); err == nil {
+			out.Device = link.Attrs().Name
+		}
+	}
+	if s.INode != 0 {
+		out.Owner = holders[uint64(s.INode)]
+		out.Unread = out.Owner == nil
+	}
+	return out
+}

@@ -1,0 +1,31 @@
+package listen
+
+import "net/netip"
+
+// Socket is one socket open for new peers in the node's network namespace:
+// a TCP socket in the listen state, or a UDP socket bound and unconnected.
+type Socket struct {
+	Proto string // "tcp" or "udp"
+	// Addr is the bound address, the unspecified address for a wildcard.
+	Addr netip.Addr
+	Port int
+	// Device is the link the socket is bound to (SO_BINDTODEVICE), "" for
+	// none.
+	Device string
+	// Owner is the process that holds it; nil for a socket no process
+	// holds (the kernel's own: a WireGuard or VXLAN device's), and for one
+	// whose process could not be read (Unread).
+	Owner *Owner
+	// Unread says a process holds the socket (it has an inode) but none
+	// could be read as its holder: /proc/PID/fd is root's to read.
+	Unread bool
+}
+
+// Owner is a process that holds a socket.
+type Owner struct {
+	PID int
+	// Comm is the process's name as the kernel keeps it (/proc/PID/comm).
+	Comm string
+	// Cgroups are the paths of /proc/PID/cgroup, one per hierarchy.
+	Cgroups []string
+}
