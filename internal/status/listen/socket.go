@@ -16,8 +16,9 @@ type Socket struct {
 	// holds (the kernel's own: a WireGuard or VXLAN device's), and for one
 	// whose process could not be read (Unread).
 	Owner *Owner
-	// Unread says a process holds the socket (it has an inode) but none
-	// could be read as its holder: /proc/PID/fd is root's to read.
+	// Unread says no holder was found while some process's descriptors
+	// could not be read (/proc/PID/fd is root's to read), so the socket
+	// may be that process's rather than the kernel's.
 	Unread bool
 }
 

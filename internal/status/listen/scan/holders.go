@@ -1,7 +1,9 @@
 package scan
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,16 +13,26 @@ import (
 	"github.com/corium/corium-agent/internal/status/listen"
 )
 
+// holders is every socket inode a process holds, each with its holder.
+type holders struct {
+	owners map[uint64]*listen.Owner
+	// unread counts the processes whose descriptors could not be read
+	// (not root's to read). With none, a socket that no process holds is
+	// the kernel's own (a WireGuard or VXLAN device's: every socket has an
+	// inode, a kernel socket sits in no descriptor table); with some, it
+	// may be theirs.
+	unread int
+}
+
 // holdersOf maps each socket inode to the process holding it, read from
-// every proc/PID/fd. A process that ends while it is read, or whose
-// descriptors cannot be read, is skipped: its sockets read as held by no
-// process.
-func holdersOf(proc string) (map[uint64]*listen.Owner, error) {
+// every proc/PID/fd. A process that ends while it is read is skipped; one
+// whose descriptors cannot be read is counted.
+func holdersOf(proc string) (holders, error) {
 	entries, err := os.ReadDir(proc)
 	if err != nil {
-		return nil, fmt.Errorf("listing processes in %s: %w", proc, err)
+		return holders{}, fmt.Errorf("listing processes in %s: %w", proc, err)
 	}
-	out := map[uint64]*listen.Owner{}
+	out := holders{owners: map[uint64]*listen.Owner{}}
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
@@ -29,18 +41,21 @@ func holdersOf(proc string) (map[uint64]*listen.Owner, error) {
 		dir := filepath.Join(proc, e.Name())
 		fds, err := os.ReadDir(filepath.Join(dir, "fd"))
 		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) {
+				out.unread++
+			}
 			continue
 		}
 		var owner *listen.Owner
 		for _, fd := range fds {
 			ino, ok := socketInode(filepath.Join(dir, "fd", fd.Name()))
-			if !ok || out[ino] != nil {
+			if !ok || out.owners[ino] != nil {
 				continue
 			}
 			if owner == nil {
 				owner = readOwner(dir, pid)
 			}
-			out[ino] = owner
+			out.owners[ino] = owner
 		}
 	}
 	return out, nil

@@ -18,7 +18,8 @@ import (
 // TestListeningInNamespace opens sockets inside a fresh namespace and reads
 // them back over sock_diag from outside it: a TCP listener and a UDP socket
 // on the wildcard, one on loopback, one bound to a device, a connected one
-// left out, each held by this process.
+// left out, each held by this process; and a VXLAN device's socket, which
+// the kernel holds and no process does.
 func TestListeningInNamespace(t *testing.T) {
 	host.RequireRoot(t, "ip")
 	ns := netns.New(t, "scn")
@@ -84,6 +85,13 @@ func TestListeningInNamespace(t *testing.T) {
 	closers = append(closers, conn.Close)
 	connPort := conn.LocalAddr().(*net.TCPAddr).Port
 
+	// The kernel's own socket, as a WireGuard device in the kernel or a
+	// CNI's VXLAN device holds one: it has an inode and sits in no
+	// process's descriptors.
+	const vxlanPort = 4789
+	ns.Run(t, "ip", "link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", strconv.Itoa(vxlanPort), "local", "192.0.2.1")
+	ns.Run(t, "ip", "link", "set", "vx0", "up")
+
 	h, err := OpenAt(ns.Open(t))
 	if err != nil {
 		t.Fatal(err)
@@ -125,8 +133,16 @@ func TestListeningInNamespace(t *testing.T) {
 	if s := find("tcp", connPort); s != nil {
 		t.Errorf("the connected end %d read as listening: %+v", connPort, s)
 	}
-	if len(socks) != 5 {
-		t.Errorf("read %d sockets, want the 5 opened in %s: %+v", len(socks), ns.Name, socks)
+	switch k := find("udp", vxlanPort); {
+	case k == nil:
+		t.Errorf("the VXLAN device's socket %d not read; read %+v", vxlanPort, socks)
+	case k.Owner != nil || k.Unread:
+		// Unread here would make status say it "could not check" on
+		// every node with the kernel's WireGuard, as root.
+		t.Errorf("the VXLAN device's socket read as held by %+v, unread %t; want the kernel's: no holder, read", k.Owner, k.Unread)
+	}
+	if len(socks) != 6 {
+		t.Errorf("read %d sockets, want the 6 opened in %s: %+v", len(socks), ns.Name, socks)
 	}
 }
 

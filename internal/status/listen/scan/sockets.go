@@ -59,13 +59,13 @@ func (r Reader) Listening() ([]listen.Socket, error) {
 			}
 		}
 	}
-	holders, err := holdersOf(r.Proc)
+	held, err := holdersOf(r.Proc)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]listen.Socket, 0, len(raw))
 	for _, rs := range raw {
-		out = append(out, r.socket(rs, holders))
+		out = append(out, r.socket(rs, held))
 	}
 	return out, nil
 }
@@ -87,7 +87,7 @@ func dump(f func(uint8) ([]*netlink.Socket, error), family uint8) ([]*netlink.So
 	return nil, err
 }
 
-func (r Reader) socket(rs rawSocket, holders map[uint64]*listen.Owner) listen.Socket {
+func (r Reader) socket(rs rawSocket, h holders) listen.Socket {
 	s := rs.s
 	addr, _ := netip.AddrFromSlice(s.ID.Source)
 	out := listen.Socket{Proto: rs.proto, Addr: addr.Unmap(), Port: int(s.ID.SourcePort)}
@@ -97,9 +97,9 @@ func (r Reader) socket(rs rawSocket, holders map[uint64]*listen.Owner) listen.So
 			out.Device = link.Attrs().Name
 		}
 	}
-	if s.INode != 0 {
-		out.Owner = holders[uint64(s.INode)]
-		out.Unread = out.Owner == nil
-	}
+	out.Owner = h.owners[uint64(s.INode)]
+	// No holder found: the kernel's own socket when every process was
+	// read, unknown when some could not be.
+	out.Unread = out.Owner == nil && h.unread > 0
 	return out
 }
