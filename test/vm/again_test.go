@@ -81,7 +81,18 @@ func TestVMAgain(t *testing.T) {
 		both     bool               // w1's document changes too
 		wantLoss int                // -1: some loss expected (a restart)
 		carrier  string             // when set, the action c1's apply --again must take for wg0
-		why      string
+		// moves is w1's new address when c1's endpoint for w1 changes to
+		// it: no echo is in flight over the apply, and w1 counts what
+		// reaches that address. WireGuard roams a peer's endpoint to the
+		// source of its last authenticated packet (the kernel's
+		// wg_socket_set_peer_endpoint_from_skb): an echo reply w1 sent from
+		// its old address just before c1's syncconf, arriving just after,
+		// moves c1's endpoint back, and w1 then answers from where it is
+		// asked. That is WireGuard's design, not the agent's change, and
+		// it made the device differ from the file in one run of ten; the
+		// other reloads measure loss with the ping running over the apply.
+		moves string
+		why   string
 	}
 	// A reload may lose the one echo that meets the kernel between the
 	// removal and the re-insertion of w1's allowed IPs: every [Peer] of a
@@ -95,7 +106,8 @@ func TestVMAgain(t *testing.T) {
 	steps := []step{
 		{name: "control: the same document again", change: func(*againDocs) {}, wantLoss: reloadLoss, why: "nothing: the file is unchanged, neither reloaded nor restarted"},
 		{name: "add a peer", change: func(d *againDocs) { d.extraPeer = third }, wantLoss: 0, carrier: "wireguard-peers", why: "wireguard-peers: wg addconf of the new peer's section alone, w1's peer is not set again"},
-		{name: "change w1's endpoint", change: func(d *againDocs) { d.w1Endpoint = w1Moved + ":51820" }, wantLoss: reloadLoss, why: "reload: syncconf sets the endpoint; the next packet goes to the new address, where w1 listens too"},
+		{name: "change w1's endpoint", change: func(d *againDocs) { d.w1Endpoint = w1Moved + ":51820" }, wantLoss: 0, moves: w1Moved,
+			why: "reload: syncconf sets the endpoint; the next packet goes to the new address, where w1 listens too (no echo in flight over the apply)"},
 		{name: "change c1's listen port", change: func(d *againDocs) { d.c1Port = 51821 }, both: true, wantLoss: reloadLoss,
 			why: "reload on both: c1's socket moves to the new port; w1 roams to it on c1's next packet before its own file says so"},
 		{name: "set a preshared key on both sides", change: func(d *againDocs) { d.psk = true }, both: true, wantLoss: reloadLoss,
@@ -126,13 +138,33 @@ func TestVMAgain(t *testing.T) {
 			p := startPing(t, c1, overlayW1)
 			time.Sleep(3 * time.Second)
 			from := time.Since(p.started)
+			var sent int
+			var lostSeqs []int
+			var arrivals func() int
+			if s.moves != "" {
+				// The echoes stop before the change and start again after it.
+				sent, lostSeqs = p.stop(t)
+				arrivals = countArrivals(t, w1, s.moves, 51820)
+			}
 			took := applyAgain(t, c1, doc.c1Doc(n.keys))
 			if s.both {
 				took += applyAgain(t, w1, doc.w1Doc(n.keys))
 			}
+			if s.moves != "" {
+				p = startPing(t, c1, overlayW1)
+			}
 			time.Sleep(3 * time.Second)
-			sent, lostSeqs := p.stop(t)
+			more, moreLost := p.stop(t)
+			sent += more
+			lostSeqs = append(lostSeqs, moreLost...)
 			lost := len(lostSeqs)
+			if arrivals != nil {
+				if got := arrivals(); got == 0 {
+					t.Errorf("%s: no packet reached w1 at %s:51820 after c1's apply --again: the endpoint was not set", s.name, s.moves)
+				} else {
+					t.Logf("%s: %d packets reached w1 at %s:51820 after the apply", s.name, got, s.moves)
+				}
+			}
 			// Where the applies ran, as echo numbers (one each 50 ms).
 			window := fmt.Sprintf("echoes %d-%d", from/(50*time.Millisecond), (from+took)/(50*time.Millisecond))
 			restarted := c1.MustExec("cat", "/sys/class/net/wg0/ifindex") != index
