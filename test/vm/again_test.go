@@ -140,11 +140,11 @@ func TestVMAgain(t *testing.T) {
 			from := time.Since(p.started)
 			var sent int
 			var lostSeqs []int
-			var arrivals func() int
+			var arrivals func() []int
 			if s.moves != "" {
 				// The echoes stop before the change and start again after it.
 				sent, lostSeqs = p.stop(t)
-				arrivals = countArrivals(t, w1, s.moves, 51820)
+				arrivals = countArrivals(t, w1, 51820, s.moves, underlayW1)
 			}
 			took := applyAgain(t, c1, doc.c1Doc(n.keys))
 			if s.both {
@@ -159,10 +159,12 @@ func TestVMAgain(t *testing.T) {
 			lostSeqs = append(lostSeqs, moreLost...)
 			lost := len(lostSeqs)
 			if arrivals != nil {
-				if got := arrivals(); got == 0 {
-					t.Errorf("%s: no packet reached w1 at %s:51820 after c1's apply --again: the endpoint was not set", s.name, s.moves)
-				} else {
-					t.Logf("%s: %d packets reached w1 at %s:51820 after the apply", s.name, got, s.moves)
+				// The old address is the counter's control: it must see
+				// none of c1's packets once the endpoint has moved.
+				got := arrivals()
+				t.Logf("%s: after the apply, %d packets reached w1 at %s:51820 and %d at its old %s:51820", s.name, got[0], s.moves, got[1], underlayW1)
+				if got[0] == 0 || got[1] != 0 {
+					t.Errorf("%s: c1's packets reached w1's new address %d times and its old one %d times after c1's apply --again; want some and none: the endpoint was not set", s.name, got[0], got[1])
 				}
 			}
 			// Where the applies ran, as echo numbers (one each 50 ms).
