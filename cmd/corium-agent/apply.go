@@ -30,7 +30,7 @@ func addNodeFlags(fs *flag.FlagSet) nodeFlags {
 	return nodeFlags{
 		root:   fs.String("root", "/", "the tree standing in for / (live actions only happen with /)"),
 		config: fs.String("config", "", "read this `file` instead of running the source chain"),
-		facts:  fs.String("facts", "", "the host's network as JSON (`file`), for a root other than /"),
+		facts:  fs.String("facts", "", "the host's network as JSON (`file`), for a root other than /; corium-agent facts prints it on the node"),
 	}
 }
 

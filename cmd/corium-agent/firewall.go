@@ -162,8 +162,9 @@ func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.G
 }
 
 // loadConfigFile reads and validates the document in config as plan
-// --config reads it, every delivery shape validate takes. The int is the
-// exit code for the error: an unreadable file is a usage error.
+// --config reads it, every delivery shape validate takes; config "" runs
+// the source chain under the root, as plan without --config does. The int
+// is the exit code for the error: an unreadable file is a usage error.
 func loadConfigFile(ctx context.Context, root rootfs.Root, config string) (*schema.Document, int, error) {
 	res, err := chain.Find(ctx, chain.Options{Root: root, ConfigFile: config, Logger: slog.New(slog.DiscardHandler)})
 	var pe *fs.PathError
@@ -172,10 +173,12 @@ func loadConfigFile(ctx context.Context, root rootfs.Root, config string) (*sche
 		return nil, exitUsage, err
 	case err != nil:
 		return nil, exitFailed, err
+	case res.Source == "":
+		return nil, exitUsage, fmt.Errorf("no source under %s holds a corium block: name the node's document with --config FILE", root.Dir())
 	}
 	doc, _, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
 	if err != nil {
-		return nil, exitFailed, fmt.Errorf("loading %s: %w", config, err)
+		return nil, exitFailed, fmt.Errorf("loading %s: %w", res.Source, err)
 	}
 	return doc, exitOK, nil
 }
