@@ -79,7 +79,9 @@ func Run(ctx context.Context, o Options) (*status.Status, error) {
 		if st.Outcome == "" {
 			st.Outcome = status.Failed
 		}
-		o.Log.Error("run ended", "outcome", string(st.Outcome), "error", err.Error())
+		// The error itself is the caller's to say, once (apply's last
+		// line): the log says how the run ended.
+		o.Log.Error("run ended", "outcome", string(st.Outcome))
 	} else {
 		o.Log.Info("run ended", "outcome", string(st.Outcome))
 	}
