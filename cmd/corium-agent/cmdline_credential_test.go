@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/base64"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,16 +9,6 @@ import (
 	"github.com/corium/corium-agent/internal/source"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
-
-// writeCred writes a stand-in for what systemd-creds encrypt printed.
-func writeCred(t *testing.T, name string, data []byte) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // The script carries the sealed credential on its kernel line as
 // systemd.set_credential=corium-sealed.wg0: with the base64 on one line,
@@ -30,7 +18,7 @@ func writeCred(t *testing.T, name string, data []byte) string {
 func TestCmdlineIPXECarriesASealedCredential(t *testing.T) {
 	doc := writeConfig(t, "pxe.yaml", pxeDoc)
 	sealed := fixture.SealedCredential(fixture.SealedTPM2, []int{7}, 420)
-	cred := writeCred(t, "wg0.cred", sealed)
+	cred := writeConfig(t, "wg0.cred", string(sealed))
 	code, out, errOut := runCLI(t, "cmdline", "--ipxe", "--append", "console=ttyS0", "--credential", "corium-sealed.wg0="+cred, doc)
 	if code != exitOK || errOut != "" {
 		t.Fatalf("cmdline --ipxe --credential: exit %d, stderr %q", code, errOut)
@@ -40,20 +28,20 @@ func TestCmdlineIPXECarriesASealedCredential(t *testing.T) {
 	if !strings.Contains(kernel, " systemd.set_credential=corium-sealed.wg0:"+b64+" console=ttyS0") {
 		t.Fatalf("the kernel line does not carry the credential before --append's parameters: %q", kernel)
 	}
-	script := writeCred(t, "w1.ipxe", []byte(out))
+	script := writeConfig(t, "w1.ipxe", out)
 	if code, vout, verr := runCLI(t, "validate", script); code != exitOK || strings.Contains(vout+verr, b64) {
 		t.Fatalf("validate of the script: exit %d\n%s%s", code, vout, verr)
 	}
 
 	// The line's budget: the kernel keeps 2,047 bytes of the whole line.
-	big := writeCred(t, "join.cred", fixture.SealedCredential(fixture.SealedTPM2, []int{7}, 2047-len(kernel)))
+	big := writeConfig(t, "join.cred", string(fixture.SealedCredential(fixture.SealedTPM2, []int{7}, 2047-len(kernel))))
 	code, out, errOut = runCLI(t, "cmdline", "--ipxe", "--append", "console=ttyS0", "--credential", "corium-sealed.wg0="+cred, "--credential", "corium-sealed.join="+big, doc)
 	if code != exitFailed || out != "" || !strings.Contains(errOut, "the kernel keeps 2047") {
 		t.Fatalf("a line over the budget: exit %d, stdout %q, stderr %q; want it refused", code, out, errOut)
 	}
 	bigB64 := strings.TrimSpace(string(fixture.SealedCredential(fixture.SealedTPM2, []int{7}, 2047-len(kernel))))
-	over := strings.Replace(string(mustRead(t, script)), " console=ttyS0", " "+source.CredentialParam("corium-sealed.join", bigB64)+" console=ttyS0", 1)
-	if code, vout, _ := runCLI(t, "validate", writeCred(t, "over.ipxe", []byte(over))); code != exitFailed || !strings.Contains(vout, "the kernel keeps 2047") {
+	over := strings.Replace(string(readTestFile(t, script)), " console=ttyS0", " "+source.CredentialParam("corium-sealed.join", bigB64)+" console=ttyS0", 1)
+	if code, vout, _ := runCLI(t, "validate", writeConfig(t, "over.ipxe", over)); code != exitFailed || !strings.Contains(vout, "the kernel keeps 2047") {
 		t.Errorf("validate of a script over the budget: exit %d\n%s", code, vout)
 	}
 }
@@ -64,20 +52,11 @@ func TestCmdlineIPXECarriesASealedCredential(t *testing.T) {
 func TestCmdlineCredentialCountsTowardTheRoom(t *testing.T) {
 	doc := writeConfig(t, "pxe.yaml", pxeDoc)
 	_, alone, _ := runCLI(t, "cmdline", doc)
-	cred := writeCred(t, "wg0.cred", fixture.SealedCredential(fixture.SealedTPM2, []int{7}, (2047-len(alone)-300)*3/4))
+	cred := writeConfig(t, "wg0.cred", string(fixture.SealedCredential(fixture.SealedTPM2, []int{7}, (2047-len(alone)-300)*3/4)))
 	code, out, errOut := runCLI(t, "cmdline", "--ipxe", "--credential", "corium-sealed.wg0="+cred, doc)
 	if code != exitOK || out == "" || !strings.Contains(errOut, "warning:") || !strings.Contains(errOut, "leaving") {
 		t.Errorf("a credential leaving less than %d bytes for the rest: exit %d, stderr %q; want the room warning", source.CmdlineRoom, code, errOut)
 	}
-}
-
-func mustRead(t *testing.T, p string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // A credential a node could not open, or that would hand the agent
@@ -103,7 +82,7 @@ func TestSealedCredentialRefusals(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b64 := strings.TrimSpace(string(c.data))
 			line := "corium.config=data:;base64," + base64.StdEncoding.EncodeToString([]byte(pxeDoc)) + " " + c.param + b64 + " " + source.CredentialParam("corium-sealed.join", strings.TrimSpace(string(good)))
-			cmdlineFile := writeCred(t, "n.cmdline", []byte(line+"\n"))
+			cmdlineFile := writeConfig(t, "n.cmdline", line+"\n")
 			code, out, errOut := runCLI(t, "validate", cmdlineFile)
 			path := regexp.QuoteMeta(strings.TrimSuffix(strings.SplitN(c.param, ":", 2)[0], ":"))
 			if code != exitFailed || !regexp.MustCompile(path+`: .*`+regexp.QuoteMeta(c.want)).MatchString(out) {
@@ -119,7 +98,7 @@ func TestSealedCredentialRefusals(t *testing.T) {
 				return // cmdline prints the text form only
 			}
 			name := strings.TrimSuffix(strings.TrimPrefix(c.param, "systemd.set_credential="), ":")
-			code, out, errOut = runCLI(t, "cmdline", "--ipxe", "--credential", name+"="+writeCred(t, "x.cred", c.data), doc)
+			code, out, errOut = runCLI(t, "cmdline", "--ipxe", "--credential", name+"="+writeConfig(t, "x.cred", string(c.data)), doc)
 			if code != exitFailed || out != "" || !strings.Contains(errOut, c.want) || strings.Contains(errOut, b64) {
 				t.Errorf("cmdline --credential: exit %d, stdout %q, stderr %q", code, out, errOut)
 			}
@@ -131,7 +110,7 @@ func TestSealedCredentialRefusals(t *testing.T) {
 // corium-agent.service imports is the one CheckCredentials keeps sealed
 // credentials out of.
 func TestImportGlobIsTheImages(t *testing.T) {
-	unit := string(mustRead(t, "../../image/usr/lib/systemd/system/corium-agent.service"))
+	unit := string(readTestFile(t, "../../image/usr/lib/systemd/system/corium-agent.service"))
 	got := regexp.MustCompile(`(?m)^ImportCredential=(.*)$`).FindAllStringSubmatch(unit, -1)
 	if len(got) != 1 || got[0][1] != source.ImportGlob {
 		t.Errorf("corium-agent.service imports %v; the credential check assumes ImportCredential=%s alone", got, source.ImportGlob)

@@ -16,7 +16,7 @@ func TestEveryRefusalIsPrintedOnce(t *testing.T) {
 	const badSays = `must be one of single, controller, controller+worker, worker (got "bogus")`
 	ha := writeConfig(t, "c1.yaml", factsDoc)
 	doc := writeConfig(t, "pxe.yaml", pxeDoc)
-	cred := writeCred(t, "wg0.cred", fixture.SealedCredential(fixture.SealedTPM2, []int{7}, 300))
+	cred := writeConfig(t, "wg0.cred", string(fixture.SealedCredential(fixture.SealedTPM2, []int{7}, 300)))
 	failedRoot := t.TempDir()
 	if code, _, _ := runCLI(t, "apply", "--root", failedRoot, "--config", bad); code != exitFailed {
 		t.Fatal("apply of an invalid document did not fail")
