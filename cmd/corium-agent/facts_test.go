@@ -104,7 +104,7 @@ func TestFactsIsWhatApplyGathers(t *testing.T) {
 	}
 
 	// plan refuses the document without facts, and takes these.
-	code, out, stderr := runCLI(t, "plan", "--root", root, "--config", doc)
+	code, _, stderr = runCLI(t, "plan", "--root", root, "--config", doc)
 	if code != exitFailed || !strings.Contains(stderr, "--facts") {
 		t.Fatalf("plan without --facts: exit %d, stderr %q; want a refusal asking for --facts", code, stderr)
 	}
@@ -112,10 +112,10 @@ func TestFactsIsWhatApplyGathers(t *testing.T) {
 	if err := os.WriteFile(factsFile, []byte(viaFlag), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, stderr = runCLI(t, "plan", "--root", root, "--config", doc, "--facts", factsFile); code != exitOK || stderr != "" {
+	if code, out, stderr := runCLI(t, "plan", "--root", root, "--config", doc, "--facts", factsFile); code != exitOK || stderr != "" {
 		t.Fatalf("plan --facts with facts' output: exit %d, stderr %q\n%s", code, stderr, out)
 	}
-	if code, out, _ = runCLI(t, "validate", "--facts", factsFile, doc); code != exitOK {
+	if code, out, _ := runCLI(t, "validate", "--facts", factsFile, doc); code != exitOK {
 		t.Errorf("validate --facts with facts' output: exit %d\n%s", code, out)
 	}
 

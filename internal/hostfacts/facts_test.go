@@ -74,12 +74,13 @@ func TestDocumentedFactsParse(t *testing.T) {
 	}
 	var examples []string
 	for {
-		var example string
-		_, rest, ok := strings.Cut(section, "```json\n")
-		if example, section, ok = strings.Cut(rest, "```"); !ok {
+		_, rest, found := strings.Cut(section, "```json\n")
+		example, after, closed := strings.Cut(rest, "```")
+		if !found || !closed {
 			break
 		}
 		examples = append(examples, example)
+		section = after
 	}
 	if len(examples) != 3 {
 		t.Fatalf("docs/overlay.md's host facts show %d examples; want IPv4-only, IPv6-only and dual stack", len(examples))
