@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap"
@@ -30,7 +31,7 @@ func addNodeFlags(fs *flag.FlagSet) nodeFlags {
 	return nodeFlags{
 		root:   fs.String("root", "/", "the tree standing in for / (live actions only happen with /)"),
 		config: fs.String("config", "", "read this `file` instead of running the source chain"),
-		facts:  fs.String("facts", "", "the host's network as JSON (`file`), for a root other than /"),
+		facts:  fs.String("facts", "", "the host's network as JSON (`file`), for a root other than /; corium-agent facts prints it on the node"),
 	}
 }
 
@@ -64,7 +65,6 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			if werr := store.Write(root, st); werr != nil {
 				log.Error("writing the status file", "error", werr.Error())
 			}
-			log.Error("connecting to the host", "error", err.Error())
 			fmt.Fprintf(stderr, "corium-agent apply: %v\n", err)
 			return exitFailed
 		}
@@ -131,12 +131,19 @@ func printRun(w io.Writer, st *status.Status) {
 		for _, a := range s.Actions {
 			fmt.Fprintf(w, "  action    %s: %s\n", actionLine(a.Kind, a.Unit, a.Args), a.Outcome)
 		}
-		if s.Error != "" {
+		if s.Error != "" && !strings.Contains(st.Error, s.Error) {
+			// What the run's error, apply's last line, does not say.
 			fmt.Fprintf(w, "  error: %s\n", s.Error)
 		}
 	}
 	for _, r := range st.Refusals {
 		fmt.Fprintf(w, "refused: %s\n", r)
 	}
-	fmt.Fprintf(w, "outcome: %s\n", summary(st))
+	// A failed run's error is apply's last line, on stderr: the outcome
+	// does not repeat it.
+	outcome := summary(st)
+	if st.Error != "" {
+		outcome = string(st.Outcome)
+	}
+	fmt.Fprintf(w, "outcome: %s\n", outcome)
 }

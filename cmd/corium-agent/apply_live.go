@@ -50,12 +50,18 @@ func wireLiveHost(ctx context.Context, root rootfs.Root, o *bootstrap.Options) (
 		Guard:    func(ctx context.Context) error { return nft.ApplyRendered(ctx, root) },
 		Root:     root,
 	}
-	o.GatherFacts = func(endpoints []netip.Addr) (*hostfacts.Facts, error) {
-		return gather.Gather(nl, endpoints...)
-	}
+	o.GatherFacts = liveFacts(nl)
 	return func() {
 		nl.Close()
 		_ = wg.Close()
 		sd.Close()
 	}, nil
+}
+
+// liveFacts is how apply reads the host's network, and how the facts
+// command does: the same read, so what facts prints is what apply gathers.
+func liveFacts(nl gather.Netlink) func(endpoints []netip.Addr) (*hostfacts.Facts, error) {
+	return func(endpoints []netip.Addr) (*hostfacts.Facts, error) {
+		return gather.Gather(nl, endpoints...)
+	}
 }

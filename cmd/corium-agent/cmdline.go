@@ -44,6 +44,8 @@ secrets inline or credentials in a secret's URL.`
 	kernel := fs.String("kernel", "vmlinuz", "with "+with+": the kernel's URI (relative: from where the script was fetched)")
 	initrd := fs.String("initrd", "initrd.img", "with "+with+": the initrd's URI")
 	appendArgs := fs.String("append", "", "with "+with+": the boot's other kernel parameters (root=, console=, ...), after the agent's")
+	var creds credentialFlags
+	fs.Var(&creds, "credential", credentialUsage)
 	allowSecrets := fs.Bool("allow-inline-secrets", false, "print the line although the document carries inline secrets or credentials in a secret's URL, which every user of the node can read in /proc/cmdline")
 	files, code, ok := parseFlags(fs, args, stdout)
 	if !ok {
@@ -105,6 +107,11 @@ secrets inline or credentials in a secret's URL.`
 	}
 
 	params := source.InlineParams(doc)
+	sealed, ok := credentialParams(creds, n.Doc.Config, stderr)
+	if !ok {
+		return exitFailed
+	}
+	params = append(params, sealed...)
 	line := strings.Join(params, " ")
 	script := line + "\n"
 	if loader != nil {

@@ -144,17 +144,9 @@ func parseFirewall(args []string, stdout, stderr io.Writer) (a firewallArgs, cod
 // takes.
 func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.Guard, int, error) {
 	if config != "" {
-		res, err := chain.Find(ctx, chain.Options{Root: root, ConfigFile: config, Logger: slog.New(slog.DiscardHandler)})
-		var pe *fs.PathError
-		switch {
-		case errors.As(err, &pe):
-			return firewall.Guard{}, exitUsage, err
-		case err != nil:
-			return firewall.Guard{}, exitFailed, err
-		}
-		doc, _, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
+		doc, code, err := loadConfigFile(ctx, root, config)
 		if err != nil {
-			return firewall.Guard{}, exitFailed, fmt.Errorf("loading %s: %w", config, err)
+			return firewall.Guard{}, code, err
 		}
 		g, err := firewall.Render(doc.Config, *doc.K0s)
 		if err != nil {
@@ -167,4 +159,26 @@ func loadGuard(ctx context.Context, root rootfs.Root, config string) (firewall.G
 		return firewall.Guard{}, exitFailed, err
 	}
 	return g, exitOK, nil
+}
+
+// loadConfigFile reads and validates the document in config as plan
+// --config reads it, every delivery shape validate takes; config "" runs
+// the source chain under the root, as plan without --config does. The int
+// is the exit code for the error: an unreadable file is a usage error.
+func loadConfigFile(ctx context.Context, root rootfs.Root, config string) (*schema.Document, int, error) {
+	res, err := chain.Find(ctx, chain.Options{Root: root, ConfigFile: config, Logger: slog.New(slog.DiscardHandler)})
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
+		return nil, exitUsage, err
+	case err != nil:
+		return nil, exitFailed, err
+	case res.Source == "":
+		return nil, exitUsage, fmt.Errorf("no source under %s holds a corium block: name the node's document with --config FILE", root.Dir())
+	}
+	doc, _, err := schema.LoadTree(ctx, res.Tree, bootstrap.ChecksFor(res)...)
+	if err != nil {
+		return nil, exitFailed, fmt.Errorf("loading %s: %w", res.Source, err)
+	}
+	return doc, exitOK, nil
 }

@@ -10,7 +10,7 @@ import (
 // know is a usage error: on stderr, with the usage, exit 2.
 func TestSharedFlagHandling(t *testing.T) {
 	ownFlag := map[string]string{"apply": "-again", "plan": "-again", "resolve": "-config", "status": "-root", "validate": "-strict",
-		"cmdline": "-grub", "firewall": "-netns", "schema": "", "version": ""}
+		"cmdline": "-grub", "firewall": "-netns", "facts": "-netns", "schema": "", "version": ""}
 	if len(ownFlag) != len(commands) {
 		t.Errorf("%d commands, %d checked here", len(commands), len(ownFlag))
 	}
@@ -38,7 +38,7 @@ func TestSharedFlagHandling(t *testing.T) {
 	if code, out, errOut := runCLI(t); code != exitUsage || out != "" || !strings.HasPrefix(errOut, "usage: corium-agent COMMAND") {
 		t.Errorf("no command: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	for _, cmd := range []string{"apply", "plan", "resolve", "status", "schema", "version"} {
+	for _, cmd := range []string{"apply", "plan", "resolve", "status", "schema", "version", "facts"} {
 		code, out, errOut := runCLI(t, cmd, "extra")
 		if code != exitUsage || out != "" || !strings.HasPrefix(errOut, "corium-agent "+cmd+`: unexpected argument "extra"`+"\nusage: corium-agent "+cmd+" [flags]") {
 			t.Errorf("%s extra: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
@@ -53,7 +53,7 @@ func TestSharedFlagHandling(t *testing.T) {
 			t.Errorf("%s --format yaml: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)
 		}
 	}
-	for _, cmd := range []string{"apply", "plan", "resolve", "status"} {
+	for _, cmd := range []string{"apply", "plan", "resolve", "status", "facts"} {
 		code, out, errOut := runCLI(t, cmd, "--root", "/nonexistent-root-dir")
 		if code != exitUsage || out != "" || !strings.Contains(errOut, "corium-agent "+cmd+": --root /nonexistent-root-dir is not a directory") {
 			t.Errorf("%s --root missing: exit %d, stdout %q, stderr %q", cmd, code, out, errOut)

@@ -58,10 +58,9 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // as the JSON output always has them.
 func printPlan(w io.Writer, rep *bootstrap.PlanReport, full bool) {
 	printSource(w, rep.Provenance)
+	// The errors are not listed here: the run's error, on stderr, says
+	// them once (an invalid document's every error, a refusal its reason).
 	if v := rep.Validation; v != nil {
-		for _, f := range v.Errors {
-			fmt.Fprintf(w, "error: %s\n", f)
-		}
 		for _, f := range v.Warnings {
 			fmt.Fprintf(w, "warning: %s\n", f)
 		}
@@ -102,10 +101,5 @@ func printPlan(w io.Writer, rep *bootstrap.PlanReport, full bool) {
 	}
 	for _, r := range rep.Refusals {
 		fmt.Fprintf(w, "refused: %s\n", r)
-	}
-	// An invalid document's errors are listed above; the run's error repeats
-	// them, so it is printed only when it says something else.
-	if rep.Error != "" && (rep.Validation == nil || len(rep.Validation.Errors) == 0) {
-		fmt.Fprintf(w, "error: %s\n", rep.Error)
 	}
 }

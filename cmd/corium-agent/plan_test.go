@@ -34,12 +34,13 @@ func TestPlanDecidedAtBootOnce(t *testing.T) {
 	}
 }
 
-// An invalid document's error is printed once, not again as the run's.
+// An invalid document's error is printed once, on stderr, as the run's,
+// and not again in the plan.
 func TestPlanPrintsAnErrorOnce(t *testing.T) {
 	file := writeConfig(t, "node.yaml", "role: worker\nversion: 2\n")
-	code, out, _ := runCLI(t, "plan", "--root", t.TempDir(), "--config", file)
-	if n := strings.Count(out, "version: must be 1"); code != exitFailed || n != 1 {
-		t.Errorf("exit %d, the error printed %d times, want once:\n%s", code, n, out)
+	code, out, errOut := runCLI(t, "plan", "--root", t.TempDir(), "--config", file)
+	if n := strings.Count(out+errOut, "version: must be 1"); code != exitFailed || n != 1 || !strings.Contains(errOut, "version: must be 1") {
+		t.Errorf("exit %d, the error printed %d times, want once on stderr:\n%s%s", code, n, out, errOut)
 	}
 }
 

@@ -54,6 +54,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	res, err := chain.Find(ctx, chain.Options{Root: rootfs.New(*root), ConfigFile: *configFile, Logger: log})
 	out := resolved{Source: res.Source, Tried: res.Tried, Pin: res.Pin}
 	code := exitOK
+	said := "" // the error as stderr's last line says it, when not out.Error
 	switch {
 	case err != nil:
 		out.Error, code = err.Error(), exitFailed
@@ -65,6 +66,8 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		printFindings(stderr, res.Source, findings.Shown())
 		if err != nil {
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed
+			// Its findings are on the lines above, with their positions.
+			said = fmt.Sprintf("the document from %s is invalid: %s above", res.Source, count(len(findings.Errors()), "error"))
 			break
 		}
 		out.Config = doc.Config
@@ -79,8 +82,11 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "corium-agent resolve: %v\n", err)
 		return exitFailed
 	}
-	if out.Error != "" {
-		fmt.Fprintf(stderr, "corium-agent resolve: %s\n", out.Error)
+	if said == "" {
+		said = out.Error
+	}
+	if said != "" {
+		fmt.Fprintf(stderr, "corium-agent resolve: %s\n", said)
 	}
 	return code
 }

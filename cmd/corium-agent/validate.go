@@ -75,7 +75,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
-	factsFile := fs.String("facts", "", "also run the checks plan runs with the host's network as JSON (`file`, as plan --facts takes it)")
+	factsFile := fs.String("facts", "", "also run the checks plan runs with the host's network as JSON (`file`, as corium-agent facts prints it on the node)")
 	format := formatFlag(fs)
 	files, code, ok := parseFlags(fs, args, stdout)
 	if !ok {

@@ -42,9 +42,9 @@ func TestPlanRefusesNoBlockInValidatesWords(t *testing.T) {
 		_, vout, _ := runCLI(t, "validate", file)
 		vout, _, _ = strings.Cut(vout, "\n") // the finding, not the verdict
 		want := strings.TrimSpace(regexp.MustCompile(`^(:\d+:\d+)?: `).ReplaceAllString(strings.TrimPrefix(vout, file), ""))
-		code, out, _ := runCLI(t, "plan", "--root", t.TempDir(), "--config", file)
-		if code != exitFailed || !strings.Contains(out, "error: "+want+"\n") {
-			t.Errorf("%q: plan exit %d, want validate's %q\n%s", body, code, want, out)
+		code, out, errOut := runCLI(t, "plan", "--root", t.TempDir(), "--config", file)
+		if code != exitFailed || !strings.Contains(errOut, ": "+want+"\n") {
+			t.Errorf("%q: plan exit %d, want validate's %q\n%s%s", body, code, want, out, errOut)
 		}
 	}
 }

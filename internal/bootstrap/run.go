@@ -79,7 +79,9 @@ func Run(ctx context.Context, o Options) (*status.Status, error) {
 		if st.Outcome == "" {
 			st.Outcome = status.Failed
 		}
-		o.Log.Error("run ended", "outcome", string(st.Outcome), "error", err.Error())
+		// The error itself is the caller's to say, once (apply's last
+		// line): the log says how the run ended.
+		o.Log.Error("run ended", "outcome", string(st.Outcome))
 	} else {
 		o.Log.Info("run ended", "outcome", string(st.Outcome))
 	}
@@ -224,10 +226,11 @@ func validation(fs schema.Findings, err error) *status.Validation {
 	return v
 }
 
-// hostFacts reads the live host's network, with the routes to cfg's peer
+// HostFacts reads the live host's network, with the routes to cfg's peer
 // endpoints and unicast VRRP peers, or the --facts file under a root that
-// is not the host; without either there are no facts.
-func hostFacts(o Options, cfg *schema.Config) (*hostfacts.Facts, error) {
+// is not the host; without either there are no facts. The facts command
+// prints what it reads, so a --facts file is what apply would gather.
+func HostFacts(o Options, cfg *schema.Config) (*hostfacts.Facts, error) {
 	if o.GatherFacts != nil {
 		facts, err := o.GatherFacts(hostfacts.RouteTargets(cfg))
 		if err != nil {

@@ -86,7 +86,7 @@ func decide(ctx context.Context, o Options, t *told, secrets secretsFor, previou
 	// The host's network is read once, before anything changes it: the
 	// routes to the peers (the overlay's MTU), the default route (the node
 	// address when none is marked), the VRRP interface's addresses.
-	if d.facts, err = hostFacts(o, cfg); err != nil {
+	if d.facts, err = HostFacts(o, cfg); err != nil {
 		return nil, err
 	}
 

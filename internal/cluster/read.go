@@ -40,6 +40,13 @@ func Read(ctx context.Context, file string, data []byte, opts ...schema.Option) 
 		n.Doc = doc
 	}
 	n.Findings = delivered(d, findings)
+	if len(d.Credentials) > 0 {
+		var cfg *schema.Config
+		if n.Doc != nil {
+			cfg = n.Doc.Config
+		}
+		n.Findings = append(n.Findings, source.CheckCredentials(d.Credentials, cfg)...)
+	}
 	return n, nil
 }
 

@@ -59,25 +59,43 @@ func TestParseRouteMTUs(t *testing.T) {
 	}
 }
 
-// TestDocumentedFactsParse: the --facts example in docs/overlay.md is the
-// JSON form Parse reads, MTUs included.
+// TestDocumentedFactsParse: the three --facts examples in docs/overlay.md
+// (an IPv4-only, an IPv6-only and a dual-stack host) are the JSON form
+// Parse reads, MTUs included, each with the default routes its family has.
 func TestDocumentedFactsParse(t *testing.T) {
 	doc, err := os.ReadFile("../../docs/overlay.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(doc), "`--facts FILE` supplies")
-	_, rest, ok2 := strings.Cut(rest, "```json\n")
-	example, _, ok3 := strings.Cut(rest, "```")
-	if !ok || !ok2 || !ok3 {
-		t.Fatal("docs/overlay.md has no --facts example")
+	_, section, ok := strings.Cut(string(doc), "### Host facts (`--facts`)")
+	section, _, _ = strings.Cut(section, "\n## ")
+	if !ok {
+		t.Fatal("docs/overlay.md has no host facts section")
 	}
-	f, err := Parse([]byte(example))
-	if err != nil {
-		t.Fatalf("the documented facts do not parse: %v", err)
+	var examples []string
+	for {
+		_, rest, found := strings.Cut(section, "```json\n")
+		example, after, closed := strings.Cut(rest, "```")
+		if !found || !closed {
+			break
+		}
+		examples = append(examples, example)
+		section = after
 	}
-	if f.DefaultRoute == nil || f.DefaultRoute.MTU == 0 || len(f.PeerRoutes) == 0 || f.PeerRoutes[0].MTU == 0 {
-		t.Errorf("the documented facts show no route MTUs: %+v", f)
+	if len(examples) != 3 {
+		t.Fatalf("docs/overlay.md's host facts show %d examples; want IPv4-only, IPv6-only and dual stack", len(examples))
+	}
+	for i, want := range []struct{ v4, v6 bool }{{true, false}, {false, true}, {true, true}} {
+		f, err := Parse([]byte(examples[i]))
+		if err != nil {
+			t.Fatalf("example %d does not parse: %v", i+1, err)
+		}
+		if (f.DefaultRouteOf(false) != nil) != want.v4 || (f.DefaultRouteOf(true) != nil) != want.v6 {
+			t.Errorf("example %d: IPv4 default route %v, IPv6 %v; want %v, %v", i+1, f.DefaultRouteOf(false) != nil, f.DefaultRouteOf(true) != nil, want.v4, want.v6)
+		}
+		if f.DefaultRoute == nil || f.DefaultRoute.MTU == 0 || len(f.PeerRoutes) == 0 || f.PeerRoutes[0].MTU == 0 {
+			t.Errorf("example %d shows no route MTUs: %+v", i+1, f)
+		}
 	}
 }
 

@@ -1,6 +1,11 @@
 package schema
 
-import "github.com/corium/corium-agent/internal/secret"
+import (
+	"fmt"
+
+	"github.com/corium/corium-agent/internal/k0s/config"
+	"github.com/corium/corium-agent/internal/secret"
+)
 
 // What the reference and the JSON Schema say beyond the types and tags:
 // defaults, examples, and the SecretSource rules (its type lives in package
@@ -22,6 +27,20 @@ var fieldDefaults = map[string]string{
 	"firewall.clusterPorts":  string(DefaultClusterPorts),
 	"SecretSource.waitFor":   "0 (one attempt)",
 	"wireguard[].listenPort": "none: a node nobody dials",
+}
+
+// fieldNotes are paragraphs the reference adds under a field, after its
+// doc: what an operator sees of it elsewhere (the plan's guard summary)
+// and would otherwise have to work out.
+var fieldNotes = map[string]string{
+	"firewall.publicPorts": fmt.Sprintf("On a controller with `ha.enabled`, the guard's summary (`plan`, `firewall show`) "+
+		"shows `public %[1]d/tcp %[2]d/tcp` for `publicPorts: [%[1]d]`: %[2]d/tcp is the control-plane load balancer's proxy "+
+		"to the API (`spec.network.controlPlaneLoadBalancing.keepalived.userSpaceProxyBindPort`), and k0s redirects "+
+		"a packet for the virtual IP's API port to it, so the guard sees VIP:%[1]d as VIP:%[2]d. The proxy follows the API's port: "+
+		"public when the API's is, guarded when it is, and a port of a controller's set only with `ha.enabled`; "+
+		"listing it without the API's port is refused. None runs with `virtualServers` or "+
+		"`disableLoadBalancer`, and then the summary shows the API's port alone.",
+		config.DefaultAPIPort, config.DefaultProxyPort),
 }
 
 // schemaDefaults are the JSON Schema "default" values (only static ones).

@@ -75,8 +75,8 @@ func checkTags(cfg *Config) []fieldError {
 	for _, fe := range errs {
 		name, _, _ := strings.Cut(fe.Field(), "[")
 		e := fieldError{path: documentPath(fe.Namespace()), field: name, tag: fe.Tag(), param: fe.Param(), kind: fe.Kind()}
-		if fe.Tag() == "oneof" {
-			e.value = fe.Value() // no secret field has a oneof
+		if fe.Tag() == "oneof" || fe.Tag() == "hostport" {
+			e.value = fe.Value() // no secret field has a oneof, nor is an endpoint
 		}
 		out = append(out, e)
 	}

@@ -139,6 +139,9 @@ func fieldMessage(fe fieldError) string {
 		return "is required: WireGuard answers only the peers it knows, so nobody can open this tunnel"
 	}
 	if m, ok := fieldMessages[fe.tag]; ok {
+		if fe.tag == "hostport" {
+			m += bracketHint(fmt.Sprint(fe.value))
+		}
 		return m
 	}
 	switch fe.tag {

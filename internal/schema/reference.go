@@ -35,6 +35,9 @@ func writeFields(b *strings.Builder, fields []field) {
 		if f.Doc != "" {
 			b.WriteString(f.Doc + "\n\n")
 		}
+		if n := fieldNotes[f.Path]; n != "" {
+			b.WriteString(n + "\n\n")
+		}
 		fmt.Fprintf(b, "- **type:** %s\n", f.Type)
 		def := f.Default
 		if def == "" {

@@ -8,7 +8,8 @@ type CmdlineSize struct {
 	// Whole is the line's length in bytes, as the kernel is handed it.
 	Whole int
 	// Corium is what the agent's parameters (corium.config= and the other
-	// corium.* ones) take, with one space between each two.
+	// corium.* ones, and the credentials set for it) take, with one space
+	// between each two.
 	Corium int
 	// Rest is what the rest of the line takes (the boot loader's
 	// parameters and the spaces between them); -1 when the line holds the
@@ -26,7 +27,7 @@ func MeasureCmdline(line string) CmdlineSize {
 	s := CmdlineSize{Whole: len(line), Rest: -1}
 	ours, others := 0, 0
 	for _, tok := range splitCmdline(line) {
-		if key, _, _ := strings.Cut(tok, "="); strings.HasPrefix(key, "corium.") {
+		if key, _, _ := strings.Cut(tok, "="); strings.HasPrefix(key, "corium.") || len(LineCredentials(tok)) > 0 {
 			s.Corium += len(tok)
 			ours++
 			continue

@@ -45,6 +45,9 @@ type Delivery struct {
 	// Cmdline measures the kernel command line the file holds, as the
 	// kernel is handed it; nil when the file is no command line.
 	Cmdline *CmdlineSize
+	// Credentials are the agent's credentials that command line sets
+	// (CheckCredentials).
+	Credentials []LineCredential
 
 	// line and indent place Data's first line in the file when its lines
 	// are the file's (a literal block written as is); line 0 otherwise.
@@ -192,7 +195,7 @@ func unpackCmdline(line, via, quoted string) (*Delivery, error) {
 	}
 	_, how, _ := strings.Cut(n.Detail, "(")
 	size := MeasureCmdline(line)
-	return &Delivery{Data: n.Data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.Pin, Cmdline: &size, tree: n.Tree}, nil
+	return &Delivery{Data: n.Data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.Pin, Cmdline: &size, Credentials: LineCredentials(line), tree: n.Tree}, nil
 }
 
 // topMapping is the document's top-level mapping, nil when it has none.

@@ -32,7 +32,14 @@ func Text(w io.Writer, r *Report) {
 		if l.FailedStep != "" {
 			line += " in step " + l.FailedStep
 		}
-		if l.Error != "" {
+		// The verdict line says the error, or its first line: said once.
+		first, rest, more := strings.Cut(l.Error, "\n")
+		switch {
+		case l.Error != "" && strings.Contains(r.Verdict.Line, first) && more:
+			line += ": " + "as the first line says, and\n" + rest
+		case l.Error != "" && strings.Contains(r.Verdict.Line, first):
+			line += " (the first line says why)"
+		case l.Error != "":
 			line += ": " + l.Error
 		}
 		p("last run", "%s", line)
