@@ -11,10 +11,11 @@ import (
 	"github.com/corium/corium-agent/internal/yamltext"
 )
 
-// Redact is the text of a k0s.yaml with the agent's secrets hidden where
-// they stand: the line of each key on a secret's path (Node's secret.Value
-// fields, matched in any case as k0s matches them, through aliases and
-// merge keys) becomes "KEY: [redacted]" and the lines its value continues
+// Redact is the text of a k0s.yaml with its secrets hidden where they
+// stand: the line of each key on a secret's path (Node's secret.Value
+// fields, and FreeTextSecretKeys at any depth, matched in any case as k0s
+// matches them, through aliases and merge keys; see secretWalk) becomes
+// "KEY: [redacted]" and the lines its value continues
 // on are left out, so a plan shows every other line of the file as it is,
 // free text included, and a value spanning lines shows as one line. An
 // alias under such a key hides the anchored value too. Text that does not
@@ -37,13 +38,8 @@ func Redact(data []byte) ([]byte, error) {
 		docs = append(docs, &doc)
 	}
 	r.index(docs)
-	for _, doc := range docs {
-		for _, path := range documentSecretPaths() {
-			r.visited = map[visit]bool{}
-			if err := r.find(doc, path); err != nil {
-				return nil, err
-			}
-		}
+	if err := (&secretWalk{hide: r.hide}).all(docs); err != nil {
+		return nil, err
 	}
 	return []byte(r.text()), nil
 }
@@ -59,15 +55,6 @@ type redaction struct {
 	owner   map[*yaml.Node]*yaml.Node // the key a value node stands under
 	replace map[int]string
 	drop    map[int]bool
-	// visited are the nodes find has searched for the rest of a path
-	// (of its length), so aliases and merge keys that name one mapping
-	// many times cost one search of it, not one per way to reach it.
-	visited map[visit]bool
-}
-
-type visit struct {
-	n    *yaml.Node
-	rest int
 }
 
 // index lists the nodes of docs in document order (an alias once, not its
