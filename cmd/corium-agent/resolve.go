@@ -67,7 +67,10 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			out.Error, code = fmt.Sprintf("the document from %s is invalid: %v", res.Source, err), exitFailed
 			break
 		}
-		out.Config = doc.Config
+		// Shown as a plan shows it: the secrets in k0s.patch hidden too.
+		if out.Config, err = doc.Config.Redacted(); err != nil {
+			out.Error, code = err.Error(), exitFailed
+		}
 	}
 
 	if *format == "json" {
