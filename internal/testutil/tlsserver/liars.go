@@ -255,12 +255,6 @@ func newCA(t testing.TB) *ca {
 
 func (c *ca) pem() []byte { return CertPEM(c.cert) }
 
-func (c *ca) pool() *x509.CertPool {
-	p := x509.NewCertPool()
-	p.AddCert(c.cert)
-	return p
-}
-
 // leaf is a server certificate for names and ips, signed by c.
 func (c *ca) leaf(t testing.TB, names []string, ips []net.IP) tls.Certificate {
 	t.Helper()
