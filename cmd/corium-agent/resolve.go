@@ -70,7 +70,10 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			said = fmt.Sprintf("the document from %s is invalid: %s above", res.Source, count(len(findings.Errors()), "error"))
 			break
 		}
-		out.Config = doc.Config
+		// Shown as a plan shows it: the secrets in k0s.patch hidden too.
+		if out.Config, err = doc.Config.Redacted(); err != nil {
+			out.Error, code = err.Error(), exitFailed
+		}
 	}
 
 	if *format == "json" {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/url"
@@ -13,7 +11,6 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/retry"
-	"github.com/corium/corium-agent/internal/secret"
 )
 
 // Timeouts of one attempt. They bound a server that accepts and then says
@@ -71,9 +68,6 @@ func New(opts ...Option) *Client {
 
 type allowHTTPKey struct{}
 
-// ErrInsecureRedirect is returned when a redirect leaves https.
-var ErrInsecureRedirect = errors.New("redirect leaves https")
-
 // checkRedirect refuses a hop to plain http: a document or secret fetched
 // over https must not be downgraded halfway. It also keeps the bearer token
 // with the origin it was written for: Go drops Authorization only on a hop
@@ -81,11 +75,11 @@ var ErrInsecureRedirect = errors.New("redirect leaves https")
 // same host, which is another server.
 func checkRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) >= maxRedirects {
-		return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		return ErrTooManyRedirects
 	}
 	allowHTTP, _ := req.Context().Value(allowHTTPKey{}).(bool)
 	if req.URL.Scheme != "https" && !(allowHTTP && req.URL.Scheme == "http") {
-		return fmt.Errorf("%w: to %s", ErrInsecureRedirect, secret.ShownURL(req.URL.String()))
+		return ErrInsecureRedirect // the target is the server's text
 	}
 	if origin(req.URL) != origin(via[0].URL) {
 		req.Header.Del("Authorization")

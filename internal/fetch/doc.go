@@ -16,6 +16,11 @@
 // capped.
 // URLs appear in errors and reports without their query string and
 // credentials (secret.ShownURL), and the request's headers never appear at all.
+// Nor does anything the other side sent: an error is a class in fixed words
+// (ErrUntrustedCA, ErrBadAnswer, ...) or a StatusError (the code as a
+// number), and wraps none of the transport's, proxy's or TLS errors, which
+// quote status lines, headers, reason phrases, certificate names and
+// redirect targets.
 //
 // It does not know what it fetches: checking digests, parsing documents and
 // reading bearer tokens from files are the callers' business.

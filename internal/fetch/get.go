@@ -134,7 +134,9 @@ func readCapped(r io.Reader, limit int64) ([]byte, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(r, limit+1))
 	if err != nil {
-		return nil, retry.NotYet(fmt.Errorf("reading the body: %w", stripURL(err)))
+		// Retried whatever broke it, as a connection that failed.
+		c, _ := class(err)
+		return nil, retry.NotYet(fmt.Errorf("reading the body: %w", c))
 	}
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("%w: more than %d bytes; the limit is %d", ErrTooLarge, limit, limit)

@@ -3,14 +3,16 @@
 // kine datasource and VRRP password are secret.Value; Tree, the form render
 // merges under k0s.patch, and Marshal, the one writer of the file; Parse,
 // which reads the agent's fields out of a k0s.yaml as k0s reads them; and
-// the redacted forms a plan shows (Node.Redacted, Redact, Token.Redacted).
+// the redacted forms a plan shows (Node.Redacted, Redact, Token.Redacted)
+// and resolve and the applied record show of k0s.patch (RedactTree).
 //
 // The agent's own secrets are known by type: every secret.Value field of
 // Node is a secret of the file at the path its JSON names spell, and Parse
 // and Redact find them there by reflection, so a field added to the types
 // is read and hidden with no list to update. What the file holds beyond
 // them (k0s.patch's values, a helm repository's password) is free text to
-// the codec; FreeTextSecretKeys names the keys a plan masks in it.
+// the codec; FreeTextSecretKeys names the keys hidden in it at any depth.
+// Redact and RedactTree take one walk (secretWalk) to find both kinds.
 //
 // It is a leaf of the pure core: the standard library, the two YAML
 // libraries (yaml.v3 writes the file and gives Redact its lines;

@@ -1,6 +1,9 @@
 package schema
 
 import (
+	"fmt"
+	"strings"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/corium/corium-agent/internal/finding"
@@ -102,7 +105,7 @@ func (t *Tree) Document() *Document {
 	d := &decoder{block: block}
 	doc.Config = &Config{}
 	d.decode(block, reflectValue(doc.Config))
-	doc.Findings, doc.repeats, doc.overBudget = d.findings, d.repeats, d.spent
+	doc.Findings, doc.repeats, doc.overBudget = append(doc.Findings, d.findings...), d.repeats, d.spent
 	doc.Findings.sortByPosition()
 	return doc
 }
@@ -117,6 +120,9 @@ func (doc *Document) locateBlock(embedded bool, top *yaml.Node) *yaml.Node {
 		doc.Findings = append(doc.Findings, finding.Finding{Line: top.Line, Col: top.Column,
 			Message: "the document must be a mapping holding the corium block"})
 		return nil
+	}
+	if embedded {
+		doc.Findings = append(doc.Findings, CloudConfigDuplicates(top)...)
 	}
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		if top.Content[i].Value != BlockKey {
@@ -136,4 +142,29 @@ func (doc *Document) locateBlock(embedded bool, top *yaml.Node) *yaml.Node {
 	}
 	doc.Shape = ShapeStandalone
 	return top
+}
+
+// CloudConfigDuplicates are the keys a cloud-config's top level repeats
+// (two corium: keys, two write_files), each an error naming both lines:
+// cloud-init's YAML loader keeps the last, and the agent reads the first,
+// so validate and apply would check and run another document than the one
+// cloud-init hands on. top is the cloud-config's top-level mapping.
+func CloudConfigDuplicates(top *yaml.Node) Findings {
+	if top == nil || top.Kind != yaml.MappingNode {
+		return nil
+	}
+	var out Findings
+	dups := newDuplicates(top)
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if first := dups.firstLine(i); first > 0 {
+			k := resolveAlias(top.Content[i])
+			path := k.Value
+			if strings.ContainsAny(path, ".[]") {
+				path = finding.Path("").Key(path).String()
+			}
+			out = append(out, finding.Finding{Path: shownPath(path), Line: k.Line, Col: k.Column,
+				Message: fmt.Sprintf("duplicate key at the top level of the cloud-config; first given on line %d: cloud-init keeps the last one and the agent would read another, so keep one", first)})
+		}
+	}
+	return out
 }

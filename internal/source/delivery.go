@@ -146,6 +146,12 @@ func Unpack(data []byte) (*Delivery, error) {
 		// and reports a syntax error with its line.
 		return itself, nil
 	}
+	// Which write_files, and which corium:, a repeated key would have the
+	// agent read is not the one cloud-init keeps.
+	if dups := schema.CloudConfigDuplicates(topMapping(root)); len(dups) > 0 {
+		f := dups[0]
+		return nil, fmt.Errorf("line %d: %s: %s", f.Line, f.Path, f.Message)
+	}
 	files, err := writeFiles(root, data)
 	if err != nil {
 		return nil, err

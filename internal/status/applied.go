@@ -11,9 +11,14 @@ import (
 )
 
 // EncodeApplied is the configuration as applied: secret references as
-// written (URLs without what grants access), inline secrets as [redacted].
-// An again run compares a new document with it and status reports from it.
+// written (URLs without what grants access), inline secrets and the
+// secrets in k0s.patch as [redacted] (schema.Config.Redacted). An again
+// run compares a new document with it and status reports from it.
 func EncodeApplied(cfg *schema.Config) ([]byte, error) {
+	cfg, err := cfg.Redacted()
+	if err != nil {
+		return nil, fmt.Errorf("encoding %s: %w", AppliedPath, err)
+	}
 	var buf bytes.Buffer
 	buf.WriteString(plan.Managed("#"))
 	buf.WriteString("# the configuration as applied; inline secrets are redacted\n")

@@ -154,7 +154,7 @@ func TestHTTPSFailureStops(t *testing.T) {
 	}{
 		{"500 fails at once", serve(t, true, docCmdline, http.StatusInternalServerError), "", "500", 1},
 		{"403 fails at once", serve(t, true, docCmdline, http.StatusForbidden), "", "403", 1},
-		{"untrusted certificate", untrusted, "", "verifying the server's certificate", 1},
+		{"untrusted certificate", untrusted, "", "certificate is not signed by a CA of the system trust store", 1},
 		{"digest mismatch", serve(t, true, docCmdline), " corium.config.sha256=" + sha("other"), "digest mismatch", 1},
 		{"the wait runs out", serve(t, true, docCmdline, repeat(http.StatusServiceUnavailable, 1000)...), " corium.config.wait=300ms", "503", 0},
 		{"body over 1 MiB", tooBig, "", "too large", 1},

@@ -47,7 +47,8 @@ type AgentUnit struct {
 	// Reason is what happened, in one line; Fix what to do.
 	Reason string `json:"reason"`
 	Fix    string `json:"fix"`
-	// Journal is systemd's own lines of that start (warning and above).
+	// Journal is systemd's lines about that start and the agent's own
+	// (warning and above); no other process's (bus.InvocationJournal).
 	Journal []string `json:"journal,omitempty"`
 }
 

@@ -1,0 +1,104 @@
+package hostile
+
+import (
+	"crypto/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/corium/corium-agent/internal/systemd/notify/notifytest"
+)
+
+// TestPatchSecretsLeakNowhere puts a helm repository's password into
+// k0s.patch, spelled every way testdata/patch holds, and delivers each
+// document every way a node or a workstation takes one: a file named on
+// the command line, the node's own file, a cloud-config from cloud-init,
+// and a directory validate reads. Every command's output, every sd_notify
+// line and every file written (the applied record among them) is searched
+// for the password; it may rest only in the 0600 k0s.yaml it is for, and
+// it must rest there, or the test did not make it flow.
+func TestPatchSecretsLeakNowhere(t *testing.T) {
+	files, err := filepath.Glob("testdata/patch/*.yaml")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("want the patch documents in testdata/patch, found %d (%v)", len(files), err)
+	}
+	r := newRunSetup(t)
+	r.secrets["HELM_PASS"] = secret{"H" + rand.Text(), k0sHolder}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
+			t.Parallel()
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := strings.TrimRight(r.base, "\n") + "\n" + expand(string(raw), r.secrets, r.srv.URL)
+			a := &agent{bin: r.bin, env: r.env, notes: notifytest.Listen(t)}
+			dir := t.TempDir()
+			config := filepath.Join(dir, "config.yaml")
+			write(t, config, doc, 0o600)
+			cloudConfig := "#cloud-config\ncorium:\n" + indent(doc)
+			write(t, filepath.Join(dir, "user-data"), cloudConfig, 0o600)
+
+			// A workstation's checks, of the file and of the directory.
+			a.run(t, "validate", config)
+			a.run(t, "validate", "--format", "json", dir)
+
+			held := map[string]bool{}
+			for _, shape := range []struct {
+				name  string
+				flags []string // what hands the document over, if not the file
+				file  string   // where under the root the node is handed it
+				text  string
+			}{
+				{"--config", []string{"--config", config}, "", ""},
+				{"the node's file", nil, "etc/corium/config.yaml", doc},
+				{"cloud-init", nil, "var/lib/cloud/instance/cloud-config.txt", cloudConfig},
+			} {
+				root := newRoot(t, r.secrets)
+				given := shape.flags
+				if shape.file != "" {
+					write(t, filepath.Join(root, shape.file), shape.text, 0o600)
+				}
+				with := func(args ...string) []string { return append(append(args, "--root", root), given...) }
+				a.run(t, with("plan", "--facts", r.factsFile)...)
+				a.run(t, with("plan", "--facts", r.factsFile, "--format", "json")...)
+				if code, out := a.run(t, with("apply", "--facts", r.factsFile)...); code != 0 {
+					t.Fatalf("%s: the document must provision:\n%s", shape.name, out)
+				}
+				a.run(t, with("resolve")...)
+				a.run(t, with("resolve", "--format", "json")...)
+				a.run(t, "status", "--root", root)
+				a.run(t, "status", "--root", root, "--format", "json")
+				a.run(t, with("plan", "--again", "--facts", r.factsFile)...)
+				a.run(t, with("apply", "--again", "--facts", r.factsFile)...)
+				if shape.file != "" {
+					// What the node was handed holds the secrets by design.
+					if err := os.Remove(filepath.Join(root, shape.file)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				checkFiles(t, root, r.secrets, held)
+			}
+			all := strings.Join(append(a.out, a.notes.Text()), "\n")
+			if found := leaks(all, r.secrets); len(found) > 0 {
+				t.Errorf("the outputs show %v:\n%s", found, all)
+			}
+			if !held["HELM_PASS"] {
+				t.Error("no k0s.yaml holds the password: the test did not make it flow")
+			}
+		})
+	}
+}
+
+// indent puts a document under a cloud-config's corium: key.
+func indent(doc string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(doc, "\n"), "\n") {
+		if l != "" {
+			b.WriteString("  " + l)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
