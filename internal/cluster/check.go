@@ -21,6 +21,8 @@ func Check(in []Node) Findings {
 	c.identity()
 	c.keys()
 	c.match()
+	c.endpointOwners()
+	c.listenPorts()
 	c.ha()
 	c.patches()
 	c.pairs()
@@ -32,6 +34,10 @@ func Check(in []Node) Findings {
 	c.endpoints()
 	c.presharedKeys()
 	c.mtus()
+	c.routeMTUs()
+	c.guards()
+	c.datasources()
+	c.credentials()
 	c.followFrom()
 	c.dropDependent()
 	c.stopped(out)
@@ -58,6 +64,9 @@ type check struct {
 	partial bool
 	// dialledAt is where the set dials each interface (fix.go).
 	dialledAt map[*iface]string
+	// portReported are the interfaces whose listenPort every dialer
+	// disagrees with, reported at the listenPort (listenport.go).
+	portReported map[*iface]bool
 }
 
 // ifaces walks every interface of the set, in order.

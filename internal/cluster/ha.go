@@ -28,6 +28,9 @@ type haView struct {
 	// IP; vipOwned says the virtual IP was found to be a node's address.
 	atVIP    []*entry
 	vipOwned bool
+	// vipReported: the virtual IP was found off the controllers' family
+	// or network (ha_vip.go).
+	vipReported bool
 	// missing are the controllers reported for lacking the ha block,
 	// whose addresses in the unicast lists follow from it.
 	missing map[*node]bool
@@ -57,7 +60,11 @@ func (c *check) ha() {
 		// address, or on no network the set states, where the controllers
 		// stand and what the endpoint is follow from it.
 		v.vipIsAnAddress()
-		sound := !v.vipOwned && v.vipOnAStatedNetwork()
+		sound := !v.vipOwned && v.vipOfTheCarriers() && v.vipOnAStatedNetwork()
+		if !v.vipOwned {
+			v.vipOnVRRPInterfaces(sound)
+			v.vipInAllowedIPs()
+		}
 		if sound {
 			v.carriersOnTheVIPNetwork()
 			v.controllersWithoutHA()
@@ -87,7 +94,7 @@ func (c *check) haView() *haView {
 		return v
 	}
 	c.entries(func(e *entry) {
-		if e.target == nil {
+		if e.target == nil || e.elsewhere != nil {
 			return
 		}
 		ap, err := netip.ParseAddrPort(e.p.Endpoint)
