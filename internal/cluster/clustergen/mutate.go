@@ -1,0 +1,327 @@
+package clustergen
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"net/netip"
+	"slices"
+)
+
+// Mistake is what Mutate did, and where the cluster check must say so: a
+// finding of Severity at File's Path.
+type Mistake struct {
+	Family   string
+	What     string
+	File     string
+	Path     string
+	Severity string // error, or warning where a rule is one by design
+}
+
+func (m Mistake) String() string {
+	return fmt.Sprintf("%s (%s): want %s at %s %s", m.Family, m.What, m.Severity, m.File, m.Path)
+}
+
+// mutation applies one mistake of a family to s, or says it does not apply
+// to this set (no HA, no listening worker, ...).
+type mutation func(s *Set, r *rand.Rand) (Mistake, bool)
+
+// Families are the families of mistakes Mutate knows, by name: those
+// validate --cluster has always caught, and those it missed.
+var Families = map[string]mutation{
+	"endpoint-of-another-node":  endpointOfAnotherNode,
+	"listen-port-changed":       listenPortChanged,
+	"mtu-over-route":            mtuOverRoute,
+	"vip-other-family":          vipOtherFamily,
+	"vip-other-network":         vipOtherNetwork,
+	"vip-in-allowed-ips":        vipInAllowedIPs,
+	"one-node-open":             oneNodeOpen,
+	"kine-datasource-elsewhere": kineElsewhere,
+	"credential-not-delivered":  credentialNotDelivered,
+	"cluster-name":              clusterName,
+	"address-taken":             addressTaken,
+	"allowed-ips-miss":          allowedIPsMiss,
+	"keepalive-dropped":         keepaliveDropped,
+	"second-founder":            secondFounder,
+}
+
+// FamilyNames are Families' names, sorted.
+func FamilyNames() []string {
+	var out []string
+	for k := range Families {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Mutate returns a copy of s with one mistake of family, chosen with r;
+// false when the family does not apply to s.
+func Mutate(s *Set, family string, r *rand.Rand) (*Set, Mistake, bool) {
+	c := s.Clone()
+	m, ok := Families[family](c, r)
+	m.Family = family
+	return c, m, ok
+}
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+func entryPath(j int, field string) string {
+	return fmt.Sprintf("wireguard[0].peers[%d].%s", j, field)
+}
+
+// dialling are the entries of the set with an endpoint, as (node, index).
+type at struct {
+	n *Node
+	j int
+}
+
+func (s *Set) dialling() []at {
+	var out []at
+	for _, n := range s.Nodes {
+		for j, p := range n.Peers {
+			if p.Endpoint != "" && p.Name != "" {
+				out = append(out, at{n, j})
+			}
+		}
+	}
+	return out
+}
+
+// endpointOfAnotherNode: an entry dials its peer at a third node's
+// address (copied from the wrong line of an inventory).
+func endpointOfAnotherNode(s *Set, r *rand.Rand) (Mistake, bool) {
+	es := s.dialling()
+	if len(es) == 0 {
+		return Mistake{}, false
+	}
+	e := pick(r, es)
+	p := e.n.Peers[e.j]
+	var others []*Node
+	for _, o := range s.Nodes {
+		if o.Dialled && o != e.n && o.Name != p.Name {
+			others = append(others, o)
+		}
+	}
+	if len(others) == 0 {
+		return Mistake{}, false
+	}
+	o := pick(r, others)
+	p.Endpoint = o.endpoint()
+	return Mistake{What: fmt.Sprintf("%s dials %s at %s's address", e.n.Name, p.Name, o.Name), File: e.n.File(), Path: entryPath(e.j, "endpoint"), Severity: "error"}, true
+}
+
+// listenPortChanged: a node's listenPort changes, and every peer still
+// dials the old one.
+func listenPortChanged(s *Set, r *rand.Rand) (Mistake, bool) {
+	var ts []*Node
+	for _, n := range s.Nodes {
+		if n.Dialled && s.dialledBy(n) > 0 {
+			ts = append(ts, n)
+		}
+	}
+	if len(ts) == 0 {
+		return Mistake{}, false
+	}
+	t := pick(r, ts)
+	t.ListenPort = wgPort + 1
+	return Mistake{What: t.Name + " listens on another port", File: t.File(), Path: "wireguard[0].listenPort", Severity: "error"}, true
+}
+
+func (s *Set) dialledBy(t *Node) int {
+	k := 0
+	for _, n := range s.Nodes {
+		if p, _ := n.peer(t.Name); p != nil && p.Endpoint != "" {
+			k++
+		}
+	}
+	return k
+}
+
+// mtuOverRoute: a node states an mtu its underlay cannot carry through
+// WireGuard (1500 less 60 at most over IPv4).
+func mtuOverRoute(s *Set, r *rand.Rand) (Mistake, bool) {
+	n := pick(r, s.Nodes)
+	n.MTU = 1480
+	return Mistake{What: n.Name + " states mtu 1480 over a 1500 underlay", File: n.File(), Path: "wireguard[0].mtu", Severity: "error"}, true
+}
+
+func (s *Set) carriers() []*Node {
+	var out []*Node
+	for _, n := range s.Nodes {
+		if n.VIP != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// setVIP gives every controller with ha the virtual IP v, and makes it
+// their cluster.endpoint too, as an operator editing all of them does.
+func (s *Set) setVIP(v netip.Prefix) {
+	for _, n := range s.carriers() {
+		n.VIP, n.Endpoint = v.String(), v.Addr().String()
+	}
+}
+
+// vipOtherFamily: the virtual IP is IPv6 while the controllers' network
+// and unicast peers are IPv4.
+func vipOtherFamily(s *Set, _ *rand.Rand) (Mistake, bool) {
+	cs := s.carriers()
+	if len(cs) == 0 {
+		return Mistake{}, false
+	}
+	s.setVIP(netip.MustParsePrefix("2001:db8::100/64"))
+	return Mistake{What: "the virtual IP is IPv6", File: cs[0].File(), Path: "ha.virtualIP", Severity: "error"}, true
+}
+
+// vipOtherNetwork: the virtual IP is on site B's network, where workers
+// are, while the controllers are at site A.
+func vipOtherNetwork(s *Set, _ *rand.Rand) (Mistake, bool) {
+	cs := s.carriers()
+	if len(cs) == 0 {
+		return Mistake{}, false
+	}
+	s.setVIP(netip.PrefixFrom(addrIn(siteB, 100), 24))
+	return Mistake{What: "the virtual IP is on site B's network", File: cs[0].File(), Path: "ha.virtualIP", Severity: "error"}, true
+}
+
+// vipInAllowedIPs: a node routes the virtual IP into its tunnel to the
+// first controller.
+func vipInAllowedIPs(s *Set, r *rand.Rand) (Mistake, bool) {
+	cs := s.carriers()
+	if len(cs) == 0 {
+		return Mistake{}, false
+	}
+	var ns []*Node
+	for _, n := range s.Nodes {
+		if p, _ := n.peer(cs[0].Name); p != nil {
+			ns = append(ns, n)
+		}
+	}
+	n := pick(r, ns)
+	p, j := n.peer(cs[0].Name)
+	p.AllowedIPs = append(p.AllowedIPs, host(s.VIP.Addr()))
+	return Mistake{What: n.Name + " routes the virtual IP to " + cs[0].Name, File: n.File(), Path: fmt.Sprintf("wireguard[0].peers[%d].allowedIPs[%d]", j, len(p.AllowedIPs)-1), Severity: "error"}, true
+}
+
+// oneNodeOpen: one node of a guarded set is left open.
+func oneNodeOpen(s *Set, r *rand.Rand) (Mistake, bool) {
+	if !s.Guarded {
+		return Mistake{}, false
+	}
+	n := pick(r, s.Nodes)
+	n.ClusterPorts = "open"
+	return Mistake{What: n.Name + " is left open", File: n.File(), Path: "firewall.clusterPorts", Severity: "error"}, true
+}
+
+// kineElsewhere: one kine controller reads its datasource from a file, the
+// others from their credential.
+func kineElsewhere(s *Set, r *rand.Rand) (Mistake, bool) {
+	if !s.Kine {
+		return Mistake{}, false
+	}
+	var cs []*Node
+	for _, n := range s.Nodes[1:] {
+		if n.DataSource != "" {
+			cs = append(cs, n)
+		}
+	}
+	n := pick(r, cs)
+	n.DataSource = "{file: /etc/corium/kine-datasource}"
+	return Mistake{What: n.Name + " reads kine's datasource from a file", File: n.File(), Path: "storage.dataSourceFrom", Severity: "warning"}, true
+}
+
+// credentialNotDelivered: a node's sealed key is named by its delivery
+// name, which the unit never imports.
+func credentialNotDelivered(s *Set, r *rand.Rand) (Mistake, bool) {
+	var ns []*Node
+	for _, n := range s.Nodes {
+		if n.KeyFrom == "credential" {
+			ns = append(ns, n)
+		}
+	}
+	if len(ns) == 0 {
+		return Mistake{}, false
+	}
+	n := pick(r, ns)
+	n.Credential = "corium-sealed.wg0"
+	return Mistake{What: n.Name + " names its sealed key by its delivery name", File: n.File(), Path: "wireguard[0].privateKeyFrom.credential", Severity: "warning"}, true
+}
+
+// clusterName: a later node has another cluster.name.
+func clusterName(s *Set, r *rand.Rand) (Mistake, bool) {
+	n := pick(r, s.Nodes[1:])
+	n.ClusterName = "gen2"
+	return Mistake{What: n.Name + " has another cluster.name", File: n.File(), Path: "cluster.name", Severity: "error"}, true
+}
+
+// addressTaken: a later node is given an earlier one's overlay address.
+func addressTaken(s *Set, r *rand.Rand) (Mistake, bool) {
+	i := 1 + r.IntN(len(s.Nodes)-1)
+	n, o := s.Nodes[i], s.Nodes[r.IntN(i)]
+	n.Overlay = o.Overlay
+	// Its own document no longer routes that address to a peer (it would
+	// be refused on its own): the mistake is between the documents.
+	own := host(o.Overlay)
+	var kept []*Peer
+	for _, p := range n.Peers {
+		p.AllowedIPs = slices.DeleteFunc(p.AllowedIPs, func(a string) bool { return a == own })
+		if len(p.AllowedIPs) > 0 {
+			kept = append(kept, p)
+		}
+	}
+	n.Peers = kept
+	return Mistake{What: n.Name + " has " + o.Name + "'s overlay address", File: n.File(), Path: "wireguard[0].address[0]", Severity: "error"}, true
+}
+
+// allowedIPsMiss: an entry holds a wrong address for its peer.
+func allowedIPsMiss(s *Set, r *rand.Rand) (Mistake, bool) {
+	// An entry for its peer alone: one that routes others through a hub
+	// too then names one of those, which reads as a key for another node.
+	var es []at
+	for _, n := range s.Nodes {
+		for j, p := range n.Peers {
+			if len(p.AllowedIPs) == 1 {
+				es = append(es, at{n, j})
+			}
+		}
+	}
+	e := pick(r, es)
+	n, j := e.n, e.j
+	n.Peers[j].AllowedIPs[0] = "10.50.0.250/32"
+	return Mistake{What: n.Name + "'s entry for " + n.Peers[j].Name + " holds a wrong address", File: n.File(), Path: entryPath(j, "allowedIPs"), Severity: "error"}, true
+}
+
+// keepaliveDropped: a node behind NAT, which nobody can dial, drops a
+// keepalive.
+func keepaliveDropped(s *Set, r *rand.Rand) (Mistake, bool) {
+	var ns []*Node
+	for _, n := range s.Nodes {
+		if !n.Dialled {
+			ns = append(ns, n)
+		}
+	}
+	if len(ns) == 0 {
+		return Mistake{}, false
+	}
+	n := pick(r, ns)
+	j := r.IntN(len(n.Peers))
+	n.Peers[j].Keepalive = 0
+	return Mistake{What: n.Name + " behind NAT drops a keepalive", File: n.File(), Path: entryPath(j, "persistentKeepalive"), Severity: "error"}, true
+}
+
+// secondFounder: a second controller loses its join token.
+func secondFounder(s *Set, r *rand.Rand) (Mistake, bool) {
+	var cs []*Node
+	for _, n := range s.Nodes[1:] {
+		if n.IsController() {
+			cs = append(cs, n)
+		}
+	}
+	if len(cs) == 0 {
+		return Mistake{}, false
+	}
+	n := pick(r, cs)
+	n.Join = ""
+	return Mistake{What: n.Name + " has no join token", File: n.File(), Path: "join", Severity: "error"}, true
+}
