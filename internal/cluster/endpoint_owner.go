@@ -81,7 +81,7 @@ func (c *check) endpointOwners() {
 		e.elsewhere = o
 		var how string
 		if byFacts[ap.Addr()] == o {
-			how = "an address of its host"
+			how = "on its host's interfaces"
 		} else {
 			var who []string
 			c.entries(func(d *entry) {
@@ -91,15 +91,15 @@ func (c *check) endpointOwners() {
 					}
 				}
 			})
-			how = "where " + strings.Join(who, " and ") + " dial it"
+			how = "where " + strings.Join(who, " and ") + " " + plural(len(who), "dials", "dial") + " it"
 		}
 		fix := "dial it at the address it answers at"
 		if other := c.ownEndpoint(e.target, ap); other != "" {
 			fix = "dial it at " + other + ", as the set does elsewhere"
 		}
 		c.errorf(e.in.n, e.path().Field("endpoint").String(), []Place{o.at("")},
-			"%s is the address of %s (%s), not of %s, for which this entry holds the key: the handshakes go to %s, which answers only its own key, so the tunnel never comes up; %s",
-			ap, nodeName(o), how, e.target, nodeName(o), fix)
+			"%s is the address of %s, %s, not of %s, whose key this entry holds: the handshakes go to %s, which answers only its own key, so the tunnel never comes up; %s",
+			ap, nodeName(o), how, e.target, o.File, fix)
 	})
 }
 

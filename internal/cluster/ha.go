@@ -60,9 +60,14 @@ func (c *check) ha() {
 		// address, or on no network the set states, where the controllers
 		// stand and what the endpoint is follow from it.
 		v.vipIsAnAddress()
-		sound := !v.vipOwned && v.vipOfTheCarriers() && v.vipOnAStatedNetwork()
+		sound := !v.vipOwned && v.vipOfTheCarriers()
+		if sound {
+			// The controllers' host facts, where given, show the network
+			// of each VRRP interface; the set only guesses it.
+			reported, all := v.vipOnVRRPInterfaces()
+			sound = !reported && (all || v.vipOnAStatedNetwork())
+		}
 		if !v.vipOwned {
-			v.vipOnVRRPInterfaces(sound)
 			v.vipInAllowedIPs()
 		}
 		if sound {

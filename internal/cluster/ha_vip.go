@@ -68,19 +68,19 @@ func (v *haView) vipOfTheCarriers() bool {
 // vipOnVRRPInterfaces: with a controller's host facts, its VRRP interface
 // is known (ha.interface, or the one the agent chooses as plan does), and
 // so whether the virtual IP is of its family and on one of its networks.
-// Not given again where the set already showed the virtual IP off the
-// controllers' network (sound is false then).
-func (v *haView) vipOnVRRPInterfaces(sound bool) {
-	if !sound && v.vipReported {
-		return
-	}
+// It says whether it reported any, and whether it could judge every
+// controller (each has facts, and a VRRP interface in them).
+func (v *haView) vipOnVRRPInterfaces() (reported, all bool) {
 	vip := v.vip.Addr()
+	all = true
 	for _, n := range v.carriers {
 		if n.Facts == nil || n.bad["ha.interface"] || vrrpWireGuard(n) != nil {
+			all = false
 			continue
 		}
 		vr, err := render.ChooseVRRP(n.cfg, n.Facts)
 		if err != nil || vr.Interface == "" {
+			all = false
 			continue // validate --facts reports it, in plan's words
 		}
 		link := n.Facts.Interface(vr.Interface)
@@ -90,9 +90,10 @@ func (v *haView) vipOnVRRPInterfaces(sound bool) {
 			}
 		}
 		if link == nil {
+			all = false
 			continue
 		}
-		why := "ha.interface"
+		why := "named by ha.interface"
 		if vr.Why != "" {
 			why = vr.Why
 		}
@@ -112,15 +113,18 @@ func (v *haView) vipOnVRRPInterfaces(sound bool) {
 		switch {
 		case slices.ContainsFunc(link.Addresses, func(p netip.Prefix) bool { return p.Addr().Unmap() != vip && p.Masked().Contains(vip) }):
 		case len(same) == 0:
+			reported = true
 			v.c.errorf(n, "ha.virtualIP", []Place{n.at("ha.interface")},
 				"%s is %s, but the VRRP interface %s (%s) has no %s address on this host: keepalived's instance there is of the other family; give the virtual IP a free address of %s's network, or run VRRP on an interface of its family",
 				v.vip, family(vip), link.Name, why, family(vip), link.Name)
 		default:
+			reported = true
 			v.c.errorf(n, "ha.virtualIP", []Place{n.at("ha.interface")},
 				"%s is outside every network of the VRRP interface %s on this host (%s; %s): keepalived adds it there, where no router sends its packets; give the virtual IP a free address of that network",
 				v.vip, link.Name, prefixes(same), why)
 		}
 	}
+	return reported, all
 }
 
 // vipInAllowedIPs: the virtual IP of an underlay VRRP group is reached over

@@ -51,13 +51,13 @@ func (c *check) listenPorts() {
 		var who []string
 		var related []Place
 		for _, e := range d.by {
-			who = append(who, e.in.String())
+			who = append(who, e.in.n.File)
 			related = append(related, e.in.n.at(e.path().Field("endpoint").String()))
 		}
 		path := t.path().Field("listenPort").String()
 		if d.ownAddr {
 			c.errorf(t.n, path, related,
-				"is %d, but every peer that dials %s dials port %s (%s), at an address of its own host: no port forward stands between them, so no handshake arrives; listen on %s, or give every endpoint port %d",
+				"is %d, but every peer that dials %s dials port %s (%s), and at an address of its own host: no port forward stands between them, so no handshake arrives; listen on %s, or give every endpoint port %d",
 				lp, t, port, strings.Join(who, ", "), port, lp)
 			continue
 		}
