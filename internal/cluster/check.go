@@ -33,8 +33,8 @@ func Check(in []Node) Findings {
 	c.keepalives()
 	c.endpoints()
 	c.presharedKeys()
-	c.mtus()
 	c.routeMTUs()
+	c.mtus()
 	c.guards()
 	c.datasources()
 	c.credentials()
@@ -67,6 +67,10 @@ type check struct {
 	// portReported are the interfaces whose listenPort every dialer
 	// disagrees with, reported at the listenPort (listenport.go).
 	portReported map[*iface]bool
+	// overRoute are the interfaces whose stated mtu their route cannot
+	// carry (mtu_route.go): that is what to fix, not their difference
+	// from the overlay's.
+	overRoute map[*iface]bool
 }
 
 // ifaces walks every interface of the set, in order.

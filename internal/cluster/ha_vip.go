@@ -50,7 +50,10 @@ func (v *haView) vipOfTheCarriers() bool {
 	var there *stating
 	for _, ss := range v.under {
 		for _, s := range ss {
-			if net.Contains(s.addr) && (there == nil || s.by.in.n.order < there.by.in.n.order) {
+			if !net.Contains(s.addr) {
+				continue
+			}
+			if there == nil || s.n.order < there.n.order {
 				there = &s
 			}
 		}

@@ -32,6 +32,10 @@ func (c *check) routeMTUs() {
 		if limit == 0 || *f.wg.MTU <= limit {
 			return
 		}
+		if c.overRoute == nil {
+			c.overRoute = map[*iface]bool{}
+		}
+		c.overRoute[f] = true
 		c.errorf(f.n, f.path().Field("mtu").String(), nil,
 			"is %d, but %s, so the tunnel carries at most %d in one packet: larger ones leave as fragments or not at all; set mtu: %d, or leave it unset to have it derived at boot",
 			*f.wg.MTU, why, limit, limit)
