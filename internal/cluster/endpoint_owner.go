@@ -78,6 +78,9 @@ func (c *check) endpointOwners() {
 		if o == nil || o == t || (byFacts[ap.Addr()] == nil && len(at[ap]) < 2) || holdsAddr(t, ap.Addr()) {
 			return
 		}
+		if e.mismatched || holdsAnyOf(e, o) && !holdsAnyOf(e, t) {
+			return // its addresses name o, not t: the key is what is wrong (match)
+		}
 		e.elsewhere = o
 		var how string
 		if byFacts[ap.Addr()] == o {
@@ -101,6 +104,18 @@ func (c *check) endpointOwners() {
 			"%s is the address of %s, %s, not of %s, whose key this entry holds: the handshakes go to %s, which answers only its own key, so the tunnel never comes up; %s",
 			ap, nodeName(o), how, e.target, o.File, fix)
 	})
+}
+
+// holdsAnyOf says whether e's allowedIPs hold an overlay address of n.
+func holdsAnyOf(e *entry, n *node) bool {
+	for _, f := range n.ifaces {
+		for _, a := range f.addrs {
+			if e.holds(a.Addr()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dialsIP is the entry's endpoint when it is an IP address its file's

@@ -158,6 +158,7 @@ func (v *haView) vipIsAnAddress() {
 	for _, e := range v.atVIP {
 		t := e.target.n
 		if len(v.stated[t]) > 0 {
+			e.atVIP = true
 			v.c.errorf(e.in.n, e.path().Field("endpoint").String(), []Place{ref.at("ha.virtualIP")},
 				"dials %s at the virtual IP %s, which moves between the controllers: WireGuard then reaches whichever holds it, with another key; dial %s at its own address (%s)",
 				t.File, v.vip.Addr(), t.File, v.stated[t][0].addr)

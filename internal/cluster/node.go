@@ -77,6 +77,9 @@ type entry struct {
 	// is, when that is not the node it stands for (endpoint_owner.go): the
 	// findings about where the target is dialled follow from it.
 	elsewhere *node
+	// atVIP: the entry dials its target at the virtual IP, reported by
+	// the HA check; nor is it counted among where the target is dialled.
+	atVIP bool
 }
 
 func newNode(order int, in Node) *node {
