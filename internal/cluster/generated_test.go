@@ -89,10 +89,10 @@ func TestGeneratedMistakesAreFound(t *testing.T) {
 }
 
 // foundAt says whether a finding of the mistake's severity is at its file
-// and field.
+// and field (and names the file it must name).
 func foundAt(fs cluster.Findings, m clustergen.Mistake) bool {
 	for _, f := range fs {
-		if f.File == m.File && f.Path == m.Path && f.Severity.String() == m.Severity {
+		if f.File == m.File && f.Path == m.Path && f.Severity.String() == m.Severity && strings.Contains(f.Message, m.Names) {
 			return true
 		}
 	}

@@ -50,6 +50,7 @@ type Node struct {
 	VIP          string
 	Endpoint     string
 	ClusterName  string
+	PodCIDR      string // "": the default
 	UnicastPeers []string
 	// RouteMTU is its host's route MTU to every peer.
 	RouteMTU int
@@ -62,6 +63,8 @@ type Peer struct {
 	Endpoint   string
 	AllowedIPs []string
 	Keepalive  int
+	// PresharedFrom is the entry's presharedKeyFrom, as a flow mapping.
+	PresharedFrom string
 }
 
 // File is the node's document's file name.

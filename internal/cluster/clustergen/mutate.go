@@ -15,6 +15,10 @@ type Mistake struct {
 	File     string
 	Path     string
 	Severity string // error, or warning where a rule is one by design
+	// Names is a file the finding's message must name besides, where the
+	// finding is made at the other end of the mistake (a pair reported
+	// from the file that still lists the other).
+	Names string
 }
 
 func (m Mistake) String() string {
@@ -42,6 +46,13 @@ var Families = map[string]mutation{
 	"allowed-ips-miss":          allowedIPsMiss,
 	"keepalive-dropped":         keepaliveDropped,
 	"second-founder":            secondFounder,
+	"keys-swapped":              keysSwapped,
+	"reverse-missing":           reverseMissing,
+	"pod-range-routed":          podRangeRouted,
+	"pod-cidr":                  podCIDR,
+	"preshared-one-side":        presharedOneSide,
+	"unicast-peer-missing":      unicastPeerMissing,
+	"endpoint-is-vip":           endpointIsVIP,
 }
 
 // FamilyNames are Families' names, sorted.
@@ -324,4 +335,123 @@ func secondFounder(s *Set, r *rand.Rand) (Mistake, bool) {
 	n := pick(r, cs)
 	n.Join = ""
 	return Mistake{What: n.Name + " has no join token", File: n.File(), Path: "join", Severity: "error"}, true
+}
+
+// directPairs are the entries of pairs that list each other with one
+// address each, as (node, index).
+func (s *Set) directPairs() []at {
+	var out []at
+	for _, n := range s.Nodes {
+		for j, p := range n.Peers {
+			if o := s.node(p.Name); o != nil && len(p.AllowedIPs) == 1 {
+				if q, _ := o.peer(n.Name); q != nil && len(q.AllowedIPs) == 1 {
+					out = append(out, at{n, j})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// keysSwapped: a node's two entries have each other's keys.
+func keysSwapped(s *Set, r *rand.Rand) (Mistake, bool) {
+	// Two entries for one peer each, so that each one's address says
+	// which node it was meant for.
+	var es [][2]at
+	for _, n := range s.Nodes {
+		for j, p := range n.Peers {
+			for k := j + 1; k < len(n.Peers); k++ {
+				if len(p.AllowedIPs) == 1 && len(n.Peers[k].AllowedIPs) == 1 {
+					es = append(es, [2]at{{n, j}, {n, k}})
+				}
+			}
+		}
+	}
+	if len(es) == 0 {
+		return Mistake{}, false
+	}
+	e := pick(r, es)
+	n, j, k := e[0].n, e[0].j, e[1].j
+	n.Peers[j].PublicKey, n.Peers[k].PublicKey = n.Peers[k].PublicKey, n.Peers[j].PublicKey
+	return Mistake{What: n.Name + " swaps the keys of two entries", File: n.File(), Path: entryPath(j, "publicKey"), Severity: "error"}, true
+}
+
+// reverseMissing: of a pair, one node drops its entry for the other, which
+// still lists it: the finding is at the entry left, naming the node that
+// dropped it.
+func reverseMissing(s *Set, r *rand.Rand) (Mistake, bool) {
+	ps := s.directPairs()
+	if len(ps) == 0 {
+		return Mistake{}, false
+	}
+	e := pick(r, ps)
+	o := s.node(e.n.Peers[e.j].Name)
+	_, k := o.peer(e.n.Name)
+	o.Peers = slices.Delete(o.Peers, k, k+1)
+	return Mistake{What: o.Name + " drops its entry for " + e.n.Name, File: e.n.File(), Path: entryPath(e.j, "publicKey"), Severity: "error", Names: o.File()}, true
+}
+
+// podRangeRouted: an entry routes the pod range to its peer.
+func podRangeRouted(s *Set, r *rand.Rand) (Mistake, bool) {
+	n := pick(r, s.Nodes)
+	j := r.IntN(len(n.Peers))
+	n.Peers[j].AllowedIPs = append(n.Peers[j].AllowedIPs, "10.244.0.0/16")
+	return Mistake{What: n.Name + " routes the pod range to " + n.Peers[j].Name, File: n.File(), Path: fmt.Sprintf("wireguard[0].peers[%d].allowedIPs[%d]", j, len(n.Peers[j].AllowedIPs)-1), Severity: "error"}, true
+}
+
+// podCIDR: a later node has another pod range.
+func podCIDR(s *Set, r *rand.Rand) (Mistake, bool) {
+	n := pick(r, s.Nodes[1:])
+	n.PodCIDR = "10.245.0.0/16"
+	return Mistake{What: n.Name + " has another pod range", File: n.File(), Path: "network.podCIDR", Severity: "error"}, true
+}
+
+// presharedOneSide: one end of a pair adds a preshared key the other lacks.
+func presharedOneSide(s *Set, r *rand.Rand) (Mistake, bool) {
+	ps := s.directPairs()
+	if len(ps) == 0 {
+		return Mistake{}, false
+	}
+	e := pick(r, ps)
+	e.n.Peers[e.j].PresharedFrom = "{file: /etc/corium/psk}"
+	o := s.node(e.n.Peers[e.j].Name)
+	return Mistake{What: e.n.Name + " sets a preshared key for " + o.Name + ", which has none", File: e.n.File(), Path: entryPath(e.j, "presharedKey"), Severity: "error", Names: o.File()}, true
+}
+
+// unicastPeerMissing: a controller's unicast list lacks another's address.
+func unicastPeerMissing(s *Set, r *rand.Rand) (Mistake, bool) {
+	cs := s.carriers()
+	if len(cs) < 2 {
+		return Mistake{}, false
+	}
+	n := pick(r, cs)
+	var others []string
+	for _, u := range n.UnicastPeers {
+		if u != n.Underlay.Addr().String() {
+			others = append(others, u)
+		}
+	}
+	drop := pick(r, others)
+	n.UnicastPeers = slices.DeleteFunc(n.UnicastPeers, func(u string) bool { return u == drop })
+	return Mistake{What: n.Name + "'s unicast list lacks " + drop, File: n.File(), Path: "ha.unicastPeers", Severity: "error"}, true
+}
+
+// endpointIsVIP: a node dials the first controller at the virtual IP.
+func endpointIsVIP(s *Set, r *rand.Rand) (Mistake, bool) {
+	cs := s.carriers()
+	if len(cs) == 0 {
+		return Mistake{}, false
+	}
+	var es []at
+	for _, e := range s.dialling() {
+		if e.n.Peers[e.j].Name == cs[0].Name {
+			es = append(es, e)
+		}
+	}
+	if len(es) == 0 {
+		return Mistake{}, false
+	}
+	e := pick(r, es)
+	e.n.Peers[e.j].Endpoint = netip.AddrPortFrom(s.VIP.Addr(), wgPort).String()
+	return Mistake{What: e.n.Name + " dials " + cs[0].Name + " at the virtual IP", File: e.n.File(), Path: entryPath(e.j, "endpoint"), Severity: "error"}, true
 }

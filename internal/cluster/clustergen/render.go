@@ -34,6 +34,10 @@ func (n *Node) Document() string {
 	}
 	w("node:")
 	w("  name: %s", n.Name)
+	if n.PodCIDR != "" {
+		w("network:")
+		w("  podCIDR: %s", n.PodCIDR)
+	}
 	if n.Join != "" {
 		w("join:")
 		w("  tokenFrom: %s", n.Join)
@@ -89,6 +93,9 @@ func (n *Node) Document() string {
 		w("        allowedIPs: [%s]", strings.Join(p.AllowedIPs, ", "))
 		if p.Keepalive != 0 {
 			w("        persistentKeepalive: %d", p.Keepalive)
+		}
+		if p.PresharedFrom != "" {
+			w("        presharedKeyFrom: %s", p.PresharedFrom)
 		}
 	}
 	return b.String()
