@@ -114,24 +114,34 @@ var setOnly = []string{"endpoint-of-another-node", "vip-other-network", "vip-oth
 // also the first such set whose mistake is found without facts.
 func writeKeptCases(t *testing.T) {
 	for fi, family := range clustergen.FamilyNames() {
-		writeKeptCase(t, family, fi, true)
+		writeKeptCase(t, family, fi, true, false)
 		if slices.Contains(setOnly, family) {
-			writeKeptCase(t, family, fi, false)
+			writeKeptCase(t, family, fi, false, false)
+		}
+		if slices.Contains(ipv6Too, family) {
+			writeKeptCase(t, family, fi, true, true)
 		}
 	}
 }
 
-func writeKeptCase(t *testing.T, family string, fi int, withFacts bool) {
+// ipv6Too are the families whose finding depends on the underlay's family,
+// written once more on an IPv6 underlay (NAME-ipv6).
+var ipv6Too = []string{"mtu-over-route", "vip-other-family"}
+
+func writeKeptCase(t *testing.T, family string, fi int, withFacts, ipv6 bool) {
 	dir := filepath.Join(keptDir, family)
 	if !withFacts {
 		dir += "-set-only"
+	}
+	if ipv6 {
+		dir += "-ipv6"
 	}
 	if _, err := os.Stat(dir); err == nil {
 		return
 	}
 	for seed := range uint64(1000) {
 		s := clustergen.Generate(seed)
-		if len(s.Nodes) > 6 {
+		if len(s.Nodes) > 6 || s.IPv6 != ipv6 {
 			continue
 		}
 		m, mistake, ok := clustergen.Mutate(s, family, rand.New(rand.NewPCG(seed, uint64(fi))))

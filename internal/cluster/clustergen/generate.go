@@ -88,7 +88,57 @@ func Generate(seed uint64) *Set {
 		}
 	}
 	s.wire(r)
+	// Drawn last, so that a seed's IPv4 set is the same as before there
+	// were IPv6 ones.
+	if r.IntN(4) == 0 {
+		s.toIPv6()
+	}
 	return s
+}
+
+// The IPv6 underlay: each IPv4 network's node k is k of the matching one.
+var v6Of = map[netip.Prefix]netip.Prefix{
+	siteA:  netip.MustParsePrefix("2001:db8:a::/64"),
+	siteB:  netip.MustParsePrefix("2001:db8:b::/64"),
+	natted: netip.MustParsePrefix("fd00:16::/64"),
+}
+
+// v6 is a's address in the IPv6 underlay.
+func v6(a netip.Addr) netip.Addr {
+	for v4, six := range v6Of {
+		if v4.Contains(a) {
+			b := six.Addr().As16()
+			b[15] = a.As4()[3]
+			return netip.AddrFrom16(b)
+		}
+	}
+	return a
+}
+
+func v6Prefix(p netip.Prefix) netip.Prefix { return netip.PrefixFrom(v6(p.Addr()), 64) }
+
+// toIPv6 moves the underlay to IPv6, as at a site without IPv4: the
+// hosts' addresses, the endpoints, the unicast peers and the virtual IP.
+// The overlay stays as it is.
+func (s *Set) toIPv6() {
+	s.IPv6 = true
+	if s.VIP.IsValid() {
+		s.VIP = v6Prefix(s.VIP)
+	}
+	for _, n := range s.Nodes {
+		n.Underlay = v6Prefix(n.Underlay)
+		for _, p := range n.Peers {
+			if ap, err := netip.ParseAddrPort(p.Endpoint); err == nil {
+				p.Endpoint = netip.AddrPortFrom(v6(ap.Addr()), ap.Port()).String()
+			}
+		}
+		for i, u := range n.UnicastPeers {
+			n.UnicastPeers[i] = v6(netip.MustParseAddr(u)).String()
+		}
+		if n.VIP != "" {
+			n.VIP, n.Endpoint = s.VIP.String(), s.VIP.Addr().String()
+		}
+	}
 }
 
 func addrIn(p netip.Prefix, k int) netip.Addr {

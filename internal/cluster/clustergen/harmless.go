@@ -9,12 +9,14 @@ import (
 type change func(s *Set, r *rand.Rand) string
 
 // Harmless are the changes that leave a set one cluster, by name: the
-// order of peers, a keepalive more, and a peer outside the set (its own key
-// and an address no node has) that one node lists and nothing uses.
+// order of peers, a keepalive more, a peer outside the set (its own key
+// and an address no node has) that one node lists and nothing uses, and
+// every node's mtu the most its underlay carries.
 var Harmless = map[string]change{
 	"reordered-peers": reorderPeers,
 	"extra-keepalive": extraKeepalive,
 	"unused-peer":     unusedPeer,
+	"mtu-at-limit":    mtuAtLimit,
 }
 
 // Change returns a copy of s with the harmless change kind, and says what
@@ -42,4 +44,11 @@ func unusedPeer(s *Set, r *rand.Rand) string {
 	k := key(r)
 	n.Peers = append(n.Peers, &Peer{PublicKey: k.PublicKey().String(), AllowedIPs: []string{"10.50.0.240/32"}})
 	return n.Name + " lists an unused peer outside the set"
+}
+
+func mtuAtLimit(s *Set, _ *rand.Rand) string {
+	for _, n := range s.Nodes {
+		n.MTU = routeMTU - overheadOf(s)
+	}
+	return fmt.Sprintf("every node states mtu %d", routeMTU-overheadOf(s))
 }

@@ -16,6 +16,8 @@ type Set struct {
 	// variants the set has.
 	Topology          string
 	Guarded, HA, Kine bool
+	// IPv6: the underlay is IPv6 only (the overlay stays IPv4).
+	IPv6 bool
 	// VIP is the controllers' virtual IP with HA.
 	VIP netip.Prefix
 }
@@ -139,5 +141,5 @@ func (s *Set) Clone() *Set {
 }
 
 func (s *Set) String() string {
-	return fmt.Sprintf("seed %d: %d nodes, %s, guarded %t, ha %t, kine %t", s.Seed, len(s.Nodes), s.Topology, s.Guarded, s.HA, s.Kine)
+	return fmt.Sprintf("seed %d: %d nodes, %s, guarded %t, ha %t, kine %t, ipv6 %t", s.Seed, len(s.Nodes), s.Topology, s.Guarded, s.HA, s.Kine, s.IPv6)
 }

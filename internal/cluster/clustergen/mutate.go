@@ -149,11 +149,19 @@ func (s *Set) dialledBy(t *Node) int {
 }
 
 // mtuOverRoute: a node states an mtu its underlay cannot carry through
-// WireGuard (1500 less 60 at most over IPv4).
+// WireGuard (1500 less 60 at most over IPv4, less 80 over IPv6).
 func mtuOverRoute(s *Set, r *rand.Rand) (Mistake, bool) {
 	n := pick(r, s.Nodes)
-	n.MTU = 1480
-	return Mistake{What: n.Name + " states mtu 1480 over a 1500 underlay", File: n.File(), Path: "wireguard[0].mtu", Severity: "error"}, true
+	n.MTU = routeMTU - overheadOf(s) + 20
+	return Mistake{What: fmt.Sprintf("%s states mtu %d over a %d underlay", n.Name, n.MTU, routeMTU), File: n.File(), Path: "wireguard[0].mtu", Severity: "error"}, true
+}
+
+// overheadOf is what WireGuard takes of the set's underlay MTU.
+func overheadOf(s *Set) int {
+	if s.IPv6 {
+		return 80
+	}
+	return 60
 }
 
 func (s *Set) carriers() []*Node {
@@ -174,15 +182,19 @@ func (s *Set) setVIP(v netip.Prefix) {
 	}
 }
 
-// vipOtherFamily: the virtual IP is IPv6 while the controllers' network
-// and unicast peers are IPv4.
+// vipOtherFamily: the virtual IP is of the other family than the
+// controllers' network and unicast peers.
 func vipOtherFamily(s *Set, _ *rand.Rand) (Mistake, bool) {
 	cs := s.carriers()
 	if len(cs) == 0 {
 		return Mistake{}, false
 	}
-	s.setVIP(netip.MustParsePrefix("2001:db8::100/64"))
-	return Mistake{What: "the virtual IP is IPv6", File: cs[0].File(), Path: "ha.virtualIP", Severity: "error"}, true
+	v, what := netip.MustParsePrefix("2001:db8:a::100/64"), "the virtual IP is IPv6"
+	if s.IPv6 {
+		v, what = vip, "the virtual IP is IPv4"
+	}
+	s.setVIP(v)
+	return Mistake{What: what, File: cs[0].File(), Path: "ha.virtualIP", Severity: "error"}, true
 }
 
 // vipOtherNetwork: the virtual IP is on site B's network, where workers
@@ -192,7 +204,11 @@ func vipOtherNetwork(s *Set, _ *rand.Rand) (Mistake, bool) {
 	if len(cs) == 0 {
 		return Mistake{}, false
 	}
-	s.setVIP(netip.PrefixFrom(addrIn(siteB, 100), 24))
+	v := netip.PrefixFrom(addrIn(siteB, 100), 24)
+	if s.IPv6 {
+		v = v6Prefix(v)
+	}
+	s.setVIP(v)
 	return Mistake{What: "the virtual IP is on site B's network", File: cs[0].File(), Path: "ha.virtualIP", Severity: "error"}, true
 }
 

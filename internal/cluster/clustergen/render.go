@@ -88,7 +88,7 @@ func (n *Node) Document() string {
 		}
 		w("      - publicKey: %s%s", p.PublicKey, comment)
 		if p.Endpoint != "" {
-			w("        endpoint: %s", p.Endpoint)
+			w("        endpoint: %q", p.Endpoint) // [v6]:port is a flow sequence unquoted
 		}
 		w("        allowedIPs: [%s]", strings.Join(p.AllowedIPs, ", "))
 		if p.Keepalive != 0 {
