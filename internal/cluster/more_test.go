@@ -145,6 +145,19 @@ func TestControllersSharingKineAreOneCluster(t *testing.T) {
 		!strings.Contains(fs[0].Message, "from the file /etc/corium/kine-datasource, but a1.yaml reads it from the credential corium.kine-datasource") {
 		t.Errorf("a datasource read from another place: want one warning at %s storage.dataSourceFrom, got:\n%s", a2File, lines(fs))
 	}
+	// Two URLs are told apart and never shown: a query may carry a token.
+	const u1, u2 = "https://vault.example/v1/kine?token=s3cr3t-one", "https://vault.example/v1/kine?token=s3cr3t-two"
+	fs = checkSet(t, false,
+		edit{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nstorage: {type: kine, dataSourceFrom: {url: \"" + u1 + "\"}}\n"},
+		edit{"a2.yaml", "role: controller\n", "role: controller\nstorage: {type: kine, dataSourceFrom: {url: \"" + u2 + "\"}}\n"},
+	)
+	out, err := json.Marshal(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "from a URL, but a1.yaml reads it from another URL") || strings.Contains(string(out), "s3cr3t") || strings.Contains(string(out), "vault.example") {
+		t.Errorf("two datasource URLs: want one warning that shows neither, got:\n%s", out)
+	}
 }
 
 // A worker that reaches the first controller through the second (a hub
