@@ -124,12 +124,7 @@ func endpointOfAnotherNode(s *Set, r *rand.Rand) (Mistake, bool) {
 // listenPortChanged: a node's listenPort changes, and every peer still
 // dials the old one.
 func listenPortChanged(s *Set, r *rand.Rand) (Mistake, bool) {
-	var ts []*Node
-	for _, n := range s.Nodes {
-		if n.Dialled && s.dialledBy(n) > 0 {
-			ts = append(ts, n)
-		}
-	}
+	ts := where(s.Nodes, func(n *Node) bool { return n.Dialled && s.dialledBy(n) > 0 })
 	if len(ts) == 0 {
 		return Mistake{}, false
 	}
@@ -165,9 +160,14 @@ func overheadOf(s *Set) int {
 }
 
 func (s *Set) carriers() []*Node {
+	return where(s.Nodes, func(n *Node) bool { return n.VIP != "" })
+}
+
+// where are the nodes of ns that keep takes, in order.
+func where(ns []*Node, keep func(*Node) bool) []*Node {
 	var out []*Node
-	for _, n := range s.Nodes {
-		if n.VIP != "" {
+	for _, n := range ns {
+		if keep(n) {
 			out = append(out, n)
 		}
 	}
@@ -247,13 +247,7 @@ func kineElsewhere(s *Set, r *rand.Rand) (Mistake, bool) {
 	if !s.Kine {
 		return Mistake{}, false
 	}
-	var cs []*Node
-	for _, n := range s.Nodes[1:] {
-		if n.DataSource != "" {
-			cs = append(cs, n)
-		}
-	}
-	n := pick(r, cs)
+	n := pick(r, where(s.Nodes[1:], func(n *Node) bool { return n.DataSource != "" }))
 	n.DataSource = "{file: /etc/corium/kine-datasource}"
 	return Mistake{What: n.Name + " reads kine's datasource from a file", File: n.File(), Path: "storage.dataSourceFrom", Severity: "warning"}, true
 }
@@ -261,12 +255,7 @@ func kineElsewhere(s *Set, r *rand.Rand) (Mistake, bool) {
 // credentialNotDelivered: a node's sealed key is named by its delivery
 // name, which the unit never imports.
 func credentialNotDelivered(s *Set, r *rand.Rand) (Mistake, bool) {
-	var ns []*Node
-	for _, n := range s.Nodes {
-		if n.KeyFrom == "credential" {
-			ns = append(ns, n)
-		}
-	}
+	ns := where(s.Nodes, func(n *Node) bool { return n.KeyFrom == "credential" })
 	if len(ns) == 0 {
 		return Mistake{}, false
 	}
@@ -322,12 +311,7 @@ func allowedIPsMiss(s *Set, r *rand.Rand) (Mistake, bool) {
 // keepaliveDropped: a node behind NAT, which nobody can dial, drops a
 // keepalive.
 func keepaliveDropped(s *Set, r *rand.Rand) (Mistake, bool) {
-	var ns []*Node
-	for _, n := range s.Nodes {
-		if !n.Dialled {
-			ns = append(ns, n)
-		}
-	}
+	ns := where(s.Nodes, func(n *Node) bool { return !n.Dialled })
 	if len(ns) == 0 {
 		return Mistake{}, false
 	}
@@ -339,12 +323,7 @@ func keepaliveDropped(s *Set, r *rand.Rand) (Mistake, bool) {
 
 // secondFounder: a second controller loses its join token.
 func secondFounder(s *Set, r *rand.Rand) (Mistake, bool) {
-	var cs []*Node
-	for _, n := range s.Nodes[1:] {
-		if n.IsController() {
-			cs = append(cs, n)
-		}
-	}
+	cs := where(s.Nodes[1:], (*Node).IsController)
 	if len(cs) == 0 {
 		return Mistake{}, false
 	}
