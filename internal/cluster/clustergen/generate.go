@@ -13,6 +13,7 @@ var (
 	siteA   = netip.MustParsePrefix("192.0.2.0/24")
 	siteB   = netip.MustParsePrefix("198.51.100.0/24")
 	natted  = netip.MustParsePrefix("172.16.0.0/24")
+	cloud   = netip.MustParsePrefix("10.99.0.0/24")
 	overlay = netip.MustParsePrefix("10.50.0.0/24")
 	vip     = netip.MustParsePrefix("192.0.2.100/24")
 )
@@ -92,6 +93,13 @@ func Generate(seed uint64) *Set {
 	// were IPv6 ones.
 	if r.IntN(4) == 0 {
 		s.toIPv6()
+	}
+	// Some workers at site B sit behind a 1:1 NAT, as cloud instances do:
+	// dialled at the public address, which their host does not have.
+	for i, n := range s.Nodes {
+		if r.IntN(2) == 0 && n.Dialled && !s.IPv6 && siteB.Contains(n.Underlay.Addr()) {
+			n.Host = netip.PrefixFrom(addrIn(cloud, 20+i), 24)
+		}
 	}
 	return s
 }

@@ -32,7 +32,10 @@ type Node struct {
 	// Underlay is the address the node's host has on eth0; Dialled is
 	// whether peers dial it there (it listens), else it is behind NAT and
 	// dials out only.
-	Underlay   netip.Prefix
+	Underlay netip.Prefix
+	// Host is the address its host has, where a 1:1 NAT maps Underlay to
+	// it; invalid when the host has Underlay itself.
+	Host       netip.Prefix
 	Dialled    bool
 	ListenPort int
 	Overlay    netip.Addr
@@ -108,6 +111,14 @@ func (n *Node) peer(name string) (*Peer, int) {
 		}
 	}
 	return nil, -1
+}
+
+// own is the address on the node's host.
+func (n *Node) own() netip.Prefix {
+	if n.Host.IsValid() {
+		return n.Host
+	}
+	return n.Underlay
 }
 
 // endpoint is where peers dial n.

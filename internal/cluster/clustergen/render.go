@@ -102,12 +102,12 @@ func (n *Node) Document() string {
 }
 
 // Facts are the node's host network before it boots: eth0 with its
-// underlay address, the default route, and the route to each endpoint it
+// own address (its private one behind a 1:1 NAT), the default route, and the route to each endpoint it
 // dials and each unicast peer.
 func (n *Node) Facts() *hostfacts.Facts {
-	src := n.Underlay.Addr()
+	src := n.own().Addr()
 	f := &hostfacts.Facts{
-		Interfaces:   []hostfacts.InterfaceFacts{{Name: "eth0", Addresses: []netip.Prefix{n.Underlay}}},
+		Interfaces:   []hostfacts.InterfaceFacts{{Name: "eth0", Addresses: []netip.Prefix{n.own()}}},
 		DefaultRoute: &hostfacts.RouteFacts{Interface: "eth0", Source: src, MTU: n.RouteMTU},
 	}
 	seen := map[netip.Addr]bool{}
