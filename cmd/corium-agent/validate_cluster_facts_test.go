@@ -85,6 +85,14 @@ func TestValidateClusterReadsEachNodesFacts(t *testing.T) {
 	if code, out := run(factsDir); code != exitUsage || !strings.Contains(out, "c9.json is no node's") {
 		t.Errorf("a facts file no node takes: exit %d\n%s", code, out)
 	}
+	// Unless a document could not be read: its node.name is not known.
+	bad := filepath.Join(dir, "broken.yaml")
+	if err := os.WriteFile(bad, []byte("role: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := runCLI(t, append([]string{"validate", "--cluster", "--facts", factsDir, bad}, docs...)...); code != exitFailed || strings.Contains(out, "is no node's") {
+		t.Errorf("a facts file beside a document that cannot be read: exit %d\n%s", code, out)
+	}
 	if err := os.Remove(filepath.Join(factsDir, "c9.json")); err != nil {
 		t.Fatal(err)
 	}

@@ -65,13 +65,17 @@ func noFacts(n cluster.Node) string {
 }
 
 // factsUsed: a facts file no node takes is a typo in its name, and leaves
-// that node's host unchecked.
+// that node's host unchecked. Not judged while a file's document could not
+// be read: its node.name, which may be the file's name, is not known.
 func factsUsed(byNode map[string]*hostfacts.Facts, reports []validateReport) error {
 	if byNode == nil {
 		return nil
 	}
 	used := map[string]bool{}
 	for _, r := range reports {
+		if r.node.Doc == nil {
+			return nil
+		}
 		if _, name := cluster.FactsFor(r.node, byNode); name != "" {
 			used[name] = true
 		}
