@@ -75,7 +75,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
-	factsFile := fs.String("facts", "", "also run the checks plan runs with the host's network as JSON (`file`, as corium-agent facts prints it on the node)")
+	factsFile := fs.String("facts", "", "also run the checks plan runs with the host's network as JSON (`file`, as corium-agent facts prints it on the node); with --cluster, a directory of each node's, NODE.json by node name or file name")
 	format := formatFlag(fs)
 	files, code, ok := parseFlags(fs, args, stdout)
 	if !ok {
@@ -104,7 +104,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageError(fs, "%v", err)
 	}
 	if *factsFile != "" {
-		if c.facts, err = bootstrap.ReadFacts(*factsFile); err != nil {
+		if c.facts, c.byNode, err = readFactsFlag(*factsFile, *asCluster); err != nil {
 			return usageError(fs, "--facts: %v", err)
 		}
 	}
@@ -124,6 +124,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		if *format == "text" && !*asCluster {
 			printText(stdout, stderr, r)
 		}
+	}
+	if err := factsUsed(c.byNode, reports); err != nil {
+		return usageError(fs, "--facts %s: %v", *factsFile, err)
 	}
 	var set *clusterReport
 	if *asCluster {
@@ -181,6 +184,9 @@ type checks struct {
 	// facts are the host's (--facts): a valid document is then checked as
 	// plan checks it on that host.
 	facts *hostfacts.Facts
+	// byNode are each node's facts (--cluster --facts DIR), by file name
+	// less .json (validate_facts_dir.go); nil with one facts file.
+	byNode map[string]*hostfacts.Facts
 }
 
 func validateFile(ctx context.Context, file string, c checks) validateReport {
@@ -196,6 +202,11 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	if err != nil {
 		r.Error = err.Error()
 		return r
+	}
+	facts := c.facts
+	if c.byNode != nil {
+		facts = c.nodeFacts(n)
+		n.Facts = facts
 	}
 	r.node = n
 	r.Shape, r.Findings = n.Shape().String(), n.Findings
@@ -219,9 +230,12 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 			r.Findings = append(r.Findings, finding.Finding{Severity: finding.Error, Message: err.Error()})
 		}
 	}
-	if c.facts != nil && n.Doc != nil && n.Doc.Config != nil && len(r.Findings.Errors()) == 0 {
+	if c.byNode != nil && facts == nil && n.Doc != nil && n.Doc.Config != nil {
+		r.Findings = append(r.Findings, finding.Finding{Severity: finding.Warning, Message: noFacts(n)})
+	}
+	if facts != nil && n.Doc != nil && n.Doc.Config != nil && len(r.Findings.Errors()) == 0 {
 		// What plan refuses on that host, in plan's words.
-		if err := bootstrap.CheckWithFacts(n.Doc.Config, *n.Doc.K0s, c.facts); err != nil {
+		if err := bootstrap.CheckWithFacts(n.Doc.Config, *n.Doc.K0s, facts); err != nil {
 			r.Findings = append(r.Findings, finding.Finding{Severity: finding.Error, Message: err.Error()})
 		}
 	}

@@ -21,6 +21,8 @@ func Check(in []Node) Findings {
 	c.identity()
 	c.keys()
 	c.match()
+	c.endpointOwners()
+	c.listenPorts()
 	c.ha()
 	c.patches()
 	c.pairs()
@@ -31,7 +33,11 @@ func Check(in []Node) Findings {
 	c.keepalives()
 	c.endpoints()
 	c.presharedKeys()
+	c.routeMTUs()
 	c.mtus()
+	c.guards()
+	c.datasources()
+	c.credentials()
 	c.followFrom()
 	c.dropDependent()
 	c.stopped(out)
@@ -58,6 +64,13 @@ type check struct {
 	partial bool
 	// dialledAt is where the set dials each interface (fix.go).
 	dialledAt map[*iface]string
+	// portReported are the interfaces whose listenPort every dialer
+	// disagrees with, reported at the listenPort (listenport.go).
+	portReported map[*iface]bool
+	// overRoute are the interfaces whose stated mtu their route cannot
+	// carry (mtu_route.go): that is what to fix, not their difference
+	// from the overlay's.
+	overRoute map[*iface]bool
 }
 
 // ifaces walks every interface of the set, in order.

@@ -43,8 +43,12 @@ func why(e *entry) string {
 
 // endpointPort: an endpoint's port is where the peer listens, unless a port
 // forward stands between them, so a difference is a warning.
+// Where the host facts show the endpoint is the peer's own address, no port
+// forward can stand between them, and a difference is an error. An entry
+// that dials another node's address (endpoint_owner.go), or a listenPort
+// every dialer disagrees with (listenport.go), is reported there.
 func (c *check) endpointPort(e *entry) {
-	if e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] {
+	if e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] || e.elsewhere != nil || c.portReported[e.target] {
 		return
 	}
 	_, port, err := net.SplitHostPort(e.p.Endpoint)
@@ -57,6 +61,10 @@ func (c *check) endpointPort(e *entry) {
 	case lp == nil:
 		c.warnf(e.in.n, e.path().Field("endpoint").String(), related, "dials port %s, but %s sets no listenPort, so it listens on a port chosen at random: set listenPort there", port, t)
 	case strconv.Itoa(*lp) != port:
+		if ap, ok := e.dialsIP(); ok && ownAddrPort(t, ap) {
+			c.errorf(e.in.n, e.path().Field("endpoint").String(), related, "dials port %s, but %s listens on %d, and the address is its host's own, so no port forward stands between them: use %d", port, t, *lp, *lp)
+			return
+		}
 		c.warnf(e.in.n, e.path().Field("endpoint").String(), related, "dials port %s, but %s listens on %d: unless a port forward stands between them, use %d", port, t, *lp, *lp)
 	}
 }

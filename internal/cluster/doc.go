@@ -37,6 +37,16 @@
 //     the overlay (directly or through one peer that forwards), no
 //     allowedIPs hold the pod or service range, a node nobody can dial keeps
 //     its tunnels open, and the peers dialling one interface agree on where.
+//   - endpoint_owner.go, listenport.go: no entry dials its peer at another
+//     node's address, and a listenPort every dialer disagrees with is named
+//     there.
+//   - ha_vip.go: the virtual IP is of the controllers' family and network
+//     (with facts, their VRRP interfaces'), and in no allowedIPs.
+//   - guard.go, datasource.go, credentials.go: no node is left open where
+//     others guard, kine controllers read their datasource from one place,
+//     and every credential name is one the shipped image delivers.
+//   - facts.go, mtu_route.go: each node's host facts, where given (found by
+//     node name or file name), and a stated mtu its routes can carry.
 //
 // Findings name every file and field involved, the first place in the
 // finding's position and the others in its message and Related, in a fixed
@@ -44,5 +54,6 @@
 // be a private one.
 //
 // It is a linter: it never generates, rewrites or distributes a key, and it
-// does no I/O but reading the files it is given.
+// does no I/O but reading the files it is given; each node's host facts are
+// handed to it (Node.Facts), never read here.
 package cluster

@@ -60,7 +60,7 @@ func (c *check) dialedAt(f *iface) string {
 	if c.dialledAt == nil {
 		c.dialledAt = map[*iface]string{}
 		c.entries(func(e *entry) {
-			if t := e.target; t != nil && e.p.Endpoint != "" && !e.in.n.bad[e.path().Field("endpoint").String()] {
+			if t := e.target; t != nil && e.p.Endpoint != "" && !e.in.n.bad[e.path().Field("endpoint").String()] && e.elsewhere == nil {
 				if _, seen := c.dialledAt[t]; !seen {
 					c.dialledAt[t] = e.p.Endpoint
 				}

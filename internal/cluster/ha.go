@@ -28,6 +28,9 @@ type haView struct {
 	// IP; vipOwned says the virtual IP was found to be a node's address.
 	atVIP    []*entry
 	vipOwned bool
+	// vipReported: the virtual IP was found off the controllers' family
+	// or network (ha_vip.go).
+	vipReported bool
 	// missing are the controllers reported for lacking the ha block,
 	// whose addresses in the unicast lists follow from it.
 	missing map[*node]bool
@@ -57,7 +60,16 @@ func (c *check) ha() {
 		// address, or on no network the set states, where the controllers
 		// stand and what the endpoint is follow from it.
 		v.vipIsAnAddress()
-		sound := !v.vipOwned && v.vipOnAStatedNetwork()
+		sound := !v.vipOwned && v.vipOfTheCarriers()
+		if sound {
+			// The controllers' host facts, where given, show the network
+			// of each VRRP interface; the set only guesses it.
+			reported, all := v.vipOnVRRPInterfaces()
+			sound = !reported && (all || v.vipOnAStatedNetwork())
+		}
+		if !v.vipOwned {
+			v.vipInAllowedIPs()
+		}
 		if sound {
 			v.carriersOnTheVIPNetwork()
 			v.controllersWithoutHA()
@@ -87,7 +99,7 @@ func (c *check) haView() *haView {
 		return v
 	}
 	c.entries(func(e *entry) {
-		if e.target == nil {
+		if e.target == nil || e.elsewhere != nil {
 			return
 		}
 		ap, err := netip.ParseAddrPort(e.p.Endpoint)
@@ -146,6 +158,7 @@ func (v *haView) vipIsAnAddress() {
 	for _, e := range v.atVIP {
 		t := e.target.n
 		if len(v.stated[t]) > 0 {
+			e.atVIP = true
 			v.c.errorf(e.in.n, e.path().Field("endpoint").String(), []Place{ref.at("ha.virtualIP")},
 				"dials %s at the virtual IP %s, which moves between the controllers: WireGuard then reaches whichever holds it, with another key; dial %s at its own address (%s)",
 				t.File, v.vip.Addr(), t.File, v.stated[t][0].addr)

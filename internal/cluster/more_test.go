@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/finding"
 )
 
 const (
@@ -124,17 +126,37 @@ func TestClusterFindingsInFileOrder(t *testing.T) {
 	}
 }
 
-// Controllers sharing a kine database are one cluster. Their datasources
-// are not compared: the URL is a secret, resolved on each node, and where
-// each node reads it from (a credential here, a file there) says nothing of
-// the database it names.
+// Controllers sharing a kine database are one cluster when they read its
+// datasource from one place; the URL is a secret resolved on each node and
+// never compared, but where each reads it from is: a credential on one and
+// a file on another may be two databases, a warning at the later one.
 func TestControllersSharingKineAreOneCluster(t *testing.T) {
-	fs := checkSet(t, false,
-		edit{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nstorage: {type: kine, dataSourceFrom: {credential: corium.kine-datasource}}\n"},
-		edit{"a2.yaml", "role: controller\n", "role: controller\nstorage: {type: kine, dataSourceFrom: {file: /etc/corium/kine-datasource}}\n"},
-	)
-	if len(fs) > 0 {
+	kine := func(from string) []edit {
+		return []edit{
+			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nstorage: {type: kine, dataSourceFrom: {credential: corium.kine-datasource}}\n"},
+			{"a2.yaml", "role: controller\n", "role: controller\nstorage: {type: kine, dataSourceFrom: " + from + "}\n"},
+		}
+	}
+	if fs := checkSet(t, false, kine("{credential: corium.kine-datasource}")...); len(fs) > 0 {
 		t.Errorf("two controllers on one kine database, but:\n%s", lines(fs))
+	}
+	fs := checkSet(t, false, kine("{file: /etc/corium/kine-datasource}")...)
+	if len(fs) != 1 || fs[0].Severity != finding.Warning || fs[0].Path != "storage.dataSourceFrom" || fs[0].File != a2File ||
+		!strings.Contains(fs[0].Message, "from the file /etc/corium/kine-datasource, but a1.yaml reads it from the credential corium.kine-datasource") {
+		t.Errorf("a datasource read from another place: want one warning at %s storage.dataSourceFrom, got:\n%s", a2File, lines(fs))
+	}
+	// Two URLs are told apart and never shown: a query may carry a token.
+	const u1, u2 = "https://vault.example/v1/kine?token=s3cr3t-one", "https://vault.example/v1/kine?token=s3cr3t-two"
+	fs = checkSet(t, false,
+		edit{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nstorage: {type: kine, dataSourceFrom: {url: \"" + u1 + "\"}}\n"},
+		edit{"a2.yaml", "role: controller\n", "role: controller\nstorage: {type: kine, dataSourceFrom: {url: \"" + u2 + "\"}}\n"},
+	)
+	out, err := json.Marshal(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 || !strings.Contains(fs[0].Message, "from a URL, but a1.yaml reads it from another URL") || strings.Contains(string(out), "s3cr3t") || strings.Contains(string(out), "vault.example") {
+		t.Errorf("two datasource URLs: want one warning that shows neither, got:\n%s", out)
 	}
 }
 

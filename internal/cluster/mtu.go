@@ -24,7 +24,7 @@ func (c *check) mtus() {
 	})
 	first := map[*iface]*iface{} // overlay -> its first interface with an mtu
 	c.ifaces(func(f *iface) {
-		if f.wg.MTU == nil || f.n.bad[f.path().Field("mtu").String()] {
+		if f.wg.MTU == nil || f.n.bad[f.path().Field("mtu").String()] || c.overRoute[f] {
 			return
 		}
 		o := find(f)

@@ -6,6 +6,7 @@ import (
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 
 	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
@@ -23,6 +24,10 @@ type Node struct {
 	// Findings are the file's own, so that a value its field rules refused
 	// is never quoted here: it may be anything pasted there, a secret too.
 	Findings schema.Findings
+	// Facts are the node's host network (validate --cluster --facts DIR),
+	// nil when not given: the checks that need them (facts.go) are then
+	// not run for this node.
+	Facts *hostfacts.Facts
 }
 
 // node is a file taking part: its configuration as written and with
@@ -68,6 +73,13 @@ type entry struct {
 	// mismatched: its key and its addresses name two different interfaces,
 	// already reported, so the addresses are not reported again.
 	mismatched bool
+	// elsewhere is the node of the set whose address the entry's endpoint
+	// is, when that is not the node it stands for (endpoint_owner.go): the
+	// findings about where the target is dialled follow from it.
+	elsewhere *node
+	// atVIP: the entry dials its target at the virtual IP, reported by
+	// the HA check; nor is it counted among where the target is dialled.
+	atVIP bool
 }
 
 func newNode(order int, in Node) *node {

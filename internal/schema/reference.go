@@ -116,10 +116,15 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   in messages, at its line in the mapping merged.
 - **Paths** are spelled as in messages: ` + "`wireguard[0].peers[1].allowedIPs[0]`" + `;
   here ` + "`[]`" + ` stands for any item.
-- **Check a file:** ` + "`corium-agent validate [--strict] [--facts FILE] [--format text|json] FILE|DIR...`" + `
+- **Check a file:** ` + "`corium-agent validate [--strict] [--cluster] [--facts FILE|DIR] [--format text|json] FILE|DIR...`" + `
   (exit 0 valid, 1 invalid, 2 unreadable or a usage error); a directory is its
   ` + "`*.yaml`" + `, ` + "`*.yml`" + `, ` + "`*.cmdline`" + `, ` + "`*.cfg`" + ` and ` + "`user-data`" + ` files, sorted, and
-  ` + "`--facts`" + ` adds what ` + "`plan --facts`" + ` checks on that host. Text lines are
+  ` + "`--facts`" + ` adds what ` + "`plan --facts`" + ` checks on that host. With ` + "`--cluster`" + ` (the files are the
+  nodes of one cluster, [cluster.md](cluster.md)), ` + "`--facts DIR`" + ` holds each node's own facts,
+  ` + "`NODE.json`" + ` by its ` + "`node.name`" + ` or its file's name less the extension, and every check
+  that needs a host runs with that node's (a node without facts there is a warning, a
+  file no node takes a usage error); one ` + "`--facts FILE`" + ` is then every file's host, for
+  each file's own checks only. Text lines are
   ` + "`FILE:LINE:COL: [warning: ]PATH: message`" + `; ` + "`--format json`" + ` prints
   ` + "`{\"files\": [{\"file\", \"valid\", \"shape\", \"findings\": [{\"path\", \"line\", \"col\", \"severity\", \"message\"}], \"error\"}]}`" + `
   (` + "`error`" + ` only for a file that could not be read). Warnings fail only under ` + "`--strict`" + `.
