@@ -39,8 +39,7 @@ func Redact(data []byte) ([]byte, error) {
 	r.index(docs)
 	for _, doc := range docs {
 		for _, path := range documentSecretPaths() {
-			r.visited = map[visit]bool{}
-			if err := r.find(doc, path); err != nil {
+			if err := walkSecrets(doc, path, func(key, v *yaml.Node, _ []Step) error { return r.hide(key, v) }); err != nil {
 				return nil, err
 			}
 		}
@@ -59,15 +58,6 @@ type redaction struct {
 	owner   map[*yaml.Node]*yaml.Node // the key a value node stands under
 	replace map[int]string
 	drop    map[int]bool
-	// visited are the nodes find has searched for the rest of a path
-	// (of its length), so aliases and merge keys that name one mapping
-	// many times cost one search of it, not one per way to reach it.
-	visited map[visit]bool
-}
-
-type visit struct {
-	n    *yaml.Node
-	rest int
 }
 
 // index lists the nodes of docs in document order (an alias once, not its
@@ -97,56 +87,6 @@ func (r *redaction) index(docs []*yaml.Node) {
 	for _, d := range docs {
 		walk(d, nil)
 	}
-}
-
-// find hides the values on path below n.
-func (r *redaction) find(n *yaml.Node, path []string) error {
-	n = resolve(n)
-	if len(path) == 0 || r.visited[visit{n, len(path)}] {
-		return nil
-	}
-	r.visited[visit{n, len(path)}] = true
-	switch {
-	case n.Kind == yaml.DocumentNode:
-		for _, c := range n.Content {
-			if err := r.find(c, path); err != nil {
-				return err
-			}
-		}
-	case path[0] == anyItem && n.Kind == yaml.SequenceNode:
-		for _, c := range n.Content {
-			if err := r.find(c, path[1:]); err != nil {
-				return err
-			}
-		}
-	case n.Kind == yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := resolve(n.Content[i]), n.Content[i+1]
-			switch {
-			case k.Kind == yaml.ScalarNode && k.Tag == "!!merge":
-				if err := r.find(v, path); err != nil {
-					return err
-				}
-				if v := resolve(v); v.Kind == yaml.SequenceNode {
-					for _, c := range v.Content {
-						if err := r.find(c, path); err != nil {
-							return err
-						}
-					}
-				}
-			case k.Kind != yaml.ScalarNode || !strings.EqualFold(k.Value, path[0]):
-			case len(path) == 1:
-				if err := r.hide(n.Content[i], v); err != nil {
-					return err
-				}
-			default:
-				if err := r.find(v, path[1:]); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // hide hides the value v of key and, v being an alias, the value it
