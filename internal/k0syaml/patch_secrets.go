@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 // PatchSecrets are the places in a k0s.patch tree (the mapping merged over
@@ -15,6 +17,31 @@ import (
 // and the plan match them. A key whose value is null or empty holds no
 // secret. The order is the paths', then the tree's (keys sorted).
 func PatchSecrets(patch map[string]any) ([][]Step, error) {
+	var out [][]Step
+	_, err := patchSecrets(patch, func(_ *yaml.Node, at []Step) { out = append(out, at) })
+	return out, err
+}
+
+// RedactedPatch is patch with each value PatchSecrets finds replaced by
+// secret.Redacted, for a record of the document that must hold no secret
+// (the applied configuration). patch is left as it was.
+func RedactedPatch(patch map[string]any) (map[string]any, error) {
+	doc, err := patchSecrets(patch, func(v *yaml.Node, _ []Step) {
+		*v = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: secret.Redacted}
+	})
+	if err != nil || doc == nil {
+		return nil, err
+	}
+	var out map[string]any
+	if err := doc.Decode(&out); err != nil {
+		return nil, errors.New("k0s.patch does not decode after redaction")
+	}
+	return out, nil
+}
+
+// patchSecrets calls found with each secret value of patch, as a node of
+// the tree it returns, and the steps to it.
+func patchSecrets(patch map[string]any, found func(v *yaml.Node, at []Step)) (*yaml.Node, error) {
 	if len(patch) == 0 {
 		return nil, nil
 	}
@@ -22,11 +49,10 @@ func PatchSecrets(patch map[string]any) ([][]Step, error) {
 	if err := doc.Encode(patch); err != nil {
 		return nil, errors.New("k0s.patch does not encode as YAML") // the error may quote a value
 	}
-	var out [][]Step
 	for _, path := range patchSecretPaths() {
 		err := walkSecrets(&doc, path, func(_, v *yaml.Node, at []Step) error {
 			if v = resolve(v); v.Tag != "!!null" && !(v.Kind == yaml.ScalarNode && v.Value == "") {
-				out = append(out, at)
+				found(v, at)
 			}
 			return nil
 		})
@@ -34,7 +60,7 @@ func PatchSecrets(patch map[string]any) ([][]Step, error) {
 			return nil, err
 		}
 	}
-	return out, nil
+	return &doc, nil
 }
 
 // patchSecretPaths are the paths of what a plan masks in a k0s.yaml: the

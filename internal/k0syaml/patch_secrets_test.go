@@ -3,9 +3,12 @@ package k0syaml
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 // Every secret a plan masks in k0s.yaml is found in a k0s.patch, by the
@@ -64,5 +67,24 @@ spec:
 	}
 	if s, err := PatchSecrets(nil); s != nil || err != nil {
 		t.Errorf("no patch: %v %v", s, err)
+	}
+
+	// The redacted patch holds every key and no secret; the patch given is
+	// left as it was.
+	red, err := RedactedPatch(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := yaml.Marshal(red)
+	for _, v := range []string{"s3cret-helm", "s3cret-vrrp", "s3cret-kine", "s3cret-deep"} {
+		if strings.Contains(string(text), v) {
+			t.Errorf("the redacted patch holds %s:\n%s", v, text)
+		}
+	}
+	if !strings.Contains(string(text), "not-a-key") || strings.Count(string(text), secret.Redacted) != 4 {
+		t.Errorf("the redacted patch:\n%s", text)
+	}
+	if orig, _ := yaml.Marshal(tree); !strings.Contains(string(orig), "s3cret-helm") {
+		t.Errorf("the patch given was changed")
 	}
 }
