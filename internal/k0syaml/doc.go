@@ -11,6 +11,11 @@
 // is read and hidden with no list to update. What the file holds beyond
 // them (k0s.patch's values, a helm repository's password) is free text to
 // the codec; FreeTextSecretKeys names the keys a plan masks in it.
+// PatchSecrets names, in a k0s.patch tree, every place holding what a plan
+// masks in the file (the agent's secret paths and the free-text keys), and
+// RedactedPatch hides them, through the one walk Redact uses
+// (secret_walk.go), so the command line and the records refuse and hide
+// the same list the plan masks.
 //
 // It is a leaf of the pure core: the standard library, the two YAML
 // libraries (yaml.v3 writes the file and gives Redact its lines;
