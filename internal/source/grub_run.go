@@ -224,14 +224,22 @@ func grubBoots(text string) (entries []grubEntryLine, ok bool, err error) {
 		bodies [][]grubStmt
 		in     bool
 	)
-	for i, l := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	for _, l := range lines { // a line the lexer refuses counts too
+		if f := strings.Fields(l); len(f) > 0 && (f[0] == "menuentry" || grubVerbs[f[0]] == "linux") {
+			ok = true
+		}
+	}
+	if !ok {
+		return nil, false, nil
+	}
+	for i, l := range lines {
 		cmds, lexErr := grubLex(strings.TrimSuffix(l, "\r"))
 		for _, c := range cmds {
 			if len(c) == 0 {
 				continue
 			}
 			first := grubLiteral(c[0])
-			ok = ok || first == "menuentry" || grubVerbs[first] == "linux"
 			switch {
 			case lexErr != nil:
 			case first == "}" && len(c) == 1 && in:
@@ -255,8 +263,8 @@ func grubBoots(text string) (entries []grubEntryLine, ok bool, err error) {
 	if err == nil && in {
 		err = fmt.Errorf("the last menu entry is not closed with }")
 	}
-	if !ok || err != nil {
-		return nil, ok, err
+	if err != nil {
+		return nil, true, err
 	}
 	env := grubEnv{}
 	if len(bodies) == 0 { // one entry's lines, to paste into one

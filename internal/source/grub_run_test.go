@@ -54,6 +54,7 @@ func TestGRUBRefusesWhatItCannotFollow(t *testing.T) {
 		{"a variable the menu sets anew", "set chosen=x\n" + entry("n", a+" c=$chosen"), "$chosen is a variable the file does not set (or the menu sets anew)"},
 		{"an unquoted value with a blank", "set c='" + "corium.config.wait=1m quiet'\n" + entry("n", a+" $c"), "line 3: linux: $c is not quoted and its value is empty or holds a blank"},
 		{"if", "if true; then\n" + entry("n", a) + "fi\n", "line 1: the command if is not one the reader follows"},
+		{"a test on the first line", "if [ -s $prefix/grubenv ]; then load_env; fi\n" + entry("n", a), "line 1: '[' is a wildcard"},
 		{"source", "source /boot/other.cfg\n" + entry("n", a), "line 1: the command source"},
 		{"load_env", "load_env\n" + entry("n", a), "line 1: the command load_env"},
 		{"a command from a variable", "set l=linux\nmenuentry 'n' {\n  $l /vmlinuz " + a + "\n}\n", "line 3: the command built from a variable"},
