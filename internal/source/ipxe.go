@@ -12,8 +12,8 @@ import (
 // line at a word starting with #, ends a command at a word || && or ;, and
 // joins a line ending in \ to the next. `corium-agent cmdline --ipxe`
 // prints a script whose kernel line holds none of these, so iPXE hands the
-// kernel the very words printed; a workstation reads that script back as
-// iPXE would (validate), refusing what iPXE would change.
+// kernel the very words printed; a workstation reads a script back as iPXE
+// runs it (ipxe_run.go), refusing what the reader cannot follow.
 
 // IPXEHeader is the first line of an iPXE script: iPXE runs a file that
 // starts with it as a script.

@@ -234,7 +234,7 @@ func (r *ipxeRun) command(words []string, at int) (booted *ipxeImage, err error)
 	if verb == "set" {
 		return nil, r.set(args)
 	}
-	opts, args, err := ipxeOptions(words[0], verb, args)
+	name, args, err := ipxeOptions(words[0], verb, args)
 	if err != nil {
 		return nil, err
 	}
@@ -252,11 +252,11 @@ func (r *ipxeRun) command(words []string, at int) (booted *ipxeImage, err error)
 		}
 		img.args = nil // image_clear_cmdline
 	case verb == "initrd":
-		img, err = r.fetch(args[0], opts)
+		img, err = r.fetch(args[0], name)
 	default: // imgacquire: the image of that name, else the URI fetched
 		if img = r.find(args[0]); img == nil {
-			img, err = r.fetch(args[0], opts)
-		} else if opts != "" {
+			img, err = r.fetch(args[0], name)
+		} else if name != "" {
 			return nil, fmt.Errorf("%s renames the image %s, which the reader does not follow; give each image its name once", words[0], args[0])
 		}
 	}
