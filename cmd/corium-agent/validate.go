@@ -99,7 +99,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if readsStdinTwice(files) {
 		return usageError(fs, "- (standard input) can be read once")
 	}
-	files, err := expandDirs(files)
+	files, unread, err := expandDirs(files)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
@@ -150,6 +150,16 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		if *format == "text" {
 			printCluster(stdout, stderr, set, len(reports))
 		}
+	}
+	// What a directory held under a document's name and validate did not
+	// read is named, as a file that cannot be read is.
+	for _, u := range unread {
+		r := validateReport{File: u.path, Error: u.why, Findings: schema.Findings{}}
+		if *format == "text" {
+			printText(stdout, stderr, r)
+		}
+		reports = append(reports, r)
+		code = fileCode(ctx, code, r)
 	}
 	if *format == "json" {
 		if err := writeJSON(stdout, struct {

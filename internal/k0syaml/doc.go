@@ -4,7 +4,7 @@
 // merges under k0s.patch, and Marshal, the one writer of the file; Parse,
 // which reads the agent's fields out of a k0s.yaml as k0s reads them; and
 // the redacted forms a plan shows (Node.Redacted, Redact, Token.Redacted)
-// and resolve and the applied record show of k0s.patch (RedactTree).
+// and resolve and the applied record show of k0s.patch (RedactedPatch).
 //
 // The agent's own secrets are known by type: every secret.Value field of
 // Node is a secret of the file at the path its JSON names spell, and Parse
@@ -12,7 +12,11 @@
 // is read and hidden with no list to update. What the file holds beyond
 // them (k0s.patch's values, a helm repository's password) is free text to
 // the codec; FreeTextSecretKeys names the keys hidden in it at any depth.
-// Redact and RedactTree take one walk (secretWalk) to find both kinds.
+// PatchSecrets names, in a k0s.patch tree, every place holding what a plan
+// masks in the file (the agent's secret paths and the free-text keys), and
+// RedactedPatch hides them, through the one walk Redact uses
+// (secret_walk.go), so the command line, the records and the outputs
+// refuse and hide the same list the plan masks.
 //
 // It is a leaf of the pure core: the standard library, the two YAML
 // libraries (yaml.v3 writes the file and gives Redact its lines;

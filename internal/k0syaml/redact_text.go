@@ -38,8 +38,12 @@ func Redact(data []byte) ([]byte, error) {
 		docs = append(docs, &doc)
 	}
 	r.index(docs)
-	if err := (&secretWalk{hide: r.hide}).all(docs); err != nil {
-		return nil, err
+	for _, doc := range docs {
+		for _, path := range patchSecretPaths() {
+			if err := walkSecrets(doc, path, func(key, v *yaml.Node, _ []Step) error { return r.hide(key, v) }); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return []byte(r.text()), nil
 }

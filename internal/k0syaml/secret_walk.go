@@ -1,26 +1,39 @@
 package k0syaml
 
 import (
-	"slices"
 	"strings"
-	"sync"
 
 	"gopkg.in/yaml.v3"
 )
 
-// secretWalk finds the secrets of a k0s.yaml's YAML: the values on the
-// paths of Node's secret.Value fields (where the agent's own secrets stand)
-// and under FreeTextSecretKeys at any depth (a helm repository's password
-// in what k0s.patch adds), keys matched in any case as k0s matches them,
-// through aliases and merge keys. It is the one walk both redactions take:
-// Redact hides the lines hide is called for, RedactTree replaces the nodes.
+// Step is one step of a path into a YAML tree: a mapping's key as
+// written, or a list's item (Index >= 0, Key "").
+type Step struct {
+	Key   string
+	Index int
+}
+
+// anyDepth is the step of a secret's path that is any number of steps
+// (none included): a free-text key, secret wherever it stands.
+const anyDepth = "**"
+
+// walkSecrets calls found with each key on path below n (its steps
+// matched in any case, as k0s matches them; anyItem every item of a list;
+// anyDepth any steps), its value and the steps walked to it, through
+// aliases and merge keys. It is the one walk over a tree for secrets: Redact
+// hides what it finds in a k0s.yaml, PatchSecrets names what it finds in
+// a k0s.patch.
+func walkSecrets(n *yaml.Node, path []string, found func(key, v *yaml.Node, at []Step) error) error {
+	w := secretWalk{visited: map[visit]bool{}, found: found}
+	return w.find(n, path, nil)
+}
+
 type secretWalk struct {
-	// hide is called with each secret's key and value node.
-	hide func(key, v *yaml.Node) error
 	// visited are the nodes find has searched for the rest of a path
 	// (of its length), so aliases and merge keys that name one mapping
 	// many times cost one search of it, not one per way to reach it.
 	visited map[visit]bool
+	found   func(key, v *yaml.Node, at []Step) error
 }
 
 type visit struct {
@@ -28,62 +41,29 @@ type visit struct {
 	rest int
 }
 
-// anyDepth is the step of a secret's path that is this node or any node
-// below it.
-const anyDepth = "**"
-
-// walkPaths are the paths secretWalk follows: the typed document's secret
-// fields, and each free-text secret key anywhere.
-var walkPaths = sync.OnceValue(func() [][]string {
-	out := slices.Clone(documentSecretPaths())
-	for _, k := range FreeTextSecretKeys {
-		out = append(out, []string{anyDepth, k})
-	}
-	return out
-})
-
-// all calls hide for every secret in docs.
-func (w *secretWalk) all(docs []*yaml.Node) error {
-	for _, doc := range docs {
-		for _, path := range walkPaths() {
-			w.visited = map[visit]bool{}
-			if err := w.find(doc, path); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// find hides the values on path below n.
-func (w *secretWalk) find(n *yaml.Node, path []string) error {
+// find calls found for the values on path below n, at the steps at.
+func (w *secretWalk) find(n *yaml.Node, path []string, at []Step) error {
 	n = resolve(n)
 	if len(path) == 0 || w.visited[visit{n, len(path)}] {
 		return nil
 	}
 	w.visited[visit{n, len(path)}] = true
+	if path[0] == anyDepth {
+		if err := w.find(n, path[1:], at); err != nil {
+			return err
+		}
+		return w.children(n, at, func(c *yaml.Node, at []Step) error { return w.find(c, path, at) })
+	}
 	switch {
 	case n.Kind == yaml.DocumentNode:
 		for _, c := range n.Content {
-			if err := w.find(c, path); err != nil {
-				return err
-			}
-		}
-	case path[0] == anyDepth:
-		if err := w.find(n, path[1:]); err != nil {
-			return err
-		}
-		for i, c := range n.Content {
-			if n.Kind == yaml.MappingNode && i%2 == 0 {
-				continue // a key
-			}
-			if err := w.find(c, path); err != nil {
+			if err := w.find(c, path, at); err != nil {
 				return err
 			}
 		}
 	case path[0] == anyItem && n.Kind == yaml.SequenceNode:
-		for _, c := range n.Content {
-			if err := w.find(c, path[1:]); err != nil {
+		for i, c := range n.Content {
+			if err := w.find(c, path[1:], append(at[:len(at):len(at)], Step{Index: i})); err != nil {
 				return err
 			}
 		}
@@ -92,25 +72,50 @@ func (w *secretWalk) find(n *yaml.Node, path []string) error {
 			k, v := resolve(n.Content[i]), n.Content[i+1]
 			switch {
 			case k.Kind == yaml.ScalarNode && k.Tag == "!!merge":
-				if err := w.find(v, path); err != nil {
+				if err := w.find(v, path, at); err != nil {
 					return err
 				}
 				if v := resolve(v); v.Kind == yaml.SequenceNode {
 					for _, c := range v.Content {
-						if err := w.find(c, path); err != nil {
+						if err := w.find(c, path, at); err != nil {
 							return err
 						}
 					}
 				}
 			case k.Kind != yaml.ScalarNode || !strings.EqualFold(k.Value, path[0]):
 			case len(path) == 1:
-				if err := w.hide(n.Content[i], v); err != nil {
+				if err := w.found(n.Content[i], v, append(at[:len(at):len(at)], Step{Key: k.Value, Index: -1})); err != nil {
 					return err
 				}
 			default:
-				if err := w.find(v, path[1:]); err != nil {
+				if err := w.find(v, path[1:], append(at[:len(at):len(at)], Step{Key: k.Value, Index: -1})); err != nil {
 					return err
 				}
+			}
+		}
+	}
+	return nil
+}
+
+// children calls each with the values and items right below n.
+func (w *secretWalk) children(n *yaml.Node, at []Step, each func(c *yaml.Node, at []Step) error) error {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		for _, c := range n.Content {
+			if err := each(c, at); err != nil {
+				return err
+			}
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			if err := each(c, append(at[:len(at):len(at)], Step{Index: i})); err != nil {
+				return err
+			}
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if err := each(n.Content[i+1], append(at[:len(at):len(at)], Step{Key: resolve(n.Content[i]).Value, Index: -1})); err != nil {
+				return err
 			}
 		}
 	}

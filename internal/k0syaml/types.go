@@ -85,6 +85,6 @@ type VRRPInstance struct {
 // FreeTextSecretKeys are the keys whose values are secrets in what the
 // file holds beyond Node (k0s.patch's values): a helm repository's
 // password (k0s Repository.Password). The codec does not model that text;
-// Redact and RedactTree hide these keys' values in it at any depth and
+// Redact and RedactedPatch hide these keys' values in it at any depth and
 // whatever their case, as k0s reads them.
 var FreeTextSecretKeys = []string{"password"}

@@ -103,3 +103,64 @@ func TestCmdlineSecretsListsInlineAndURLCredentials(t *testing.T) {
 		t.Errorf("findings: %v", fs)
 	}
 }
+
+// patchSecretsDoc carries, inside k0s.patch, a helm repository's password
+// and keepalived's authPass, both masked by a plan, and a key that only
+// looks like one.
+const patchSecretsDoc = `role: single
+k0s:
+  patch:
+    spec:
+      extensions:
+        helm:
+          repositories:
+            - name: internal
+              url: https://charts.example.net
+              username: ops
+              password: helmpass4711
+      network:
+        controlPlaneLoadBalancing:
+          keepalived:
+            vrrpInstances:
+              - virtualIPs: [192.0.2.100/24]
+                authPass: vrrp4711
+      telemetry: {enabled: false}
+`
+
+// A secret a plan masks inside k0s.patch is, on the kernel command line,
+// every user's: validate --for cmdline warns of each by the key that holds
+// it, with its line, quoting no value; read for anything but the command
+// line, the document is left alone.
+func TestCmdlineWarnsOfSecretsInsideK0sPatch(t *testing.T) {
+	doc, plain, err := Check(context.Background(), []byte(patchSecretsDoc))
+	if err != nil || len(plain) != 0 {
+		t.Fatalf("the document must be valid as a file: %v %v", err, plain)
+	}
+	_, fs, _ := Check(context.Background(), []byte(patchSecretsDoc), ForCmdline())
+	want := map[string]int{
+		`k0s.patch["spec"]["extensions"]["helm"]["repositories"][0]["password"]`:                                  11,
+		`k0s.patch["spec"]["network"]["controlPlaneLoadBalancing"]["keepalived"]["vrrpInstances"][0]["authPass"]`: 17,
+	}
+	if len(fs) != len(want) {
+		t.Errorf("want %d warnings, got %v", len(want), fs)
+	}
+	for _, f := range fs {
+		line, ok := want[f.Path]
+		switch {
+		case !ok:
+			t.Errorf("unexpected finding %v", f)
+		case f.Line != line:
+			t.Errorf("%s: line %d, want %d", f.Path, f.Line, line)
+		case !strings.Contains(f.Message, "is a secret inside k0s.patch") || !strings.Contains(f.Message, "/proc/cmdline"):
+			t.Errorf("%s: %q", f.Path, f.Message)
+		}
+		for _, v := range []string{"helmpass4711", "vrrp4711"} {
+			if strings.Contains(f.String(), v) {
+				t.Errorf("%s quotes %q: %v", f.Path, v, f)
+			}
+		}
+	}
+	if got := CmdlineSecrets(doc.Config); len(got) != len(want) || !got[0].InPatch {
+		t.Errorf("CmdlineSecrets: %+v", got)
+	}
+}

@@ -115,9 +115,9 @@ func (d *Delivery) Where(file string, line, col int) (string, int, int) {
 // Unpack finds the document a file hands a node, offline: nothing is
 // fetched and nothing but data is read. A kernel command line (as
 // /proc/cmdline shows it, or as a boot loader's script hands it over: the
-// one linux line of a grub.cfg naming corium.config=, the one kernel line
-// of an iPXE script, as cmdline --grub and --ipxe print them; each Loader
-// in turn) must carry the document inline (data:), and its
+// line a grub.cfg's entries boot, all of them one document, the line an
+// iPXE script boots, each read as its interpreter runs it; each Loader in
+// turn) must carry the document inline (data:), and its
 // corium.config.sha256= pin is checked; a cloud-config's write_files entry
 // for /etc/corium/config.yaml is decoded as cloud-init decodes it. The error says why the file cannot
 // deliver a document (a broken encoding, a pin that does not match, a

@@ -5,7 +5,10 @@
 // knows), a kernel command line with corium.config=data: and its
 // corium.config.sha256= pin, and a boot loader's script whose kernel line
 // carries that command line (the linux line of a GRUB entry or grub.cfg,
-// the kernel line of an iPXE script). Unpack is that one reader, for
+// the kernel line of an iPXE script), read as the interpreter runs the
+// script (ipxe_run.go, grub_run.go): a grammar followed completely, by
+// allow-list, and anything else refused by line and command, so the line
+// checked is the line the script boots. Unpack is that one reader, for
 // validate, validate --cluster, plan and apply --config alike; the chain a
 // booted node runs (internal/source/chain) reads the same shapes through it.
 //

@@ -21,7 +21,8 @@ func TestUnpackGRUB(t *testing.T) {
 		{"a grub.cfg entry", entry, "line 3 (GRUB linux) corium.config", ""},
 		{"double quotes and escapes", `linux /vmlinuz "corium.config=` + inline + `" corium.config.sha256=` + sha(docCmdline) + ` x=a\;b`, "corium.config", ""},
 		{"pin differs", "corium.config.sha256=" + sha("another") + " 'corium.config=" + inline + "'", "", "digest mismatch"},
-		{"two entries", entry + strings.Replace(entry, "corium node", "recovery", 1), "", "two GRUB linux lines"},
+		{"two entries, one document", entry + strings.Replace(entry, "corium node", "recovery", 1), "line 3 (GRUB linux) corium.config", ""},
+		{"two entries, two documents", entry + strings.Replace(strings.Replace(entry, "corium node", "recovery", 1), sha(docCmdline), sha("x"), 1), "", "lines 3 and 8: two GRUB entries give corium.config.sha256= different values"},
 		{"a URL", "linux /vmlinuz 'corium.config=https://example.net/w1.yaml'", "", "does not carry the document inline"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,7 +63,9 @@ func TestUnpackGRUBWithoutTheParameter(t *testing.T) {
 	}
 }
 
-func TestGRUBWords(t *testing.T) {
+// GRUB's lexer as the reader follows it: quotes and escapes undone, ;
+// ending a command, # starting a comment only at a word's start.
+func TestGRUBLex(t *testing.T) {
 	for in, want := range map[string]string{
 		`linux /k 'a;b' c`:          "linux|/k|a;b|c",
 		`linux /k a\ b "c\$d\x" e`:  `linux|/k|a b|c$d\x|e`,
@@ -70,9 +73,15 @@ func TestGRUBWords(t *testing.T) {
 		`linux /k a #comment`:       "linux|/k|a",
 		`linux /k a#b`:              "linux|/k|a#b",
 		`linux /k 'it'\''s' "q\"q"`: `linux|/k|it's|q"q`,
+		`linux /k '' x`:             "linux|/k||x",
 	} {
-		if got := strings.Join(grubWords(in), "|"); got != want {
-			t.Errorf("grubWords(%q) = %q, want %q", in, got, want)
+		cmds, err := grubLex(in)
+		if err != nil {
+			t.Fatalf("%q: %v", in, err)
+		}
+		words, err := grubEnv{}.words(cmds[0])
+		if got := strings.Join(words, "|"); err != nil || got != want {
+			t.Errorf("grubLex(%q) = %q %v, want %q", in, got, err, want)
 		}
 	}
 }

@@ -42,11 +42,11 @@ func TestUnpackIPXE(t *testing.T) {
 	for _, tc := range []struct{ name, text, via, err string }{
 		{"as cmdline --ipxe prints it", "#!ipxe\nkernel vmlinuz " + inline + " root=/dev/vda\ninitrd initrd.img\nboot\n", "line 2 (iPXE) corium.config", ""},
 		{"a named image and imgargs", "#!ipxe\r\nkernel --name k tftp://h/vmlinuz\r\nimgargs k " + inline + "\r\nboot k\r\n", "line 3 (iPXE) corium.config", ""},
-		{"a comment after it", "#!ipxe\n# the node\nkernel vmlinuz " + inline + "\n", "line 3 (iPXE) corium.config", ""},
-		{"expanded", "#!ipxe\nkernel vmlinuz " + inline + " console=${console}\n", "", "line 2: the iPXE line naming corium.config= holds ${"},
-		{"continued", "#!ipxe\nkernel vmlinuz " + inline + ` \` + "\n  quiet\n", "", `ends in \`},
-		{"two", "#!ipxe\nkernel a " + inline + "\nkernel b " + inline + "\n", "", "two iPXE lines"},
-		{"pin differs", "#!ipxe\nkernel vmlinuz corium.config.sha256=" + sha("x") + " corium.config=data:;base64,QUJD\n", "", "digest mismatch"},
+		{"a comment after it", "#!ipxe\n# the node\nkernel vmlinuz " + inline + " # pinned\nboot\n", "line 3 (iPXE) corium.config", ""},
+		{"expanded", "#!ipxe\nkernel vmlinuz " + inline + " console=${console}\nboot\n", "", "line 2: kernel: ${console} is a setting the script does not set"},
+		{"continued", "#!ipxe\nkernel vmlinuz " + inline + ` \` + "\n  quiet\nboot\n", "line 2 (iPXE) corium.config", ""},
+		{"two, the later boots", "#!ipxe\nkernel a " + inline + "\nkernel b " + strings.Replace(inline, "corium.config.sha256="+sha(docCmdline), "corium.config.sha256="+sha("x"), 1) + "\nboot\n", "", "digest mismatch"},
+		{"pin differs", "#!ipxe\nkernel vmlinuz corium.config.sha256=" + sha("x") + " corium.config=data:;base64,QUJD\nboot\n", "", "digest mismatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := Unpack([]byte(tc.text))

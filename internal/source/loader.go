@@ -3,6 +3,7 @@ package source
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // A boot loader's script is a way a document reaches a node: the script
@@ -109,4 +110,27 @@ func LoaderSuffixes() []string {
 		out = append(out, l.Suffixes...)
 	}
 	return out
+}
+
+// booted is what a loader's entry says of the kernel line its reader found
+// the script boots (line, set at line at; ok false: data is no such
+// script): the line when it names corium.config=. A script the reader
+// cannot follow (err), or whose booted line names no corium.config= where
+// the script names it elsewhere, is refused when the script names
+// corium.config= at all, and handed on as no script of the loader's
+// otherwise (the schema then says it holds no document).
+func booted(data []byte, loader, line string, at int, ok bool, err error) (string, int, bool, error) {
+	mentions := strings.Contains(string(data), ParamConfig)
+	_, named := parseCmdline(line).get(ParamConfig)
+	switch {
+	case !ok:
+		return "", 0, false, nil
+	case err != nil && mentions:
+		return "", 0, false, fmt.Errorf("%w; the script is refused, as validate checks only the kernel line it can prove %s boots: make it again with corium-agent cmdline --%s, or keep to the commands docs/pxe.md lists", err, loader, strings.ToLower(loader))
+	case err != nil || (!named && !mentions):
+		return "", 0, false, nil
+	case !named:
+		return "", 0, false, fmt.Errorf("the kernel line %s boots (line %d) does not name %s=, which the script names elsewhere; make it again with corium-agent cmdline --%s", loader, at, ParamConfig, strings.ToLower(loader))
+	}
+	return line, at, true, nil
 }

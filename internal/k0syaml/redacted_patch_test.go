@@ -8,11 +8,11 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 )
 
-// RedactTree hides in a patch what Redact hides in the file: the agent's
+// RedactedPatch hides in a patch what Redact hides in the file: the agent's
 // own secret fields where the typed document places them, and a helm
 // repository's password (any depth, any case); the rest is left as it is,
 // and the patch it was given is not changed.
-func TestRedactTree(t *testing.T) {
+func TestRedactedPatch(t *testing.T) {
 	patch := map[string]any{
 		"spec": map[string]any{
 			"extensions": map[string]any{"helm": map[string]any{"repositories": []any{
@@ -39,7 +39,7 @@ func TestRedactTree(t *testing.T) {
 			"values":    map[string]any{"nested": map[string]any{"deep": map[string]any{"password": secret.Redacted}}},
 		},
 	}
-	got, err := k0syaml.RedactTree(patch)
+	got, err := k0syaml.RedactedPatch(patch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestRedactTree(t *testing.T) {
 	if repo["Password"] != "HelmPw1" {
 		t.Errorf("the patch given was changed: %#v", repo)
 	}
-	if got, err := k0syaml.RedactTree(nil); got != nil || err != nil {
+	if got, err := k0syaml.RedactedPatch(nil); got != nil || err != nil {
 		t.Errorf("nil patch: %v, %v", got, err)
 	}
 }
