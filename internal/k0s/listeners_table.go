@@ -26,7 +26,9 @@ const (
 	keepKubelet  = "leave the kubelet's listeners to k0s's defaults in worker profiles; reach the kubelet through the API server"
 )
 
-func fixed(n int) func(Input, config.Network) int { return func(Input, config.Network) int { return n } }
+func fixed(n int) func(Input, config.Network) int {
+	return func(Input, config.Network) int { return n }
+}
 
 var table = []Listener{
 	// Controllers.

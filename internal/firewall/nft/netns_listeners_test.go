@@ -47,7 +47,9 @@ type heldPort struct {
 	port int
 }
 
-func (h heldPort) String() string { return fmt.Sprintf("%s on %d/%s", h.row.Component, h.port, h.row.Proto) }
+func (h heldPort) String() string {
+	return fmt.Sprintf("%s on %d/%s", h.row.Component, h.port, h.row.Proto)
+}
 
 // TestGuardHoldsEveryFollowedListener walks every followed row of k0s's
 // listeners' table: it renders the guard of a configuration that runs the
