@@ -93,14 +93,17 @@ type Setting struct {
 	Key string
 }
 
-func (s Setting) String() string {
+func (s Setting) String() string { return strings.Join(s.Spellings(), ", ") }
+
+// Spellings are the ways a document sets s.
+func (s Setting) Spellings() []string {
 	switch s.Kind {
 	case ProfileValue:
-		return "spec.workerProfiles[*].values." + s.Key
+		return []string{"spec.workerProfiles[*].values." + s.Key}
 	case EnvVar:
-		return s.Block + ".envVars." + s.Key
+		return []string{s.Block + ".envVars." + s.Key}
 	}
-	return fmt.Sprintf("%s.extraArgs.%s, %s.rawArgs --%s", s.Block, s.Key, s.Block, s.Key)
+	return []string{s.Block + ".extraArgs." + s.Key, s.Block + ".rawArgs --" + s.Key}
 }
 
 // Runs says whether the role of in runs the listener's role's processes.

@@ -46,7 +46,7 @@ func ListenersMarkdown() string {
 		}
 		var refused []string
 		for _, s := range l.Refuses {
-			refused = append(refused, "`"+s.String()+"`")
+			refused = append(refused, "`"+strings.Join(s.Spellings(), "`, `")+"`")
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			l.Component, port, l.Bind, l.Role, dash(l.When), l.Handling, dash(l.Follows),

@@ -37,13 +37,13 @@ var table = []Listener{
 		Handling: Followed, Follows: "`spec.api.port`",
 		Refuses: []Setting{{Arg, "spec.api", "secure-port"}},
 		Instead: "set spec.api.port, which the guard follows",
-		Source:  ctrl + "apiserver.go:96, 121-123, 138-143, 200",
+		Source:  ctrl + "apiserver.go:96, 121-123, 138-143, 201",
 		port:    func(_ Input, n config.Network) int { return n.APIPort },
 	},
 	{
 		Component: "k0s join API", Port: config.DefaultJoinAPIPort, Proto: "tcp", Bind: everyAddress, Role: RoleController,
 		Handling: Followed, Follows: "`spec.api.k0sApiPort` (`spec.api.extraArgs.bind-address` rebinds it: the port is guarded on every address)",
-		Source: "cmd/api/api.go:158-174; pkg/apis/k0s/v1beta1/api.go:205-206",
+		Source: "cmd/api/api.go:159-174; pkg/apis/k0s/v1beta1/api.go:205-206",
 		port:   func(_ Input, n config.Network) int { return n.JoinAPIPort },
 	},
 	{
@@ -94,7 +94,7 @@ var table = []Listener{
 		Handling: Followed,
 		Refuses:  []Setting{{Arg, "spec.storage.kine", "metrics-bind-address"}},
 		Instead:  "leave kine's metrics to k0s, on 2380, which the guard holds",
-		Source:   ctrl + "kine.go:114-115, 119-125, 133",
+		Source:   ctrl + "kine.go:114-115, 119-125, 131",
 		port: func(in Input, _ config.Network) int {
 			if in.Storage == config.StorageKine {
 				return config.KineMetricsPort
@@ -107,7 +107,7 @@ var table = []Listener{
 		Handling: Loopback,
 		Refuses:  []Setting{{Arg, "spec.storage.kine", "listen-address"}},
 		Instead:  "leave kine's listen address to k0s: over TCP its etcd API answers without authentication",
-		Source:   ctrl + "kine.go:111-113, 119-125, 133",
+		Source:   ctrl + "kine.go:110-113, 119-125, 131",
 	},
 	{
 		Component: "kube-controller-manager", Port: 10257, Proto: "tcp", Bind: localhost, Role: RoleController,
@@ -264,7 +264,7 @@ var table = []Listener{
 		Component: "konnectivity-agent (health)", Port: config.KonnectivityAgentHealthPort, Proto: "tcp", Bind: everyAddress, Role: RoleWorker,
 		When:     "spec.network.nodeLocalLoadBalancing.enabled (the agent runs in the host network)",
 		Handling: Followed,
-		Source:   ctrl + "konnectivityagent.go:136-140, 262, 297; " + anp + "agent/app/options/options.go:275-276",
+		Source:   ctrl + "konnectivityagent.go:138-140, 262, 297; " + anp + "agent/app/options/options.go:275-276",
 		port: func(_ Input, n config.Network) int {
 			if n.NLLB {
 				return config.KonnectivityAgentHealthPort
@@ -276,7 +276,7 @@ var table = []Listener{
 		Component: "konnectivity-agent (admin)", Port: 8094, Proto: "tcp", Bind: localhost, Role: RoleWorker,
 		When:     "spec.network.nodeLocalLoadBalancing.enabled (the agent runs in the host network)",
 		Handling: Loopback,
-		Source:   ctrl + "konnectivityagent.go:136-140, 278-285; " + anp + "agent/app/options/options.go:277-278",
+		Source:   ctrl + "konnectivityagent.go:138-140, 278-285; " + anp + "agent/app/options/options.go:277-278",
 	},
 	{
 		Component: "k0s static pods server", Proto: "tcp", Bind: localhost + ", a port of its own", Role: RoleWorker,
