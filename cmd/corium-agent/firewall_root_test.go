@@ -56,7 +56,7 @@ func TestFirewallRootIsNotTheKernel(t *testing.T) {
 	}
 
 	r = runFirewallIn(t, workstation, "show", "--root", root)
-	if r.code != exitOK || !strings.Contains(r.stdout, "guarded:     179/tcp 2380/tcp 8080/tcp 8132/tcp 9443/tcp 10249/tcp 10250/tcp 10256/tcp") ||
+	if r.code != exitOK || !strings.Contains(r.stdout, "guarded:     179/tcp 2380/tcp 8080/tcp 8132/tcp 9443/tcp 10249/tcp 10250/tcp 10256/tcp 20244/tcp") ||
 		!strings.Contains(r.stdout, "table:       not compared: --root "+root+" is not /; pass --netns PATH") {
 		t.Errorf("show --root without --netns = %+v; want the rendered guard, not compared", r)
 	}

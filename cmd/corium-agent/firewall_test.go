@@ -147,7 +147,7 @@ func TestFirewallCommand(t *testing.T) {
 	}
 
 	r = runFirewallOn(t, srv, "apply", "--config", cfgFile)
-	if r.code != exitOK || !strings.Contains(r.stdout, "table:       current") || !strings.Contains(r.stdout, "guarded:     179/tcp 2380/tcp 8080/tcp 8132/tcp 9443/tcp 10249/tcp 10250/tcp 10256/tcp") {
+	if r.code != exitOK || !strings.Contains(r.stdout, "table:       current") || !strings.Contains(r.stdout, "guarded:     179/tcp 2380/tcp 8080/tcp 8132/tcp 9443/tcp 10249/tcp 10250/tcp 10256/tcp 20244/tcp") {
 		t.Fatalf("apply --config: %+v", r)
 	}
 	if reachable() {
@@ -303,7 +303,7 @@ func TestFirewallShowsTheEndpoint(t *testing.T) {
 	}
 	r := runFirewallCmd(t, "show", "--root", dir, "--config", file)
 	for _, want := range []string{
-		"guarded:     179/tcp 2380/tcp 8080/tcp 8132/tcp 9443/tcp 10249/tcp 10250/tcp 10256/tcp\n",
+		"guarded:     179/tcp 2380/tcp 8080/tcp 8132/tcp 9443/tcp 10249/tcp 10250/tcp 10256/tcp 20244/tcp\n",
 		"endpoint:    192.0.2.100, off the overlay: 8132/tcp 9443/tcp addressed to it accepted from any link\n",
 		"masquerade:  pods (10.244.0.0/16) to addresses outside it, out of wg0, take the node's address (kuberouter)\n",
 	} {

@@ -60,8 +60,8 @@ func TestPlanSummarisesTheGuard(t *testing.T) {
 
 	worker := "role: worker\njoin: {tokenFrom: {file: /run/t}}\nwireguard:\n  - name: wg0\n    address: 10.10.0.5/24\n    nodeAddress: true\n    privateKeyFrom: {credential: c}\n    peers:\n      - publicKey: lE+n+RtAGM4fk6zSnJt+lVWRo7DhbtYTjuU5U5tQ4Ho=\n        endpoint: 192.0.2.1:51820\n        allowedIPs: [10.10.0.0/24]\n"
 	for _, tc := range []struct{ name, doc, want string }{
-		{"guarded", worker + "firewall: {clusterPorts: overlay}\n", "guard: on (clusterPorts: overlay): guarded 179/tcp 8080/tcp 10249/tcp 10250/tcp 10256/tcp; trusted lo wg0, and pods on kube-bridge tun-*; public none"},
-		{"a public port", worker + "firewall: {clusterPorts: overlay, publicPorts: [10250]}\n", "guard: on (clusterPorts: overlay): guarded 179/tcp 8080/tcp 10249/tcp 10256/tcp; trusted lo wg0, and pods on kube-bridge tun-*; public 10250/tcp"},
+		{"guarded", worker + "firewall: {clusterPorts: overlay}\n", "guard: on (clusterPorts: overlay): guarded 179/tcp 8080/tcp 10249/tcp 10250/tcp 10256/tcp 20244/tcp; trusted lo wg0, and pods on kube-bridge tun-*; public none"},
+		{"a public port", worker + "firewall: {clusterPorts: overlay, publicPorts: [10250]}\n", "guard: on (clusterPorts: overlay): guarded 179/tcp 8080/tcp 10249/tcp 10256/tcp 20244/tcp; trusted lo wg0, and pods on kube-bridge tun-*; public 10250/tcp"},
 		{"open", worker + "firewall: {clusterPorts: open}\n", "guard: off (clusterPorts: open): every cluster port is reachable from any link"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -61,6 +61,7 @@ var changeOf = map[string]string{
 	"spec.network.kubeProxy.disabled":                                          `{spec: {network: {kubeProxy: {disabled: true}}}}`,
 	"spec.network.kubeProxy.metricsBindAddress":                                `{spec: {network: {kubeProxy: {metricsBindAddress: "0.0.0.0:19249"}}}}`,
 	"spec.network.kubeProxy.healthzBindAddress":                                `{spec: {network: {kubeProxy: {healthzBindAddress: "0.0.0.0:19256"}}}}`,
+	"spec.network.nodeLocalLoadBalancing.enabled":                              `{spec: {network: {nodeLocalLoadBalancing: {enabled: true}}}}`,
 }
 
 // TestGuardFollowsEveryFieldItReads: for each CNI, every ClusterConfig field
@@ -119,13 +120,13 @@ func TestGuardOfAPatchedNode(t *testing.T) {
 		pods, tunnels    []string
 	}{
 		{"calico's VXLAN moved", "calico", `{spec: {network: {calico: {vxlanPort: 4790}}}}`,
-			[]Port{{179, "tcp"}, {2380, "tcp"}, {4790, "udp"}, {6443, "tcp"}, {6444, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}, nil,
+			[]Port{{179, "tcp"}, {2380, "tcp"}, {4790, "udp"}, {6443, "tcp"}, {6444, "tcp"}, {8132, "tcp"}, {9091, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}, nil,
 			[]string{"cali*", "vxlan.calico", "vxlan-v6.calico"}, nil},
 		{"calico in ipip mode", "calico", `{spec: {network: {calico: {mode: ipip}}}}`,
-			[]Port{{179, "tcp"}, {2380, "tcp"}, {6443, "tcp"}, {6444, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}, nil,
+			[]Port{{179, "tcp"}, {2380, "tcp"}, {6443, "tcp"}, {6444, "tcp"}, {8132, "tcp"}, {9091, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}, nil,
 			[]string{"cali*", "tunl0"}, []string{"ipip"}},
 		{"kube-router on fou", "kuberouter", `{spec: {network: {kuberouter: {extraArgs: {overlay-encap: fou, overlay-encap-port: "6555"}}}}}`,
-			[]Port{{179, "tcp"}, {2380, "tcp"}, {6443, "tcp"}, {6444, "tcp"}, {6555, "udp"}, {8080, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}, nil,
+			[]Port{{179, "tcp"}, {2380, "tcp"}, {6443, "tcp"}, {6444, "tcp"}, {6555, "udp"}, {8080, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}, {20244, "tcp"}}, nil,
 			[]string{"kube-bridge", "tun-*"}, []string{"ipip", "ip6ip6"}},
 		{"the API public takes the load balancer's proxy with it", "custom", `{spec: {api: {port: 7443}}}`,
 			[]Port{{2380, "tcp"}, {8132, "tcp"}, {9443, "tcp"}, {10249, "tcp"}, {10250, "tcp"}, {10256, "tcp"}}, []Port{{6444, "tcp"}, {7443, "tcp"}},

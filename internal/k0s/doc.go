@@ -9,6 +9,15 @@
 // computes it for the applied record) and handed along: the consumers'
 // signatures ask for it, and a test lists the few places that compute it.
 //
+// The listeners are a table (Listeners): every socket k0s and the
+// components it starts open on a node, or can be told to open, each with
+// its citation and what the guard does with it. The role's guarded ports
+// are computed from its followed rows, and a setting that moves a listener
+// where the guard cannot follow is one of the effective configuration's
+// problems, at its path (with firewall.clusterPorts overlay), so that
+// validate, plan, apply and firewall refuse it alike. docs/firewall.md
+// shows the table, generated from the rows (go generate).
+//
 // Its subpackages hold the facts it is computed from, each citing k0s's
 // source (file and line at the tag): config the ClusterConfig's base, merge
 // and network read-back, rules what k0s refuses at install and start,

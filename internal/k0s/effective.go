@@ -13,6 +13,10 @@ type Input struct {
 	// Controller says the role runs the control plane, Kubelet that it
 	// runs a kubelet (a worker, or a controller with one).
 	Controller, Kubelet bool
+	// Guarded says firewall.clusterPorts is overlay: the settings that move
+	// a listener where the guard cannot follow are then refused (see
+	// Listeners).
+	Guarded bool
 	// Patch is k0s.patch as the document gives it.
 	Patch map[string]any
 }
@@ -28,8 +32,9 @@ type Effective struct {
 	// far as the document decides it.
 	Config map[string]any
 	// Network is Config's network as k0s will run it (config.ReadNetwork);
-	// Problems are what of it the agent cannot work with, at ClusterConfig
-	// paths.
+	// Problems are what of it the agent cannot work with, and the settings
+	// that move a listener where the guard cannot follow (Listeners), at
+	// ClusterConfig paths.
 	Network  config.Network
 	Problems []finding.Finding
 	// Ports are the role's ports, from Network.
@@ -41,6 +46,7 @@ func Of(in Input) Effective {
 	e := Effective{Input: in, Base: config.Base(in.BaseInput)}
 	e.Config = e.withPatch(e.Base)
 	e.Network, e.Problems = config.ReadNetwork(e.Config)
+	e.Problems = append(e.Problems, refusals(in, e.Config)...)
 	e.Ports = portsOf(in, e.Network)
 	return e
 }

@@ -17,19 +17,10 @@ type Port struct {
 type Ports struct {
 	// Role is the set of ports that k0s and the components it runs listen
 	// on at every address of the node in this role, as the effective
-	// ClusterConfig sets them: the set firewall.clusterPorts guards and
-	// firewall.publicPorts picks from.
-	//
-	// Controllers: the API (6443), konnectivity (8132), k0s's join API (9443),
-	// with etcd its peers (2380), and with the control-plane load balancer its
-	// proxy to the API (6444). Roles with a kubelet: the kubelet (10250),
-	// kube-proxy's metrics and health (10249, 10256) unless disabled or bound to
-	// loopback (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/kubeproxy.go:98-104),
-	// plus the CNI's own: kube-router's BGP (179/tcp), metrics (8080/tcp;
-	// kuberouter.go:84-91) and, with fou, its UDP tunnel (5555/udp); calico's
-	// BGP (179/tcp) and, in vxlan mode, VXLAN (4789/udp). A custom CNI brings
-	// its own rules. The numbers are the defaults; a k0s.patch that moves one
-	// moves the port here.
+	// ClusterConfig sets them: the ports of the followed listeners of the
+	// table (Listeners) that run in the role. The set firewall.clusterPorts
+	// guards and firewall.publicPorts picks from. A custom CNI brings its
+	// own rules.
 	Role []Port
 	// Tunnel are the UDP ports that carry the CNI's pod tunnels between
 	// nodes: what arrives there comes out on an interface the guard trusts
@@ -60,37 +51,15 @@ func portsOf(in Input, net config.Network) Ports {
 	return p
 }
 
+// rolePorts are the ports of the followed listeners of the table that run
+// in the role, as the effective configuration sets them: a new listener is
+// a new row of the table, not a change here.
 func rolePorts(in Input, net config.Network) []Port {
+	e := Effective{Input: in, Network: net}
 	var ports []Port
-	add := func(n int, proto string) {
-		if n > 0 {
-			ports = append(ports, Port{n, proto})
-		}
-	}
-	if in.Controller {
-		add(net.APIPort, "tcp")
-		add(net.KonnectivityPort, "tcp")
-		add(net.JoinAPIPort, "tcp")
-		add(net.ProxyPort, "tcp")
-		if in.Storage == config.StorageEtcd {
-			add(config.EtcdPeerPort, "tcp")
-		}
-	}
-	if in.Kubelet {
-		add(config.KubeletPort, "tcp")
-		if kp := net.KubeProxy; kp != nil {
-			add(kp.MetricsPort, "tcp")
-			add(kp.HealthzPort, "tcp")
-		}
-		switch in.Provider {
-		case config.ProviderKubeRouter:
-			add(net.KubeRouter.BGPPort, "tcp")
-			add(net.KubeRouter.MetricsPort, "tcp")
-		case config.ProviderCalico:
-			add(config.BGPPort, "tcp")
-		}
-		for _, p := range tunnelPorts(in, net) {
-			add(p.Number, p.Proto)
+	for _, l := range table {
+		if n := l.PortIn(e); n > 0 {
+			ports = append(ports, Port{n, l.Proto})
 		}
 	}
 	sort.Slice(ports, func(i, j int) bool {

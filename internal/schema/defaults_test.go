@@ -67,15 +67,15 @@ func TestRolePorts(t *testing.T) {
 		want []string
 	}{
 		{"single (sqlite, kube-router)", Config{Role: RoleSingle},
-			[]string{"179/tcp", "6443/tcp", "8080/tcp", "8132/tcp", "9443/tcp", "10249/tcp", "10250/tcp", "10256/tcp"}},
+			[]string{"179/tcp", "2380/tcp", "6443/tcp", "8080/tcp", "8132/tcp", "9443/tcp", "10249/tcp", "10250/tcp", "10256/tcp", "20244/tcp"}},
 		{"controller (etcd, no kubelet)", Config{Role: RoleController},
 			[]string{"2380/tcp", "6443/tcp", "8132/tcp", "9443/tcp"}},
 		{"controller+worker with calico", Config{Role: RoleControllerWorker, Network: Network{CNI: CNICalico}},
-			[]string{"179/tcp", "2380/tcp", "4789/udp", "6443/tcp", "8132/tcp", "9443/tcp", "10249/tcp", "10250/tcp", "10256/tcp"}},
+			[]string{"179/tcp", "2380/tcp", "4789/udp", "6443/tcp", "8132/tcp", "9091/tcp", "9443/tcp", "10249/tcp", "10250/tcp", "10256/tcp"}},
 		{"worker with a custom CNI", Config{Role: RoleWorker, Network: Network{CNI: CNICustom}},
 			[]string{"10249/tcp", "10250/tcp", "10256/tcp"}},
-		{"controller on kine (no etcd peers)", Config{Role: RoleController, Storage: Storage{Type: StorageKine}},
-			[]string{"6443/tcp", "8132/tcp", "9443/tcp"}},
+		{"controller on kine (no etcd peers; kine's metrics)", Config{Role: RoleController, Storage: Storage{Type: StorageKine}},
+			[]string{"2380/tcp", "6443/tcp", "8132/tcp", "9443/tcp"}},
 		{"controller with the load balancer's proxy", Config{Role: RoleController, HA: HA{Enabled: &ha}},
 			[]string{"2380/tcp", "6443/tcp", "6444/tcp", "8132/tcp", "9443/tcp"}},
 		{"ports moved by k0s.patch", patched(Config{Role: RoleControllerWorker, Network: Network{CNI: CNICalico}, HA: HA{Enabled: &ha}}, `
@@ -85,14 +85,15 @@ spec:
   network:
     calico: {vxlanPort: 4790}
     kubeProxy: {metricsBindAddress: 127.0.0.1:10249, healthzBindAddress: "[::]:10266"}
-    controlPlaneLoadBalancing: {keepalived: {userSpaceProxyBindPort: 7445}}`),
-			[]string{"179/tcp", "2380/tcp", "4790/udp", "7132/tcp", "7443/tcp", "7444/tcp", "7445/tcp", "10250/tcp", "10266/tcp"}},
+    controlPlaneLoadBalancing: {keepalived: {userSpaceProxyBindPort: 7445}}
+    nodeLocalLoadBalancing: {enabled: true}`),
+			[]string{"179/tcp", "2380/tcp", "4790/udp", "7132/tcp", "7443/tcp", "7444/tcp", "7445/tcp", "8093/tcp", "9091/tcp", "10250/tcp", "10266/tcp"}},
 		{"kube-router's fou, BGP and metrics moved, kube-proxy off", patched(Config{Role: RoleWorker}, `
 spec:
   network:
-    kuberouter: {metricsPort: 9080, extraArgs: {overlay-encap: fou, bgp-port: "1179"}, rawArgs: [--overlay-encap-port=6555]}
+    kuberouter: {metricsPort: 9080, extraArgs: {overlay-encap: fou, bgp-port: "1179"}, rawArgs: [--overlay-encap-port=6555, --health-port, "21244"]}
     kubeProxy: {disabled: true}`),
-			[]string{"1179/tcp", "6555/udp", "9080/tcp", "10250/tcp"}},
+			[]string{"1179/tcp", "6555/udp", "9080/tcp", "10250/tcp", "21244/tcp"}},
 	}
 	for _, c := range cases {
 		if got := ports(c.cfg); !reflect.DeepEqual(got, c.want) {

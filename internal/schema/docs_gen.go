@@ -57,7 +57,7 @@ var typeDocs = map[string]string{
 	"Peer.PublicKey":           "PublicKey is the peer's key (base64, 32 bytes); unique within the interface.",
 	"Role":                     "Role is what the node becomes.",
 	"Storage":                  "Storage is the control plane's datastore.",
-	"Storage.DataSourceFrom":   "DataSourceFrom fetches kine's datasource URL (postgres://... or mysql://...) at boot: it carries the database's password, so it is a secret; required with kine, refused otherwise.",
+	"Storage.DataSourceFrom":   "DataSourceFrom fetches kine's datasource URL (postgres://..., postgresql://... or mysql://...) at boot: it carries the database's password, so it is a secret; required with kine, refused otherwise.",
 	"Storage.Type":             "Type is the datastore: sqlite for single, else etcd. sqlite serves one controller only (refused with ha.enabled or a join token); kine is an external PostgreSQL or MySQL database several controllers share.",
 	"StorageType":              "StorageType names a datastore.",
 	"Taint":                    "Taint is a Kubernetes node taint.",

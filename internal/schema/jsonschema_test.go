@@ -70,7 +70,6 @@ var notInJSONSchema = map[string]string{
 	"firewall-overlay-without-node-address":  "across fields",
 	"firewall-public-port-not-in-role":       "depends on the role",
 	"firewall-public-ports-cover-every-port": "depends on the role and the whole list",
-	"firewall-etcd-port-with-sqlite":         "depends on the role",
 	"firewall-calico-vxlan-public":           "depends on the cni, clusterPorts and the role",
 	"firewall-endpoint-name-guarded":         "depends on the role, the endpoint being a name, clusterPorts and the public ports",
 }

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/finding"
@@ -41,6 +42,7 @@ func k0sInput(cfg *Config) k0s.Input {
 		},
 		Controller: eff.Role.IsController(),
 		Kubelet:    eff.Role.HasKubelet(),
+		Guarded:    eff.Firewall.ClusterPorts == ClusterPortsOverlay,
 		Patch:      cfg.K0s.Patch,
 	}
 	for _, wg := range eff.WireGuard {
@@ -70,14 +72,25 @@ func walkPatch(patch map[string]any, dotted string) (finding.Path, any, bool) {
 	path := finding.Path("k0s.patch")
 	var cur any = patch
 	for _, seg := range strings.Split(dotted, ".") {
+		// A list item is name[i], as the facts' paths spell it.
+		name, index, isItem := strings.Cut(seg, "[")
 		m, ok := cur.(map[string]any)
 		if !ok {
 			return path, nil, false
 		}
-		if cur, ok = m[seg]; !ok {
+		if cur, ok = m[name]; !ok {
 			return path, nil, false
 		}
-		path = path.Key(seg)
+		path = path.Key(name)
+		if !isItem {
+			continue
+		}
+		i, err := strconv.Atoi(strings.TrimSuffix(index, "]"))
+		list, isList := cur.([]any)
+		if err != nil || !isList || i < 0 || i >= len(list) {
+			return path, nil, false
+		}
+		cur, path = list[i], path.Index(i)
 	}
 	return path, cur, true
 }

@@ -166,5 +166,15 @@ func writeRolePorts(b *strings.Builder) {
 			fmt.Fprintf(b, "| %s | %s | %s |\n", r, c, strings.Join(ports, ", "))
 		}
 	}
-	b.WriteString("\nA single node given `storage.type: etcd` adds 2380/tcp (etcd peers); a controller given `sqlite` or `kine` drops it (their datastore has no peers of etcd's).\n")
+	on := true
+	var ports []string
+	for _, p := range Effective(&Config{Role: RoleController, HA: HA{Enabled: &on, VirtualIP: "192.0.2.100/24"}}).Ports.Role {
+		ports = append(ports, fmt.Sprintf("%d/%s", p.Number, p.Proto))
+	}
+	fmt.Fprintf(b, "| controller, `ha.enabled` | any | %s |\n", strings.Join(ports, ", "))
+	b.WriteString("\nThe ports are those of the followed listeners of the table in docs/firewall.md (\"Every listener k0s opens\"), which the guard's set is computed from. " +
+		"2380/tcp is etcd's peers with etcd (a single node given `storage.type: etcd`, and `controller` by default), and kine's metrics with `sqlite` or `kine`: k0s starts kine with its metrics on every address at 2380. " +
+		"With `ha.enabled` a controller adds 6444/tcp, the control-plane load balancer's proxy to the API: it reaches the same API servers and k0s redirects the virtual IP's API port to it, so it is guarded or public with 6443 " +
+		"(listing 6443 in `firewall.publicPorts` makes 6444 public too, and the guard's summary shows 6444/tcp beside 6443). " +
+		"With `spec.network.nodeLocalLoadBalancing.enabled` in `k0s.patch`, roles with a kubelet add 8093/tcp, the konnectivity agent's health, which then runs in the host network.\n")
 }

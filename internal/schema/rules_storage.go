@@ -21,7 +21,7 @@ func (v *crossCheck) storage() {
 	switch {
 	case s.DataSourceFrom == nil:
 		if kine && role.IsController() {
-			v.errorf("storage.dataSourceFrom", "is required with storage.type kine: the URL of the PostgreSQL or MySQL database the controllers share (postgres://... or mysql://...), from a SecretSource, since it carries the database's password")
+			v.errorf("storage.dataSourceFrom", "is required with storage.type kine: the URL of the PostgreSQL or MySQL database the controllers share (postgres://..., postgresql://... or mysql://...), from a SecretSource, since it carries the database's password")
 		}
 	case role == RoleWorker:
 		v.errorf("storage.dataSourceFrom", "a worker runs no datastore, so it must not be handed the database's password; remove it")

@@ -87,9 +87,9 @@ type Storage struct {
 	// controller only (refused with ha.enabled or a join token); kine is an
 	// external PostgreSQL or MySQL database several controllers share.
 	Type StorageType `yaml:"type,omitempty" json:"type,omitempty" validate:"omitempty,oneof=etcd sqlite kine"`
-	// DataSourceFrom fetches kine's datasource URL (postgres://... or
-	// mysql://...) at boot: it carries the database's password, so it is a
-	// secret; required with kine, refused otherwise.
+	// DataSourceFrom fetches kine's datasource URL (postgres://...,
+	// postgresql://... or mysql://...) at boot: it carries the database's
+	// password, so it is a secret; required with kine, refused otherwise.
 	DataSourceFrom *secret.Source `yaml:"dataSourceFrom,omitempty" json:"dataSourceFrom,omitempty"`
 }
 

@@ -11,8 +11,8 @@ import (
 
 // The k0s ports each role guards (docs/firewall.md); c1 leaves 6443 public.
 var (
-	controllerGuarded = []int{179, 2380, 8080, 8132, 9443, 10249, 10250, 10256}
-	workerGuarded     = []int{179, 8080, 10249, 10250, 10256}
+	controllerGuarded = []int{179, 2380, 8080, 8132, 9443, 10249, 10250, 10256, 20244}
+	workerGuarded     = []int{179, 8080, 10249, 10250, 10256, 20244}
 )
 
 // TestVMCluster boots the two-node cluster three times, after enrolling

@@ -12,10 +12,15 @@ import (
 
 // kineBackends are the datasource schemes of the external databases the
 // contract's kine reaches. kine takes the backend from the text before
-// "://" (kine pkg/endpoint/endpoint.go ParseStorageEndpoint, its
-// PostgresBackend and MySQLBackend); no scheme at all is sqlite to it, as
-// sqlite:// is, and both keep the datastore in this controller's files.
-var kineBackends = []string{"postgres", "mysql"}
+// "://" (kine v0.16.3 pkg/drivers/factory.go:24-35, util.SchemeAndAddress)
+// and registers both postgres and postgresql for PostgreSQL
+// (pkg/drivers/pgsql/pgsql.go:267-268), mysql for MySQL
+// (pkg/drivers/mysql/mysql.go:249). It refuses an endpoint without "://"
+// and a scheme it does not know (factory.go:30-33, 38-45); it does not
+// fall back to sqlite. sqlite:// (and k0s's default, no datasource) keeps
+// the datastore in this controller's files, and the other schemes it knows
+// (nats://, an etcd URL) are not a database the controllers share.
+var kineBackends = []string{"postgres", "postgresql", "mysql"}
 
 // kineDataSource is storage.dataSourceFrom, resolved, for kine.dataSource;
 // zero unless storage.type is kine. What validation cannot see, the URL
@@ -34,7 +39,7 @@ func kineDataSource(cfg *schema.Config, secrets Secrets) (secret.Value, error) {
 	}
 	dsn := v.Reveal()
 	if backend, _, ok := strings.Cut(dsn, "://"); !ok || !slices.Contains(kineBackends, backend) {
-		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s is not a postgres:// or mysql:// URL; kine would take it for sqlite, or for a backend several controllers cannot share; give the URL of the PostgreSQL or MySQL database the controllers share", from.Where())
+		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s is not a postgres://, postgresql:// or mysql:// URL: kine refuses a URL without a scheme or with one it does not know, and its other backends (sqlite://, nats://) are not a database several controllers share; give the URL of the PostgreSQL or MySQL database the controllers share", from.Where())
 	}
 	if !schema.NoControlChars(dsn) {
 		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s holds a control character (a line break, a tab); put the URL on one line of printable characters", from.Where())

@@ -113,7 +113,9 @@ func TestKineDataSourceRefusedUnlessShared(t *testing.T) {
 			}
 		})
 	}
-	for _, dsn := range []string{"postgres://k0s:pw@db.example/k0s", "mysql://k0s:pw@tcp(db.example:3306)/k0s"} {
+	// kine registers postgresql beside postgres (kine v0.16.3
+	// pkg/drivers/pgsql/pgsql.go:267-268).
+	for _, dsn := range []string{"postgres://k0s:pw@db.example/k0s", "postgresql://k0s:pw@db.example/k0s", "mysql://k0s:pw@tcp(db.example:3306)/k0s"} {
 		if _, err := RenderNode(kineInputs(dsn)); err != nil {
 			t.Errorf("%s: %v", strings.SplitN(dsn, ":", 2)[0], err)
 		}

@@ -36,7 +36,7 @@ func TestRenderOverlay(t *testing.T) {
 	want := firewall.Guard{
 		On: true,
 		Ports: []firewall.Port{
-			{Number: 179, Proto: "tcp"}, {Number: 2380, Proto: "tcp"}, {Number: 8080, Proto: "tcp"}, {Number: 8132, Proto: "tcp"}, {Number: 9443, Proto: "tcp"}, {Number: 10249, Proto: "tcp"}, {Number: 10250, Proto: "tcp"}, {Number: 10256, Proto: "tcp"},
+			{Number: 179, Proto: "tcp"}, {Number: 2380, Proto: "tcp"}, {Number: 8080, Proto: "tcp"}, {Number: 8132, Proto: "tcp"}, {Number: 9443, Proto: "tcp"}, {Number: 10249, Proto: "tcp"}, {Number: 10250, Proto: "tcp"}, {Number: 10256, Proto: "tcp"}, {Number: 20244, Proto: "tcp"},
 		},
 		Interfaces:    []string{"lo", "wg0", "wg-backup"},
 		PublicPorts:   []firewall.Port{{Number: 6443, Proto: "tcp"}},

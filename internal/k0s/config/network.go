@@ -25,6 +25,10 @@ type Network struct {
 	// ProxyPort is the port of the control-plane load balancer's userspace
 	// proxy to the API servers, 0 when it does not run (see cplbProxy).
 	ProxyPort int
+	// NLLB is spec.network.nodeLocalLoadBalancing.enabled: workers run a
+	// load balancer to the API servers, and the konnectivity agent in the
+	// host network beside it.
+	NLLB bool
 
 	Calico     Calico
 	KubeRouter KubeRouter
@@ -58,6 +62,8 @@ type KubeRouter struct {
 	BGPPort int
 	// MetricsPort is --metrics-port, 0 when metrics are off.
 	MetricsPort int
+	// HealthPort is --health-port, 0 when the health server is off.
+	HealthPort int
 }
 
 // KubeProxy is what kube-proxy listens on beyond the node itself: each port

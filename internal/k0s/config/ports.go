@@ -19,6 +19,20 @@ const (
 	BGPPort = 179
 	// KubeletPort is the kubelet's own default, which k0s does not change.
 	KubeletPort = 10250
-	// EtcdPeerPort is where k0s's etcd listens for its peers.
+	// EtcdPeerPort is where k0s's etcd listens for its peers
+	// (pkg/apis/k0s/v1beta1/storage.go:201-204).
 	EtcdPeerPort = 2380
+	// KineMetricsPort is where k0s has kine serve its metrics, on every
+	// address (pkg/component/controller/kine.go:114-115).
+	KineMetricsPort = 2380
+	// DefaultKubeRouterHealthPort is kube-router's --health-port default,
+	// which k0s does not set (kube-router v2.10.0 pkg/options/options.go:14).
+	DefaultKubeRouterHealthPort = 20244
+	// FelixMetricsPort is Felix's Prometheus port, which k0s turns on
+	// (static/manifests/calico/DaemonSet/calico-node.yaml:28, 271-272).
+	FelixMetricsPort = 9091
+	// KonnectivityAgentHealthPort is the konnectivity agent's health port,
+	// on every address (apiserver-network-proxy v0.36.0
+	// cmd/agent/app/options/options.go:275-276).
+	KonnectivityAgentHealthPort = 8093
 )

@@ -40,6 +40,8 @@ func ReadNetwork(doc map[string]any) (Network, []finding.Finding) {
 		KonnectivityPort: r.port(specPath.Field("konnectivity").Field("agentPort"), DefaultKonnectivityPort),
 	}
 	n.ProxyPort = r.cplbProxy()
+	// pkg/apis/k0s/v1beta1/nllb.go:20-25: off unless enabled.
+	n.NLLB = r.boolean(networkPath.Field("nodeLocalLoadBalancing").Field("enabled"), false)
 	switch n.Provider {
 	case ProviderCalico:
 		n.Calico = r.calico()
@@ -112,6 +114,9 @@ func (r *reader) kubeRouter() KubeRouter {
 		"overlay-encap":      "ipip",
 		"overlay-encap-port": "5555",
 		"bgp-port":           strconv.Itoa(BGPPort),
+		// kube-router v2.10.0 pkg/options/options.go:14, 179-181: health on
+		// every address unless --health-addr says otherwise.
+		"health-port": strconv.Itoa(DefaultKubeRouterHealthPort),
 	}
 	for name, v := range r.strMap(kr.Field("extraArgs")) {
 		if _, ok := flags[name]; ok {
@@ -130,6 +135,7 @@ func (r *reader) kubeRouter() KubeRouter {
 		EncapPort:   r.flagPort(from("overlay-encap-port"), flags["overlay-encap-port"], false),
 		BGPPort:     r.flagPort(from("bgp-port"), flags["bgp-port"], false),
 		MetricsPort: r.flagPort(from("metrics-port"), flags["metrics-port"], true),
+		HealthPort:  r.flagPort(from("health-port"), flags["health-port"], true),
 	}
 	if k.Encap != "ipip" && k.Encap != "fou" {
 		r.problem(from("overlay-encap"), "is not ipip or fou, the encapsulations kube-router knows")

@@ -39,6 +39,9 @@ type Node struct {
 	// PublicPorts is firewall.publicPorts.
 	PublicPorts []int
 	WireGuard   []WireGuard
+	// Component names the listener of k0s's table (k0s.Listeners) that
+	// answers at every address on a port, "" for none; nil names none.
+	Component func(port int, proto string) string
 }
 
 // WireGuard is one overlay interface: a socket bound to it, or to one of
@@ -65,6 +68,10 @@ type Listener struct {
 	// systemd unit (when there is one) for a host service.
 	Unit  string `json:"unit,omitempty"`
 	Class Class  `json:"class"`
+	// Component is the listener of k0s's table that the configuration
+	// puts on this port (docs/firewall.md, "Every listener k0s opens"),
+	// "" when none does: what the port is for, whoever holds it.
+	Component string `json:"component,omitempty"`
 	// Unread says its holder could not be read, so whether it is the
 	// cluster's is not known (it reads as a host service).
 	Unread bool `json:"unread,omitempty"`
@@ -110,6 +117,9 @@ func Classify(socks []Socket, n Node) []Listener {
 			l.Process, l.PID = o.Comm, o.PID
 		}
 		l.Unit, l.Class = judge(s, n)
+		if n.Component != nil {
+			l.Component = n.Component(s.Port, s.Proto)
+		}
 		if !seen[l] {
 			seen[l] = true
 			out = append(out, l)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/firewall"
 	"github.com/corium/corium-agent/internal/firewall/guardfile"
+	"github.com/corium/corium-agent/internal/k0s"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/status/listen"
 )
@@ -73,6 +74,7 @@ func (in *inspection) listeners() {
 // interface with its addresses, configured and live, and its listen port.
 func (in *inspection) listenNode() (listen.Node, error) {
 	n := listen.Node{PublicPorts: in.cfg.Firewall.PublicPorts}
+	n.Component = func(port int, proto string) string { return k0s.ListenerOf(in.eff, port, proto) }
 	g, err := guardfile.Load(in.o.Root)
 	switch {
 	case err == nil:
@@ -148,6 +150,10 @@ func textListeners(w io.Writer, l *Listeners) {
 	}
 	fmt.Fprintf(w, "%-14s%d answer the underlay (unguarded %d, guarded %d, host services %d)\n", "listening:", len(l.Sockets), count[listen.Unguarded], count[listen.Guarded], count[listen.Host])
 	for _, s := range l.Sockets {
-		fmt.Fprintf(w, "  %s: %s: %s\n", s.Endpoint(), classText[s.Class], s.Holder())
+		component := ""
+		if s.Component != "" {
+			component = "; k0s's " + s.Component
+		}
+		fmt.Fprintf(w, "  %s: %s: %s%s\n", s.Endpoint(), classText[s.Class], s.Holder(), component)
 	}
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"net/netip"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,5 +40,29 @@ func TestListenerVerdicts(t *testing.T) {
 				t.Errorf("verdict\n got %q\nwant %q\n%s", r.Verdict.Line, c.line, textOf(r))
 			}
 		})
+	}
+}
+
+// A socket on a port of k0s's listeners' table is named by the table's
+// component, in JSON and text; a port no listener of the table runs on
+// (sshd's) is named by none.
+func TestListenerNamesTheTablesComponent(t *testing.T) {
+	n := newNode(t, "wg0")
+	root := provision(t, n)
+	kubelet := &listen.Owner{PID: 42, Comm: "kubelet", Cgroups: []string{"/system.slice/k0sworker.service"}}
+	sshd := &listen.Owner{PID: 7, Comm: "sshd", Cgroups: []string{"/system.slice/sshd.service"}}
+	o, _ := healthy(t, n, 10*time.Second)
+	o.Root = root
+	o.Sockets = fakeSockets{{Proto: "tcp", Addr: netip.IPv4Unspecified(), Port: 10250, Owner: kubelet}, {Proto: "tcp", Addr: netip.IPv4Unspecified(), Port: 22, Owner: sshd}}
+	r := Inspect(context.Background(), o)
+	got := map[int]string{}
+	for _, s := range r.Listeners.Sockets {
+		got[s.Port] = s.Component
+	}
+	if got[10250] != "kubelet" || got[22] != "" {
+		t.Errorf("components %v, want the kubelet on 10250 and none on 22", got)
+	}
+	if text := textOf(r); !strings.Contains(text, "; k0s's kubelet\n") {
+		t.Errorf("the text does not name the kubelet:\n%s", text)
 	}
 }
