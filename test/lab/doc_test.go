@@ -10,6 +10,9 @@ type Doc struct {
 	Network   *DocNetwork    `yaml:"network,omitempty"`
 	Wireguard []DocWireguard `yaml:"wireguard"`
 	Firewall  DocFirewall    `yaml:"firewall"`
+	// Extra holds any other key of the block (cluster, storage, ha,
+	// k0s): a scenario that needs one sets it here.
+	Extra map[string]any `yaml:",inline"`
 }
 
 type DocNode struct {

@@ -2,8 +2,10 @@ package lab
 
 import (
 	"testing"
+	"time"
 
 	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // Lab is a scenario brought up: the underlay, and each node provisioned by
@@ -33,9 +35,11 @@ func Up(t testing.TB, s *Scenario) *Lab {
 	if len(s.Nodes) > 0 && s.Nodes[0].Doc == nil {
 		Build(t, s)
 	}
+	start := time.Now()
 	l := &Lab{S: s, dir: t.TempDir()}
 	l.u = newUnderlay(t, s)
 	l.addNodes(t, s.Nodes)
+	t.Logf("the lab is up: %d nodes in %v", len(l.Nodes), time.Since(start).Round(time.Millisecond))
 	return l
 }
 
@@ -85,4 +89,15 @@ func (l *Lab) Node(name string) *LabNode {
 		}
 	}
 	panic("lab: no node " + name)
+}
+
+// AddHost plugs a namespace of its own into the underlay with the addresses
+// given (CIDR, space separated), for what a scenario runs beside its nodes
+// (a database the controllers use, say); it is deleted, and what runs in
+// it killed, when the test ends.
+func (l *Lab) AddHost(t testing.TB, name, addrs string) *netns.Netns {
+	t.Helper()
+	ns := newNamespace(t, "l"+name)
+	plug(t, l.u.sw, "br0", "p-"+name, ns, addrs)
+	return ns
 }

@@ -40,9 +40,9 @@ type Service struct {
 	Cite string
 }
 
-func controllers(n *Node) bool         { return n.controller() }
-func kubelets(n *Node) bool            { return n.kubelet() }
-func fromAny(_, _ *Node) bool          { return true }
+func controllers(n *Node) bool          { return n.controller() }
+func kubelets(n *Node) bool             { return n.kubelet() }
+func fromAny(_, _ *Node) bool           { return true }
 func fromController(from, _ *Node) bool { return from.controller() }
 func fromKubelet(from, _ *Node) bool    { return from.kubelet() }
 
@@ -75,9 +75,9 @@ var Services = []Service{
 	{Name: "kube-proxy-healthz", Port: 10256, Bind: Every, On: kubelets,
 		Cite: "pkg/apis/k0s/v1beta1/kubeproxy.go:98-104 (healthzBindAddress 0.0.0.0:10256)"},
 	{Name: "kube-router-bgp", Port: 179, Bind: Every, On: kubelets, From: fromKubelet,
-		Cite: "pkg/component/controller/kuberouter.go:116 (BGP between every node with a kubelet, kube-router's default port 179)"},
+		Cite: "pkg/component/controller/kuberouter.go:111-123 (run-router on, no bgp-port: kube-router's default 179, peering between every node with a kubelet)"},
 	{Name: "kube-router-metrics", Port: 8080, Bind: Every, On: kubelets,
-		Cite: "pkg/component/controller/kuberouter.go:121, pkg/apis/k0s/v1beta1/kuberouter.go:88 (metrics-port 8080)"},
+		Cite: "pkg/component/controller/kuberouter.go:121, pkg/apis/k0s/v1beta1/kuberouter.go:89 (metrics-port 8080)"},
 }
 
 // Starter runs something real in a stand-in's place on a node: a test sets

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Verdict is what the lab's checks found wrong, one line a problem. The
@@ -42,10 +43,15 @@ func (v *Verdict) String() string {
 func (l *Lab) Verdict(t testing.TB) *Verdict {
 	t.Helper()
 	v := &Verdict{}
+	start := time.Now()
 	l.prime(t)
+	primed := time.Now()
 	l.checkPairs(t, v)
 	l.checkHandshakes(t, v)
+	paired := time.Now()
 	l.scan(t, v)
+	t.Logf("the verdict took %v: priming %v, pairs %v, scan %v", time.Since(start).Round(time.Millisecond),
+		primed.Sub(start).Round(time.Millisecond), paired.Sub(primed).Round(time.Millisecond), time.Since(paired).Round(time.Millisecond))
 	return v
 }
 
