@@ -31,16 +31,23 @@ func requireLab(t testing.TB) {
 // changed them already, then brings the lab up.
 func Up(t testing.TB, s *Scenario) *Lab {
 	t.Helper()
+	l := &Lab{}
+	l.Up(t, s)
+	return l
+}
+
+// Up is the package's Up for a Lab a test has set up (Replace).
+func (l *Lab) Up(t testing.TB, s *Scenario) {
+	t.Helper()
 	requireLab(t)
 	if len(s.Nodes) > 0 && s.Nodes[0].Doc == nil {
 		Build(t, s)
 	}
 	start := time.Now()
-	l := &Lab{S: s, dir: t.TempDir()}
+	l.S, l.dir = s, t.TempDir()
 	l.u = newUnderlay(t, s)
 	l.addNodes(t, s.Nodes)
 	t.Logf("the lab is up: %d nodes in %v", len(l.Nodes), time.Since(start).Round(time.Millisecond))
-	return l
 }
 
 // addNodes brings up the nodes given: every namespace first, then each
