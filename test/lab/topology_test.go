@@ -86,7 +86,6 @@ const (
 var (
 	routerOpen4   = netip.MustParseAddr("192.0.2.1")
 	routerLAN4    = netip.MustParseAddr("198.51.100.1")
-	routerOpen6   = netip.MustParseAddr("2001:db8::1")
 	attacker4     = netip.MustParseAddr("192.0.2.250")
 	attacker6     = netip.MustParseAddr("2001:db8::250")
 	openPrefixLen = 24
