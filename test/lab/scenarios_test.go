@@ -80,25 +80,24 @@ func TestHubAndSpokes(t *testing.T) {
 	requirePass(t, l, l.Verdict(t))
 }
 
-func TestIPv6OverlayOverIPv4(t *testing.T) {
-	t.Parallel()
-	s := &Scenario{Underlay: IPv4, Overlay: IPv6, Nodes: []*Node{
+// threeRoles is a node of each role, on the families given.
+func threeRoles(underlay, overlay Family) *Scenario {
+	return &Scenario{Underlay: underlay, Overlay: overlay, Nodes: []*Node{
 		{Name: "c1", Role: "controller+worker"},
 		{Name: "c2", Role: "controller"},
 		{Name: "w1", Role: "worker"},
 	}}
-	l := Up(t, s)
+}
+
+func TestIPv6OverlayOverIPv4(t *testing.T) {
+	t.Parallel()
+	l := Up(t, threeRoles(IPv4, IPv6))
 	requirePass(t, l, l.Verdict(t))
 }
 
 func TestIPv4OverlayOverIPv6(t *testing.T) {
 	t.Parallel()
-	s := &Scenario{Underlay: IPv6, Overlay: IPv4, Nodes: []*Node{
-		{Name: "c1", Role: "controller+worker"},
-		{Name: "c2", Role: "controller"},
-		{Name: "w1", Role: "worker"},
-	}}
-	l := Up(t, s)
+	l := Up(t, threeRoles(IPv6, IPv4))
 	requirePass(t, l, l.Verdict(t))
 }
 
@@ -108,11 +107,7 @@ func TestIPv4OverlayOverIPv6(t *testing.T) {
 // passes again.
 func TestDayTwo(t *testing.T) {
 	t.Parallel()
-	s := &Scenario{Nodes: []*Node{
-		{Name: "c1", Role: "controller+worker"},
-		{Name: "c2", Role: "controller"},
-		{Name: "w1", Role: "worker"},
-	}}
+	s := threeRoles(IPv4, IPv4)
 	l := Up(t, s)
 	requirePass(t, l, l.Verdict(t))
 	s.Nodes = append(s.Nodes, &Node{Name: "w2", Role: "worker"})
