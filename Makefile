@@ -21,7 +21,7 @@ test-boot:
 
 # The cluster lab (docs/lab.md); RUN=TestFullMesh runs one scenario.
 test-lab:
-	bash scripts/deps.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 10m -run '$(or $(RUN),.)' -v ./test/lab/
+	bash scripts/deps.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 10m -parallel 4 -run '$(or $(RUN),.)' -v ./test/lab/
 
 test-vm:
 	bash scripts/deps.sh && bash scripts/vm-image.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 75m -v ./test/vm/
