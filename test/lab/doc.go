@@ -19,6 +19,10 @@
 // answers but its public ports, and on a node with clusterPorts open its
 // role's ports.
 //
+// With a virtual IP (ha_test.go) the lab stands in for keepalived too, the
+// address put on one controller, and adds k0s's redirect of its API port to
+// the control-plane load balancer; every node must reach the API there.
+//
 // It does not run k0s, etcd, kine or keepalived (the stand-ins take their
 // ports; Lab.Replace lets a test run a real process in a stand-in's place),
 // it does not check UDP listeners beyond the WireGuard port, and it does not

@@ -47,6 +47,7 @@ func (l *Lab) Up(t testing.TB, s *Scenario) {
 	l.S, l.dir = s, t.TempDir()
 	l.u = newUnderlay(t, s)
 	l.addNodes(t, s.Nodes)
+	l.startVIP(t)
 	t.Logf("the lab is up: %d nodes in %v", len(l.Nodes), time.Since(start).Round(time.Millisecond))
 }
 

@@ -68,12 +68,15 @@ type scanner struct {
 
 func (l *Lab) scanners() []scanner {
 	f := l.S.Underlay
+	holder := l.holder()
 	out := []scanner{{"the underlay", l.u.attacker, func(ln *LabNode) []netip.Addr {
-		switch ln.Site {
-		case OneToOne:
+		switch {
+		case ln.Site == OneToOne:
 			return []netip.Addr{ln.publicAddr()}
-		case Masquerade:
+		case ln.Site == Masquerade:
 			return nil // nothing on the underlay reaches it
+		case ln == holder && l.S.VIP.IsValid():
+			return []netip.Addr{ln.underlayAddr(f), l.S.VIP.Addr()}
 		}
 		return []netip.Addr{ln.underlayAddr(f)}
 	}}}
@@ -111,7 +114,7 @@ func (l *Lab) scan(t testing.TB, v *Verdict) {
 						_, err := dialFrom(sc.ns, ap, probeTimeout)
 						answered := err == nil
 						switch {
-						case answered && !mayAnswer(ln.Node, port):
+						case answered && !mayAnswer(ln.Node, port) && !(addr == l.S.VIP.Addr() && vipMayAnswer(port)):
 							v.fail("%s: %d/tcp answers from %s (%s)", ln.Name, port, sc.name, ap)
 						case !answered && slices.Contains(ln.Doc.Firewall.PublicPorts, port) && sc.name == "the underlay":
 							v.fail("%s: public port %d/tcp does not answer from %s (%s): %v", ln.Name, port, sc.name, ap, err)

@@ -1,6 +1,9 @@
 package lab
 
-import "testing"
+import (
+	"net/netip"
+	"testing"
+)
 
 // fullMesh is three controllers and two workers, every pair peered
 // directly; the controllers keep the API public.
@@ -112,5 +115,22 @@ func TestDayTwo(t *testing.T) {
 	requirePass(t, l, l.Verdict(t))
 	s.Nodes = append(s.Nodes, &Node{Name: "w2", Role: "worker"})
 	l.Again(t)
+	requirePass(t, l, l.Verdict(t))
+}
+
+// TestVirtualIP is three controllers sharing a virtual IP on the underlay
+// (cluster.endpoint), k0s's userspace load balancer behind it, and a
+// worker: every node but the holder reaches the API through the virtual IP,
+// and the holder answers the open network there on the endpoint's ports
+// alone.
+func TestVirtualIP(t *testing.T) {
+	t.Parallel()
+	s := &Scenario{VIP: netip.MustParsePrefix("192.0.2.200/24"), Nodes: []*Node{
+		{Name: "c1", Role: "controller+worker"},
+		{Name: "c2", Role: "controller+worker"},
+		{Name: "c3", Role: "controller+worker"},
+		{Name: "w1", Role: "worker"},
+	}}
+	l := Up(t, s)
 	requirePass(t, l, l.Verdict(t))
 }

@@ -78,6 +78,9 @@ var Services = []Service{
 		Cite: "pkg/component/controller/kuberouter.go:111-123 (run-router on, no bgp-port: kube-router's default 179, peering between every node with a kubelet)"},
 	{Name: "kube-router-metrics", Port: 8080, Bind: Every, On: kubelets,
 		Cite: "pkg/component/controller/kuberouter.go:121, pkg/apis/k0s/v1beta1/kuberouter.go:89 (metrics-port 8080)"},
+	// On controllers with ha and no virtualServers; keep it last (cplbProxy).
+	{Name: "cplb-proxy", Port: 6444, Bind: Every, On: func(n *Node) bool { return n.ha },
+		Cite: "pkg/component/controller/cplb/cplb_linux.go:404,435 (tcpproxy on :UserSpaceProxyPort), pkg/apis/k0s/v1beta1/cplb.go:348-349 (6444)"},
 }
 
 // Starter runs something real in a stand-in's place on a node: a test sets

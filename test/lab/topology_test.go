@@ -51,7 +51,8 @@ type Node struct {
 	// NoGuard leaves the rendered guard unloaded.
 	NoGuard bool
 
-	index   int // 1-based, the last byte of the node's addresses
+	ha      bool // a controller of a scenario with a VIP
+	index   int  // 1-based, the last byte of the node's addresses
 	key     string
 	pubKey  string
 	Doc     *Doc
@@ -63,6 +64,9 @@ type Scenario struct {
 	Nodes    []*Node
 	Underlay Family
 	Overlay  Family
+	// VIP, when set, is the controllers' virtual IP on the underlay
+	// (ha_test.go).
+	VIP netip.Prefix
 }
 
 // Node returns the scenario's node by name.
@@ -151,6 +155,7 @@ func Build(t testing.TB, s *Scenario) {
 		if n.Hub {
 			hub = n
 		}
+		n.ha = s.VIP.IsValid() && n.controller()
 	}
 	firstController := true
 	for _, n := range s.Nodes {
@@ -203,6 +208,7 @@ func Build(t testing.TB, s *Scenario) {
 		if d.Firewall.ClusterPorts == "" {
 			d.Firewall.ClusterPorts = "overlay"
 		}
+		haDoc(s, n, d)
 		n.Doc = d
 	}
 }

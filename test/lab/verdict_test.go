@@ -48,6 +48,7 @@ func (l *Lab) Verdict(t testing.TB) *Verdict {
 	primed := time.Now()
 	l.checkPairs(t, v)
 	l.checkHandshakes(t, v)
+	l.checkVIP(t, v)
 	paired := time.Now()
 	l.scan(t, v)
 	t.Logf("the verdict took %v: priming %v, pairs %v, scan %v", time.Since(start).Round(time.Millisecond),
