@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"net"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -15,14 +14,7 @@ func TestReplaceRunsInPlaceOfStandIn(t *testing.T) {
 	var started, accepted atomic.Int32
 	l := &Lab{Replace: map[string]Starter{"kubelet": func(t testing.TB, ln *LabNode, svc Service) {
 		started.Add(1)
-		var lis net.Listener
-		if err := ln.NS.Do(func() (err error) {
-			lis, err = net.Listen("tcp", ":"+strconv.Itoa(svc.Port))
-			return err
-		}); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = lis.Close() })
+		lis := ln.Listen(t, ":"+strconv.Itoa(svc.Port))
 		go func() {
 			for {
 				c, err := lis.Accept()

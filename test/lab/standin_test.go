@@ -119,14 +119,7 @@ func (ln *LabNode) standIn(t testing.TB, svc Service) {
 	case PeerAddress:
 		addr = net.JoinHostPort(ln.etcdPeerAddress(t).String(), strconv.Itoa(svc.Port))
 	}
-	var l net.Listener
-	if err := ln.NS.Do(func() (err error) {
-		l, err = net.Listen("tcp", addr)
-		return err
-	}); err != nil {
-		t.Fatalf("%s: stand-in for %s on %s: %v", ln.Name, svc.Name, addr, err)
-	}
-	t.Cleanup(func() { _ = l.Close() })
+	l := ln.Listen(t, addr)
 	go func() {
 		for {
 			c, err := l.Accept()
@@ -166,4 +159,19 @@ func (ln *LabNode) etcdPeerAddress(t testing.TB) netip.Addr {
 		t.Fatalf("%s: k0s.yaml spec.storage.etcd.peerAddress: %v", ln.Name, err)
 	}
 	return a
+}
+
+// Listen opens a TCP listener on addr in the node's namespace (a Starter's
+// too), closed when the test ends.
+func (ln *LabNode) Listen(t testing.TB, addr string) net.Listener {
+	t.Helper()
+	var l net.Listener
+	if err := ln.NS.Do(func() (err error) {
+		l, err = net.Listen("tcp", addr)
+		return err
+	}); err != nil {
+		t.Fatalf("%s: listening on %s: %v", ln.Name, addr, err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	return l
 }
