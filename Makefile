@@ -1,4 +1,4 @@
-.PHONY: build test lint test-boot test-vm bench demo generate
+.PHONY: build test lint test-boot test-lab test-vm bench demo generate
 
 build:
 	CGO_ENABLED=0 go build -trimpath -o bin/corium-agent ./cmd/corium-agent
@@ -18,6 +18,10 @@ demo:
 
 test-boot:
 	bash scripts/deps.sh && bash scripts/rootfs.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 30m -run Boot -v ./test/boot/
+
+# The cluster lab (docs/lab.md); RUN=TestFullMesh runs one scenario.
+test-lab:
+	bash scripts/deps.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 10m -parallel 4 -run '$(or $(RUN),.)' -v ./test/lab/
 
 test-vm:
 	bash scripts/deps.sh && bash scripts/vm-image.sh && CORIUM_REQUIRE_PRIVILEGED=1 go test -count=1 -timeout 75m -v ./test/vm/

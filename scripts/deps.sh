@@ -8,7 +8,7 @@
 set -euo pipefail
 need=()
 for pair in wg:wireguard-tools wireguard-go:wireguard-go ip:iproute2 ping:iputils-ping \
-	nft:nftables systemd-nspawn:systemd-container debootstrap:debootstrap cloud-init:cloud-init grub-emu:grub-emu \
+	nft:nftables sysctl:procps systemd-nspawn:systemd-container debootstrap:debootstrap cloud-init:cloud-init grub-emu:grub-emu \
 	qemu-system-x86_64:qemu-system-x86 mke2fs:e2fsprogs mkfs.vfat:dosfstools mcopy:mtools \
 	swtpm:swtpm swtpm_setup:swtpm-tools; do
 	cmd=${pair%%:*} pkg=${pair#*:}

@@ -17,7 +17,12 @@ if [ "$(id -u)" = 0 ]; then
 fi
 
 bash scripts/lint.sh
-go test -count=1 -timeout 60m "$@" $(go list ./... | grep -v '/test/vm$')
+go test -count=1 -timeout 60m "$@" $(go list ./... | grep -v -e '/test/vm$' -e '/test/lab$')
+# The cluster lab (docs/lab.md) builds many namespaces and waits on
+# handshakes and probe timeouts: it runs as its own phase, not beside the
+# parallel packages, four scenarios at a time since they wait more than
+# they compute.
+go test -count=1 -timeout 10m -parallel 4 "$@" ./test/lab/
 # The VM test's two emulated machines take both cores: it runs on its own,
 # after every other package.
 go test -count=1 -timeout 75m "$@" ./test/vm/

@@ -55,7 +55,7 @@ func TestRenderEndpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, want := countComment(rs, commentEndpoint), map[bool]int{true: 1, false: 0}[tc.want != nil]; n != want {
+		if n, want := countComment(rs, commentEndpoint), map[bool]int{true: 2, false: 0}[tc.want != nil]; n != want {
 			t.Errorf("%s: %d endpoint rules, want %d", tc.name, n, want)
 		}
 	}

@@ -144,7 +144,7 @@ func (rs *ruleset) addGuard(g firewall.Guard, pod netip.Prefix) {
 	if e := g.Endpoint; e != nil {
 		set := &nftables.Set{Table: t, Name: setEndpoint, KeyType: nftables.TypeInetService}
 		rs.sets = append(rs.sets, setDef{set, portElems(e.Ports, "tcp")})
-		rules = append(rules, rule{endpointRule(e), commentEndpoint})
+		rules = append(rules, rule{endpointRule(e), commentEndpoint}, rule{endpointRedirectedRule(), commentEndpoint})
 	}
 	rules = append(rules,
 		rule{concat(dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), countedDrop()), commentGuarded},

@@ -128,6 +128,7 @@ var Layout = map[string]Placement{
 	"test/examples":                        {Tier: Equipment},
 	"test/hostile":                         {Tier: Equipment},
 	"test/image":                           {Tier: Equipment},
+	"test/lab":                             {Tier: Equipment},
 	"test/vm":                              {Tier: Equipment},
 	"test/vm/guestd":                       {Tier: Equipment},
 	"test/vm/secretd":                      {Tier: Equipment},

@@ -17,15 +17,15 @@ import (
 // need distinct names (RandHex), and one wgctrl client reaches the devices
 // of every namespace.
 
-// wgQuickEnv makes wg-quick use wireguard-go, and wireguard-go accept it.
-var wgQuickEnv = []string{"WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go", "WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1"}
+// WgQuickEnv makes wg-quick use wireguard-go, and wireguard-go accept it.
+var WgQuickEnv = []string{"WG_QUICK_USERSPACE_IMPLEMENTATION=wireguard-go", "WG_I_PREFER_BUGGY_USERSPACE_TO_POLISHED_KMOD=1"}
 
 // WgQuick runs the real `wg-quick VERB CONF` inside the namespace, with the
 // userspace implementation, and returns its output. wg-quick names the
 // interface after the file.
 func (n *Netns) WgQuick(verb, conf string) (string, error) {
 	cmd := exec.Command("ip", "netns", "exec", n.Name, "wg-quick", verb, conf)
-	cmd.Env = append(os.Environ(), wgQuickEnv...)
+	cmd.Env = append(os.Environ(), WgQuickEnv...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
