@@ -136,7 +136,7 @@ func TestKineLocalDataSourceRefusedBeforeAnyWrite(t *testing.T) {
 			t.Errorf("an output shows the datasource:\n%s", out)
 		}
 	}
-	if !strings.Contains(err.Error(), "storage.dataSourceFrom: the datasource read from /run/corium/secrets/kine-dsn is not a postgres:// or mysql:// URL") {
+	if !strings.Contains(err.Error(), "storage.dataSourceFrom: the datasource read from /run/corium/secrets/kine-dsn is not a postgres://, postgresql:// or mysql:// URL") {
 		t.Errorf("error: %v", err)
 	}
 	sameTree(t, before, snapshot(t, root))

@@ -39,7 +39,7 @@ func kineDataSource(cfg *schema.Config, secrets Secrets) (secret.Value, error) {
 	}
 	dsn := v.Reveal()
 	if backend, _, ok := strings.Cut(dsn, "://"); !ok || !slices.Contains(kineBackends, backend) {
-		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s is not a postgres://, postgresql:// or mysql:// URL: kine refuses a URL without a scheme or with one it does not know, and its other backends (sqlite://, nats://) are not a database several controllers share; give the URL of the PostgreSQL or MySQL database the controllers share", from.Where())
+		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s is not a postgres://, postgresql:// or mysql:// URL: kine refuses a URL without a scheme or with one it does not know, and its other backends (SQLite, NATS) are not a database several controllers share; give the URL of the PostgreSQL or MySQL database the controllers share", from.Where())
 	}
 	if !schema.NoControlChars(dsn) {
 		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s holds a control character (a line break, a tab); put the URL on one line of printable characters", from.Where())
