@@ -1,0 +1,354 @@
+package secret
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Tag is the struct tag that marks a secret field and says its kind:
+// `secret:"wireguard-key"`. Every field of type Value or Source (or a
+// pointer to one) carries it; Untagged finds one that does not, for a
+// test to fail on. A Value is a secret whatever its tag: In and
+// RedactedIn find Values by type, so masking never rests on the tag; the
+// tag is what names the field (Fields, Paths) for those that must say
+// where a secret is and what it is.
+const Tag = "secret"
+
+var (
+	valueType  = reflect.TypeFor[Value]()
+	sourceType = reflect.TypeFor[Source]()
+)
+
+// isSecret reports whether t is Value or Source.
+func isSecret(t reflect.Type) bool { return t == valueType || t == sourceType }
+
+// holds caches whether a type holds a Value or a Source anywhere below
+// it, so the walks skip what cannot hold one (a label map, k0s.patch's
+// free text) without looking at its values.
+var holds sync.Map // reflect.Type -> bool
+
+func holdsSecret(t reflect.Type) bool {
+	if h, ok := holds.Load(t); ok {
+		return h.(bool)
+	}
+	holds.Store(t, false) // a type that refers to itself holds what its other fields hold
+	h := false
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		h = isSecret(t.Elem()) || holdsSecret(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			h = h || (f.IsExported() && (isSecret(f.Type) || holdsSecret(f.Type)))
+		}
+	}
+	holds.Store(t, h)
+	return h
+}
+
+// In returns the non-zero Values reachable from v (through structs,
+// pointers, slices, arrays and maps' values), in field order: every
+// secret v states, found by type.
+func In(v any) []Value {
+	var out []Value
+	valuesIn(reflect.ValueOf(v), &out)
+	return out
+}
+
+func valuesIn(v reflect.Value, out *[]Value) {
+	if !v.IsValid() {
+		return
+	}
+	t := v.Type()
+	if t == valueType {
+		if s := v.Interface().(Value); !s.IsZero() {
+			*out = append(*out, s)
+		}
+		return
+	}
+	if !holdsSecret(t) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			valuesIn(v.Elem(), out)
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			valuesIn(v.Index(i), out)
+		}
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			valuesIn(it.Value(), out)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				valuesIn(v.Field(i), out)
+			}
+		}
+	}
+}
+
+// RedactedIn is a copy of v with every non-zero Value reachable from it
+// replaced by Redacted: the form a plan or a record shows. The pointers,
+// slices and maps on the way to a secret are copied, so v is left as it
+// was.
+func RedactedIn[T any](v T) T {
+	redactIn(reflect.ValueOf(&v).Elem())
+	return v
+}
+
+// redactIn redacts in place every Value below v, which must be settable,
+// copying what it goes through first.
+func redactIn(v reflect.Value) {
+	t := v.Type()
+	if t == valueType {
+		if !v.Interface().(Value).IsZero() {
+			v.Set(reflect.ValueOf(NewValue(Redacted)))
+		}
+		return
+	}
+	if !holdsSecret(t) {
+		return
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			c := reflect.New(t.Elem())
+			c.Elem().Set(v.Elem())
+			redactIn(c.Elem())
+			v.Set(c)
+		}
+	case reflect.Slice:
+		if !v.IsNil() {
+			c := reflect.MakeSlice(t, v.Len(), v.Len())
+			reflect.Copy(c, v)
+			for i := range c.Len() {
+				redactIn(c.Index(i))
+			}
+			v.Set(c)
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			redactIn(v.Index(i))
+		}
+	case reflect.Map:
+		if !v.IsNil() {
+			c := reflect.MakeMapWithSize(t, v.Len())
+			for it := v.MapRange(); it.Next(); {
+				e := reflect.New(t.Elem()).Elem()
+				e.Set(it.Value())
+				redactIn(e)
+				c.SetMapIndex(it.Key(), e)
+			}
+			v.Set(c)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				redactIn(v.Field(i))
+			}
+		}
+	}
+}
+
+// Field is a tagged secret field Fields found set.
+type Field struct {
+	// Path is the field's path by the names its tag key gives
+	// (wireguard[0].peers[1].presharedKey for "yaml").
+	Path string
+	// Kind is the tag's value.
+	Kind string
+	// Value is the field: a Value, a Source, or a non-nil pointer to one.
+	Value reflect.Value
+}
+
+// Fields calls visit, in field order, for each field tagged Tag below v
+// that is set: a non-nil pointer, a non-zero Value, a Source with any
+// field set. Names are those the struct tag nameTag gives ("yaml",
+// "json"); a field whose name is "-" or that has no such tag is not
+// walked. A path is spelled only for a field that is set, so a document
+// of thousands of peers without preshared keys costs no string.
+func Fields(v any, nameTag string, visit func(Field)) {
+	w := fieldWalk{nameTag: nameTag, visit: visit}
+	w.walk(reflect.ValueOf(v))
+}
+
+// step is one step of a path: a field's name, or a list index (name "").
+type step struct {
+	name  string
+	index int
+}
+
+type fieldWalk struct {
+	nameTag string
+	visit   func(Field)
+	at      []step
+}
+
+func (w *fieldWalk) walk(v reflect.Value) {
+	if !v.IsValid() || !holdsSecret(v.Type()) {
+		return
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if !v.IsNil() {
+			w.walk(v.Elem())
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			w.at = append(w.at, step{index: i})
+			w.walk(v.Index(i))
+			w.at = w.at[:len(w.at)-1]
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range v.NumField() {
+			f := t.Field(i)
+			name := TagName(f, w.nameTag)
+			if !f.IsExported() || name == "" {
+				continue
+			}
+			w.at = append(w.at, step{name: name})
+			if kind, ok := f.Tag.Lookup(Tag); ok {
+				if fv := v.Field(i); isSet(fv) {
+					w.visit(Field{Path: spell(w.at), Kind: kind, Value: fv})
+				}
+			} else {
+				w.walk(v.Field(i))
+			}
+			w.at = w.at[:len(w.at)-1]
+		}
+	}
+}
+
+// isSet says whether a secret field holds anything.
+func isSet(v reflect.Value) bool {
+	if v.Kind() == reflect.Pointer {
+		return !v.IsNil()
+	}
+	return !v.IsZero() && !(v.Type() == valueType && v.Interface().(Value).IsZero())
+}
+
+func spell(at []step) string {
+	var b strings.Builder
+	for _, s := range at {
+		switch {
+		case s.name == "":
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		case b.Len() > 0:
+			b.WriteString("." + s.name)
+		default:
+			b.WriteString(s.name)
+		}
+	}
+	return b.String()
+}
+
+// TagName is f's name under the struct tag key ("yaml", "json"): the tag's
+// first part, "" for a field the tag leaves out ("-") or that has none.
+func TagName(f reflect.StructField, key string) string {
+	name, _, _ := strings.Cut(f.Tag.Get(key), ",")
+	if name == "-" {
+		return ""
+	}
+	return name
+}
+
+// AnyItem is the step of a TypePath that is every item of a list.
+const AnyItem = "[]"
+
+// TypePath is where a type holds a tagged secret field: the names nameTag
+// gives, AnyItem for a list's items.
+type TypePath struct {
+	Names []string
+	Kind  string
+}
+
+// Paths are the paths of the fields tagged Tag below t, in field order:
+// where a reader of a file the type models finds its secrets.
+func Paths(t reflect.Type, nameTag string) []TypePath {
+	var out []TypePath
+	paths(t, nameTag, nil, &out, map[reflect.Type]bool{})
+	return out
+}
+
+func paths(t reflect.Type, nameTag string, at []string, out *[]TypePath, on map[reflect.Type]bool) {
+	if !holdsSecret(t) || on[t] {
+		return
+	}
+	on[t] = true
+	defer delete(on, t)
+	switch t.Kind() {
+	case reflect.Pointer:
+		paths(t.Elem(), nameTag, at, out, on)
+	case reflect.Slice, reflect.Array:
+		paths(t.Elem(), nameTag, append(at[:len(at):len(at)], AnyItem), out, on)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name := TagName(f, nameTag)
+			if !f.IsExported() || name == "" {
+				continue
+			}
+			here := append(at[:len(at):len(at)], name)
+			if kind, ok := f.Tag.Lookup(Tag); ok {
+				*out = append(*out, TypePath{Names: here, Kind: kind})
+				continue
+			}
+			paths(f.Type, nameTag, here, out, on)
+		}
+	}
+}
+
+// Untagged lists, by Go field path from t's name, every field below t
+// whose type is a Value or a Source (or a pointer to one) and that has no
+// Tag, and every such type reached through a map, where no path can name
+// it: what a test fails on, so a secret field added without its tag is
+// caught. A tagged field of another type is listed too: the tag would
+// claim a secret the walks do not find.
+func Untagged(t reflect.Type) []string {
+	var out []string
+	untagged(t, t.Name(), &out, map[reflect.Type]bool{})
+	return out
+}
+
+func untagged(t reflect.Type, at string, out *[]string, seen map[reflect.Type]bool) {
+	if seen[t] {
+		return
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array:
+		untagged(t.Elem(), at+"[]", out, seen)
+	case reflect.Map:
+		if holdsSecret(t) {
+			*out = append(*out, at+": a secret inside a map, where no path names it")
+		}
+	case reflect.Struct:
+		if isSecret(t) {
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			_, tagged := f.Tag.Lookup(Tag)
+			switch {
+			case !f.IsExported():
+			case isSecret(ft) && !tagged:
+				*out = append(*out, at+"."+f.Name+": a "+ft.String()+" without a `secret:\"kind\"` tag")
+			case !isSecret(ft) && tagged:
+				*out = append(*out, at+"."+f.Name+": tagged secret, but a "+f.Type.String()+", not a secret.Value or secret.Source")
+			case !isSecret(ft):
+				untagged(f.Type, at+"."+f.Name, out, seen)
+			}
+		}
+	}
+}
