@@ -113,7 +113,7 @@ func (r *redaction) find(n *yaml.Node, path []string) error {
 				return err
 			}
 		}
-	case path[0] == anyItem && n.Kind == yaml.SequenceNode:
+	case path[0] == secret.AnyItem && n.Kind == yaml.SequenceNode:
 		for _, c := range n.Content {
 			if err := r.find(c, path[1:]); err != nil {
 				return err

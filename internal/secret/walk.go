@@ -167,8 +167,9 @@ type Field struct {
 	Value reflect.Value
 }
 
-// Fields calls visit, in field order, for each field tagged Tag below v
-// that is set: a non-nil pointer, a non-zero Value, a Source with any
+// Fields calls visit, in field order, for each secret field below v (one
+// tagged Tag, or of a secret type though untagged, with kind "") that is
+// set: a non-nil pointer, a non-zero Value, a Source with any
 // field set. Names are those the struct tag nameTag gives ("yaml",
 // "json"); a field whose name is "-" or that has no such tag is not
 // walked. A path is spelled only for a field that is set, so a document
@@ -214,7 +215,7 @@ func (w *fieldWalk) walk(v reflect.Value) {
 				continue
 			}
 			w.at = append(w.at, step{name: name})
-			if kind, ok := f.Tag.Lookup(Tag); ok {
+			if kind, ok := secretField(f); ok {
 				if fv := v.Field(i); isSet(fv) {
 					w.visit(Field{Path: spell(w.at), Kind: kind, Value: fv})
 				}
@@ -224,6 +225,20 @@ func (w *fieldWalk) walk(v reflect.Value) {
 			w.at = w.at[:len(w.at)-1]
 		}
 	}
+}
+
+// secretField says whether f is a secret field, and its kind: tagged, or
+// of a secret type (a pointer to one) though untagged, with kind "", so
+// a forgotten tag, which a test fails on, still leaves the secret found.
+func secretField(f reflect.StructField) (kind string, ok bool) {
+	if kind, ok := f.Tag.Lookup(Tag); ok {
+		return kind, true
+	}
+	t := f.Type
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return "", isSecret(t)
 }
 
 // isSet says whether a secret field holds anything.
@@ -269,7 +284,8 @@ type TypePath struct {
 	Kind  string
 }
 
-// Paths are the paths of the fields tagged Tag below t, in field order:
+// Paths are the paths of the secret fields below t (as Fields finds
+// them), in field order:
 // where a reader of a file the type models finds its secrets.
 func Paths(t reflect.Type, nameTag string) []TypePath {
 	var out []TypePath
@@ -296,7 +312,7 @@ func paths(t reflect.Type, nameTag string, at []string, out *[]TypePath, on map[
 				continue
 			}
 			here := append(at[:len(at):len(at)], name)
-			if kind, ok := f.Tag.Lookup(Tag); ok {
+			if kind, ok := secretField(f); ok {
 				*out = append(*out, TypePath{Names: here, Kind: kind})
 				continue
 			}
