@@ -107,7 +107,7 @@ func TestSecretFieldsPathsAndKinds(t *testing.T) {
 	}
 	want := []string{
 		schema.DataSourcePath + " datasource inline=false from=true",
-		"ha.authPass password inline=true from=false",
+		schema.AuthPassPath + " password inline=true from=false",
 		schema.PrivateKeyPath(0) + " wireguard-key inline=false from=true",
 		schema.PresharedKeyPath(0, 1) + " wireguard-key inline=true from=true",
 	}

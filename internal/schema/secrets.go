@@ -27,6 +27,9 @@ const (
 // naming another.
 var SecretKinds = []SecretKind{SecretToken, SecretPassword, SecretWireGuardKey, SecretDataSource}
 
+// AuthPassPath is the path of the VRRP password as a SecretField.
+const AuthPassPath = "ha.authPass"
+
 // DataSourcePath is the path of kine's datasource as a SecretField: it has
 // no inline field, only its source, storage.dataSourceFrom.
 const DataSourcePath = "storage.dataSource"
