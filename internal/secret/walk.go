@@ -282,6 +282,8 @@ const AnyItem = "[]"
 type TypePath struct {
 	Names []string
 	Kind  string
+	// Type is the field's type: a Value, a Source, or a pointer to one.
+	Type reflect.Type
 }
 
 // Paths are the paths of the secret fields below t (as Fields finds
@@ -313,7 +315,7 @@ func paths(t reflect.Type, nameTag string, at []string, out *[]TypePath, on map[
 			}
 			here := append(at[:len(at):len(at)], name)
 			if kind, ok := secretField(f); ok {
-				*out = append(*out, TypePath{Names: here, Kind: kind})
+				*out = append(*out, TypePath{Names: here, Kind: kind, Type: f.Type})
 				continue
 			}
 			paths(f.Type, nameTag, here, out, on)
