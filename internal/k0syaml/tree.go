@@ -58,7 +58,8 @@ func treeOf(v reflect.Value) any {
 }
 
 // omitted says whether a field with the JSON tag options opts is left
-// out, as encoding/json's Marshal decides.
+// out, as encoding/json's Marshal decides, a secret.Value being empty
+// when it holds nothing.
 func omitted(v reflect.Value, opts string) bool {
 	for _, o := range strings.Split(opts, ",") {
 		switch o {
@@ -67,6 +68,9 @@ func omitted(v reflect.Value, opts string) bool {
 				return true
 			}
 		case "omitempty":
+			if v.Type() == valueType {
+				return v.Interface().(secret.Value).IsZero()
+			}
 			switch v.Kind() {
 			case reflect.Pointer, reflect.Interface:
 				return v.IsNil()
