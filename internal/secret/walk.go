@@ -98,17 +98,23 @@ func valuesIn(v reflect.Value, out *[]Value) {
 // slices and maps on the way to a secret are copied, so v is left as it
 // was.
 func RedactedIn[T any](v T) T {
-	redactIn(reflect.ValueOf(&v).Elem())
+	return ReplacedIn(v, func(Value) Value { return NewValue(Redacted) })
+}
+
+// ReplacedIn is a copy of v with every non-zero Value reachable from it
+// replaced by what with makes of it, copied as RedactedIn copies.
+func ReplacedIn[T any](v T, with func(Value) Value) T {
+	replaceIn(reflect.ValueOf(&v).Elem(), with)
 	return v
 }
 
-// redactIn redacts in place every Value below v, which must be settable,
-// copying what it goes through first.
-func redactIn(v reflect.Value) {
+// replaceIn replaces in place every Value below v, which must be
+// settable, copying what it goes through first.
+func replaceIn(v reflect.Value, with func(Value) Value) {
 	t := v.Type()
 	if t == valueType {
-		if !v.Interface().(Value).IsZero() {
-			v.Set(reflect.ValueOf(NewValue(Redacted)))
+		if s := v.Interface().(Value); !s.IsZero() {
+			v.Set(reflect.ValueOf(with(s)))
 		}
 		return
 	}
@@ -120,7 +126,7 @@ func redactIn(v reflect.Value) {
 		if !v.IsNil() {
 			c := reflect.New(t.Elem())
 			c.Elem().Set(v.Elem())
-			redactIn(c.Elem())
+			replaceIn(c.Elem(), with)
 			v.Set(c)
 		}
 	case reflect.Slice:
@@ -128,13 +134,13 @@ func redactIn(v reflect.Value) {
 			c := reflect.MakeSlice(t, v.Len(), v.Len())
 			reflect.Copy(c, v)
 			for i := range c.Len() {
-				redactIn(c.Index(i))
+				replaceIn(c.Index(i), with)
 			}
 			v.Set(c)
 		}
 	case reflect.Array:
 		for i := range v.Len() {
-			redactIn(v.Index(i))
+			replaceIn(v.Index(i), with)
 		}
 	case reflect.Map:
 		if !v.IsNil() {
@@ -142,7 +148,7 @@ func redactIn(v reflect.Value) {
 			for it := v.MapRange(); it.Next(); {
 				e := reflect.New(t.Elem()).Elem()
 				e.Set(it.Value())
-				redactIn(e)
+				replaceIn(e, with)
 				c.SetMapIndex(it.Key(), e)
 			}
 			v.Set(c)
@@ -150,7 +156,7 @@ func redactIn(v reflect.Value) {
 	case reflect.Struct:
 		for i := range v.NumField() {
 			if t.Field(i).IsExported() {
-				redactIn(v.Field(i))
+				replaceIn(v.Field(i), with)
 			}
 		}
 	}
