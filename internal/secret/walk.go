@@ -48,6 +48,48 @@ func holdsSecret(t reflect.Type) bool {
 	return h
 }
 
+// member is a field of a struct that holds a secret, as the walks see it.
+type member struct {
+	index int
+	name  string // under the plan's name tag; "" for a plan of no tag
+	kind  string
+	// secret: the field is a secret field (tagged, or of a secret type),
+	// and kind is its tag's value.
+	secret bool
+}
+
+type planKey struct {
+	t       reflect.Type
+	nameTag string
+}
+
+// plans caches, per struct type and name tag, its exported fields that
+// hold a secret or are one: a walk of thousands of peers reads each
+// peer's few secret fields and parses no tag.
+var plans sync.Map // planKey -> []member
+
+// planOf is t's members; with a nameTag, only those it names.
+func planOf(t reflect.Type, nameTag string) []member {
+	k := planKey{t, nameTag}
+	if p, ok := plans.Load(k); ok {
+		return p.([]member)
+	}
+	var out []member
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name := TagName(f, nameTag)
+		if !f.IsExported() || (nameTag != "" && name == "") {
+			continue
+		}
+		kind, isSecret := secretField(f)
+		if isSecret || holdsSecret(f.Type) {
+			out = append(out, member{index: i, name: name, kind: kind, secret: isSecret})
+		}
+	}
+	plans.Store(k, out)
+	return out
+}
+
 // In returns the non-zero Values reachable from v (through structs,
 // pointers, slices, arrays and maps' values), in field order: every
 // secret v states, found by type.
@@ -77,6 +119,13 @@ func valuesIn(v reflect.Value, out *[]Value) {
 			valuesIn(v.Elem(), out)
 		}
 	case reflect.Slice, reflect.Array:
+		if et := t.Elem(); et.Kind() == reflect.Struct && et != valueType {
+			plan := planOf(et, "")
+			for i := range v.Len() {
+				valuesInStruct(v.Index(i), plan, out)
+			}
+			return
+		}
 		for i := range v.Len() {
 			valuesIn(v.Index(i), out)
 		}
@@ -85,11 +134,15 @@ func valuesIn(v reflect.Value, out *[]Value) {
 			valuesIn(it.Value(), out)
 		}
 	case reflect.Struct:
-		for i := range v.NumField() {
-			if t.Field(i).IsExported() {
-				valuesIn(v.Field(i), out)
-			}
-		}
+		valuesInStruct(v, planOf(t, ""), out)
+	}
+}
+
+// valuesInStruct is valuesIn of a struct whose plan is known: the items
+// of a list share one.
+func valuesInStruct(v reflect.Value, plan []member, out *[]Value) {
+	for _, m := range plan {
+		valuesIn(v.Field(m.index), out)
 	}
 }
 
@@ -154,10 +207,8 @@ func replaceIn(v reflect.Value, with func(Value) Value) {
 			v.Set(c)
 		}
 	case reflect.Struct:
-		for i := range v.NumField() {
-			if t.Field(i).IsExported() {
-				replaceIn(v.Field(i), with)
-			}
+		for _, m := range planOf(t, "") {
+			replaceIn(v.Field(m.index), with)
 		}
 	}
 }
@@ -181,8 +232,12 @@ type Field struct {
 // walked. A path is spelled only for a field that is set, so a document
 // of thousands of peers without preshared keys costs no string.
 func Fields(v any, nameTag string, visit func(Field)) {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() || !holdsSecret(rv.Type()) {
+		return
+	}
 	w := fieldWalk{nameTag: nameTag, visit: visit}
-	w.walk(reflect.ValueOf(v))
+	w.walk(rv)
 }
 
 // step is one step of a path: a field's name, or a list index (name "").
@@ -198,38 +253,44 @@ type fieldWalk struct {
 }
 
 func (w *fieldWalk) walk(v reflect.Value) {
-	if !v.IsValid() || !holdsSecret(v.Type()) {
-		return
-	}
 	switch v.Kind() {
 	case reflect.Pointer:
 		if !v.IsNil() {
 			w.walk(v.Elem())
 		}
 	case reflect.Slice, reflect.Array:
+		var plan []member
+		isStruct := v.Type().Elem().Kind() == reflect.Struct
+		if isStruct && v.Len() > 0 {
+			plan = planOf(v.Type().Elem(), w.nameTag) // once for all the items
+		}
 		for i := range v.Len() {
 			w.at = append(w.at, step{index: i})
-			w.walk(v.Index(i))
+			if isStruct {
+				w.walkStruct(v.Index(i), plan)
+			} else {
+				w.walk(v.Index(i))
+			}
 			w.at = w.at[:len(w.at)-1]
 		}
 	case reflect.Struct:
-		t := v.Type()
-		for i := range v.NumField() {
-			f := t.Field(i)
-			name := TagName(f, w.nameTag)
-			if !f.IsExported() || name == "" {
-				continue
-			}
-			w.at = append(w.at, step{name: name})
-			if kind, ok := secretField(f); ok {
-				if fv := v.Field(i); isSet(fv) {
-					w.visit(Field{Path: spell(w.at), Kind: kind, Value: fv})
-				}
-			} else {
-				w.walk(v.Field(i))
-			}
-			w.at = w.at[:len(w.at)-1]
+		w.walkStruct(v, planOf(v.Type(), w.nameTag))
+	}
+}
+
+func (w *fieldWalk) walkStruct(v reflect.Value, plan []member) {
+	for _, m := range plan {
+		fv := v.Field(m.index)
+		if m.secret && !isSet(fv) {
+			continue
 		}
+		w.at = append(w.at, step{name: m.name})
+		if m.secret {
+			w.visit(Field{Path: spell(w.at), Kind: m.kind, Value: fv})
+		} else {
+			w.walk(fv)
+		}
+		w.at = w.at[:len(w.at)-1]
 	}
 }
 
