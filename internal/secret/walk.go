@@ -92,58 +92,20 @@ func planOf(t reflect.Type, nameTag string) []member {
 
 // In returns the non-zero Values reachable from v (through structs,
 // pointers, slices, arrays and maps' values), in field order: every
-// secret v states, found by type.
+// secret v states, found by type. It walks as ReplacedIn does, on a copy
+// it leaves each Value in.
 func In(v any) []Value {
+	if v == nil {
+		return nil
+	}
 	var out []Value
-	valuesIn(reflect.ValueOf(v), &out)
+	c := reflect.New(reflect.TypeOf(v)).Elem()
+	c.Set(reflect.ValueOf(v))
+	replaceIn(c, func(s Value) Value {
+		out = append(out, s)
+		return s
+	})
 	return out
-}
-
-func valuesIn(v reflect.Value, out *[]Value) {
-	if !v.IsValid() {
-		return
-	}
-	t := v.Type()
-	if t == valueType {
-		if s := v.Interface().(Value); !s.IsZero() {
-			*out = append(*out, s)
-		}
-		return
-	}
-	if !holdsSecret(t) {
-		return
-	}
-	switch t.Kind() {
-	case reflect.Pointer:
-		if !v.IsNil() {
-			valuesIn(v.Elem(), out)
-		}
-	case reflect.Slice, reflect.Array:
-		if et := t.Elem(); et.Kind() == reflect.Struct && et != valueType {
-			plan := planOf(et, "")
-			for i := range v.Len() {
-				valuesInStruct(v.Index(i), plan, out)
-			}
-			return
-		}
-		for i := range v.Len() {
-			valuesIn(v.Index(i), out)
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			valuesIn(it.Value(), out)
-		}
-	case reflect.Struct:
-		valuesInStruct(v, planOf(t, ""), out)
-	}
-}
-
-// valuesInStruct is valuesIn of a struct whose plan is known: the items
-// of a list share one.
-func valuesInStruct(v reflect.Value, plan []member, out *[]Value) {
-	for _, m := range plan {
-		valuesIn(v.Field(m.index), out)
-	}
 }
 
 // RedactedIn is a copy of v with every non-zero Value reachable from it

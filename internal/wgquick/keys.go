@@ -53,21 +53,12 @@ func keysOf(t reflect.Type) []key {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
-		k := key{name: name, index: i, secret: f.Type == reflect.TypeFor[secret.Value]()}
+		_, tagged := f.Tag.Lookup(secret.Tag)
+		k := key{name: name, index: i, secret: tagged || f.Type == reflect.TypeFor[secret.Value]()}
+		options := map[string]*bool{"quick": &k.quick, "each": &k.each, "comment": &k.comment, "required": &k.required, "bool": &k.boolean, "off": &k.off}
 		for _, o := range strings.Split(opts, ",") {
-			switch o {
-			case "quick":
-				k.quick = true
-			case "each":
-				k.each = true
-			case "comment":
-				k.comment = true
-			case "required":
-				k.required = true
-			case "bool":
-				k.boolean = true
-			case "off":
-				k.off = true
+			if set, ok := options[o]; ok {
+				*set = true
 			}
 		}
 		out = append(out, k)
