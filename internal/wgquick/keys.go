@@ -41,8 +41,6 @@ type key struct {
 	off, secret                             bool
 }
 
-var keyType = reflect.TypeFor[wgtypes.Key]()
-
 // keysOf is the table of t's tagged fields, in field order.
 func keysOf(t reflect.Type) []key {
 	var out []key
