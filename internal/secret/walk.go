@@ -33,19 +33,47 @@ func holdsSecret(t reflect.Type) bool {
 	if h, ok := holds.Load(t); ok {
 		return h.(bool)
 	}
-	holds.Store(t, false) // a type that refers to itself holds what its other fields hold
-	h := false
+	h, _ := computeHolds(t, map[reflect.Type]bool{}, true)
+	return h
+}
+
+// computeHolds is whether t holds a secret, by a search from it that does
+// not enter a type it is already in (on). Only a result that is whole is
+// cached: that of the search's root, and of a type whose search met no
+// type it was already in; another goroutine never reads a guess.
+func computeHolds(t reflect.Type, on map[reflect.Type]bool, root bool) (h, partial bool) {
+	if c, ok := holds.Load(t); ok {
+		return c.(bool), false
+	}
+	if on[t] {
+		return false, true
+	}
+	on[t] = true
+	defer delete(on, t)
+	var elems []reflect.Type
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		h = isSecret(t.Elem()) || holdsSecret(t.Elem())
+		elems = []reflect.Type{t.Elem()}
 	case reflect.Struct:
 		for i := range t.NumField() {
-			f := t.Field(i)
-			h = h || (f.IsExported() && (isSecret(f.Type) || holdsSecret(f.Type)))
+			if f := t.Field(i); f.IsExported() {
+				elems = append(elems, f.Type)
+			}
 		}
 	}
-	holds.Store(t, h)
-	return h
+	for _, e := range elems {
+		eh, ep := false, false
+		if isSecret(e) {
+			eh = true
+		} else {
+			eh, ep = computeHolds(e, on, false)
+		}
+		h, partial = h || eh, partial || ep
+	}
+	if root || !partial {
+		holds.Store(t, h)
+	}
+	return h, partial
 }
 
 // member is a field of a struct that holds a secret, as the walks see it.

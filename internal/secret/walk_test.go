@@ -102,3 +102,24 @@ func TestUntagged(t *testing.T) {
 		t.Errorf("Untagged(walkInner) = %v", u)
 	}
 }
+
+type cycleA struct {
+	B *cycleB `yaml:"b"`
+	S Value   `yaml:"s" secret:"k"`
+}
+
+type cycleB struct {
+	A *cycleA `yaml:"a"`
+}
+
+// A type that holds a secret only through a cycle back to one that holds
+// it directly is found to hold it, whichever of the two is asked first.
+func TestCyclicTypes(t *testing.T) {
+	if !holdsSecret(reflect.TypeFor[cycleA]()) || !holdsSecret(reflect.TypeFor[cycleB]()) {
+		t.Error("a type of the cycle is said to hold no secret")
+	}
+	b := cycleB{A: &cycleA{B: &cycleB{A: &cycleA{S: NewValue("deep")}}}}
+	if got := In(b); len(got) != 1 || got[0].Reveal() != "deep" {
+		t.Errorf("In = %v", got)
+	}
+}
