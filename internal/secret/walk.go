@@ -382,8 +382,8 @@ func paths(t reflect.Type, nameTag string, at []string, out *[]TypePath, on map[
 
 // Untagged lists, by Go field path from t's name, every field below t
 // whose type is a Value or a Source (or a pointer to one) and that has no
-// Tag, and every such type reached through a map, where no path can name
-// it: what a test fails on, so a secret field added without its tag is
+// Tag, and every such type reached through a map or held in a list, where
+// no field's path can name it: what a test fails on, so a secret field added without its tag is
 // caught. A tagged field of another type is listed too: the tag would
 // claim a secret the walks do not find.
 func Untagged(t reflect.Type) []string {
@@ -393,21 +393,22 @@ func Untagged(t reflect.Type) []string {
 }
 
 func untagged(t reflect.Type, at string, out *[]string, seen map[reflect.Type]bool) {
-	if seen[t] {
-		return
-	}
-	seen[t] = true
 	switch t.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array:
+		if isSecret(t.Elem()) {
+			*out = append(*out, at+": a list of secrets, where no field names each; give each its own tagged field, or a struct of its own")
+			return
+		}
 		untagged(t.Elem(), at+"[]", out, seen)
 	case reflect.Map:
 		if holdsSecret(t) {
 			*out = append(*out, at+": a secret inside a map, where no path names it")
 		}
 	case reflect.Struct:
-		if isSecret(t) {
+		if isSecret(t) || seen[t] {
 			return
 		}
+		seen[t] = true
 		for i := range t.NumField() {
 			f := t.Field(i)
 			ft := f.Type

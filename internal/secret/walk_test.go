@@ -84,9 +84,11 @@ func TestUntagged(t *testing.T) {
 		Inner  []walkInner      `yaml:"inner"`
 		ByName map[string]Value `yaml:"byName"`
 		Name   string           `yaml:"name" secret:"k"`
+		Keys   []Value          `yaml:"keys"`
+		More   []*Source        `yaml:"more"`
 	}
 	got := fmt.Sprint(Untagged(reflect.TypeFor[bad]()))
-	for _, want := range []string{"bad.Key: a secret.Value without", "bad.ByName: a secret inside a map", "bad.Name: tagged secret, but a string"} {
+	for _, want := range []string{"bad.Key: a secret.Value without", "bad.ByName: a secret inside a map", "bad.Name: tagged secret, but a string", "bad.Keys: a list of secrets", "bad.More[]: a list of secrets"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Untagged = %s; %q missing", got, want)
 		}
