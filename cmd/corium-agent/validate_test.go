@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 	"gopkg.in/yaml.v3"
 )
@@ -164,8 +167,17 @@ func TestValidateJSON(t *testing.T) {
 	}
 }
 
-// secretKeys hold inline secrets in the contract.
-var secretKeys = map[string]bool{"privateKey": true, "presharedKey": true, "token": true, "authPass": true}
+// secretKeys hold inline secrets in the contract: the names of its
+// secret.Value fields, as their secret tags find them.
+var secretKeys = func() map[string]bool {
+	out := map[string]bool{}
+	for _, p := range secret.Paths(reflect.TypeFor[schema.Config](), "yaml") {
+		if p.Type == reflect.TypeFor[*secret.Value]() || p.Type == reflect.TypeFor[secret.Value]() {
+			out[p.Names[len(p.Names)-1]] = true
+		}
+	}
+	return out
+}()
 
 // inlineSecrets collects every scalar under a secret key, however the
 // document nests it.
@@ -189,6 +201,11 @@ func inlineSecrets(n *yaml.Node, under bool, out map[string]bool) {
 // No output of validate, text or JSON, quotes an inline secret, however
 // broken the document around it.
 func TestValidateNeverPrintsSecrets(t *testing.T) {
+	for _, k := range []string{"privateKey", "presharedKey", "token", "authPass"} {
+		if !secretKeys[k] {
+			t.Fatalf("%s is not among the inline secret keys %v", k, secretKeys)
+		}
+	}
 	files, _ := filepath.Glob("../../testdata/invalid/*.yaml")
 	more, _ := filepath.Glob("../../testdata/valid/*.yaml")
 	files = append(files, more...)

@@ -110,9 +110,27 @@ func TestPlaceholderKeysReadLinesAsWgDoes(t *testing.T) {
 			{PublicKey: b.String(), PresharedKeyFrom: &secret.Source{}},
 		},
 	}
-	got := string(placeholderKeys([]byte(conf), wg))
+	got := string(placeholderKeys([]byte(conf), inlineSecrets(&schema.Config{WireGuard: []schema.WireGuard{wg}})))
 	if strings.Contains(got, self.String()) || strings.Contains(got, psk.String()) || strings.Count(got, dummyKey) != 2 {
 		t.Errorf("placeholderKeys left a source-given key: private key kept %v, preshared key kept %v, %d placeholders",
 			strings.Contains(got, self.String()), strings.Contains(got, psk.String()), strings.Count(got, dummyKey))
+	}
+}
+
+// An inline secret is in the document and compared as it is: the plan's
+// old file keeps the value the document states, and only the others
+// become placeholders.
+func TestPlaceholderKeysKeepInlineSecrets(t *testing.T) {
+	self, a, psk := fixture.GenKey(t), fixture.GenKey(t).PublicKey(), fixture.GenKey(t)
+	conf := "[Interface]\nPrivateKey = " + self.String() + "\n[Peer]\nPublicKey = " + a.String() + "\nPresharedKey = " + psk.String() + "\n"
+	priv := secret.NewValue(self.String())
+	cfg := &schema.Config{WireGuard: []schema.WireGuard{{
+		Name:       "wg0",
+		PrivateKey: &priv,
+		Peers:      []schema.Peer{{PublicKey: a.String(), PresharedKeyFrom: &secret.Source{}}},
+	}}}
+	got := string(placeholderKeys([]byte(conf), inlineSecrets(cfg)))
+	if !strings.Contains(got, "PrivateKey = "+self.String()+"\n") || strings.Contains(got, psk.String()) || strings.Count(got, dummyKey) != 1 {
+		t.Errorf("the plan's old file:\n%s\nwant the inline private key kept and the preshared key a placeholder", got)
 	}
 }

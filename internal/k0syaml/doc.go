@@ -6,10 +6,12 @@
 // the redacted forms a plan shows (Node.Redacted, Redact, Token.Redacted)
 // and resolve and the applied record show of k0s.patch (RedactedPatch).
 //
-// The agent's own secrets are known by type: every secret.Value field of
-// Node is a secret of the file at the path its JSON names spell, and Parse
-// and Redact find them there by reflection, so a field added to the types
-// is read and hidden with no list to update. What the file holds beyond
+// The agent's own secrets are known by type and tag: every secret.Value
+// field of Node, tagged `secret:"kind"`, is a secret of the file at the
+// path its JSON names spell; Tree writes it, Parse reads it and Redact
+// hides it there, each by reflection over the types (secret's one walk),
+// so a field added to types.go is written, read and hidden with no list
+// of keys to update. What the file holds beyond
 // them (k0s.patch's values, a helm repository's password) is free text to
 // the codec; FreeTextSecretKeys names the keys hidden in it at any depth.
 // PatchSecrets names, in a k0s.patch tree, every place holding what a plan

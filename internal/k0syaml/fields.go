@@ -2,7 +2,6 @@ package k0syaml
 
 import (
 	"reflect"
-	"strings"
 	"sync"
 
 	"github.com/corium/corium-agent/internal/secret"
@@ -67,98 +66,13 @@ func fromWire(to, w reflect.Value) {
 	}
 }
 
-// anyItem is the step of a secret's path that is every item of a list.
-const anyItem = "[]"
-
-// secretPaths are the paths of the secret.Value fields of t, by their JSON
-// names, anyItem for a list's items: where Redact finds the agent's
-// secrets in a file.
-func secretPaths(t reflect.Type, at []string, out *[][]string) {
-	switch {
-	case t == valueType:
-		*out = append(*out, at)
-	case t.Kind() == reflect.Pointer:
-		secretPaths(t.Elem(), at, out)
-	case t.Kind() == reflect.Slice:
-		secretPaths(t.Elem(), append(at[:len(at):len(at)], anyItem), out)
-	case t.Kind() == reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			secretPaths(f.Type, append(at[:len(at):len(at)], name), out)
-		}
-	}
-}
-
+// documentSecretPaths are the paths of Node's fields tagged secret, by
+// their JSON names, secret.AnyItem for a list's items: where Redact finds
+// the agent's secrets in a file.
 var documentSecretPaths = sync.OnceValue(func() [][]string {
 	var out [][]string
-	secretPaths(reflect.TypeFor[document](), nil, &out)
+	for _, p := range secret.Paths(reflect.TypeFor[document](), "json") {
+		out = append(out, p.Names)
+	}
 	return out
 })
-
-// secretsOf are the non-zero secret.Value fields reachable from v, in
-// field order.
-func secretsOf(v reflect.Value, out *[]secret.Value) {
-	switch {
-	case v.Type() == valueType:
-		if s := v.Interface().(secret.Value); !s.IsZero() {
-			*out = append(*out, s)
-		}
-	case v.Kind() == reflect.Pointer:
-		if !v.IsNil() {
-			secretsOf(v.Elem(), out)
-		}
-	case v.Kind() == reflect.Slice:
-		for i := range v.Len() {
-			secretsOf(v.Index(i), out)
-		}
-	case v.Kind() == reflect.Struct:
-		for i := range v.NumField() {
-			secretsOf(v.Field(i), out)
-		}
-	}
-}
-
-// redactIn sets every non-zero secret.Value reachable from v, which must
-// be settable and own its pointers and slices, to secret.Redacted.
-func redactIn(v reflect.Value) {
-	switch {
-	case v.Type() == valueType:
-		if !v.Interface().(secret.Value).IsZero() {
-			v.Set(reflect.ValueOf(secret.NewValue(secret.Redacted)))
-		}
-	case v.Kind() == reflect.Pointer:
-		if !v.IsNil() {
-			c := reflect.New(v.Type().Elem())
-			c.Elem().Set(v.Elem())
-			redactIn(c.Elem())
-			v.Set(c)
-		}
-	case v.Kind() == reflect.Slice:
-		if !v.IsNil() {
-			c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-			reflect.Copy(c, v)
-			for i := range c.Len() {
-				redactIn(c.Index(i))
-			}
-			v.Set(c)
-		}
-	case v.Kind() == reflect.Struct:
-		for i := range v.NumField() {
-			redactIn(v.Field(i))
-		}
-	}
-}
-
-// redacted is a copy of v with every secret it states redacted (redactIn).
-func redacted[T any](v T) T {
-	redactIn(reflect.ValueOf(&v).Elem())
-	return v
-}
-
-// secretsIn are the non-zero secrets v states (secretsOf).
-func secretsIn(v any) []secret.Value {
-	var out []secret.Value
-	secretsOf(reflect.ValueOf(v), &out)
-	return out
-}

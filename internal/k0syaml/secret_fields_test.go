@@ -130,3 +130,44 @@ func TestEveryTokenSecretIsKnown(t *testing.T) {
 		t.Error("Redacted changed the value it was called on")
 	}
 }
+
+// Every secret.Value field of the codec's types carries its
+// `secret:"kind"` tag, which names what it is: a secret field added
+// without the tag fails here.
+func TestEverySecretFieldIsTagged(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[k0syaml.Node](), reflect.TypeFor[k0syaml.TokenFile]()} {
+		for _, u := range secret.Untagged(typ) {
+			t.Errorf("%s: tag it `secret:\"kind\"`", u)
+		}
+	}
+}
+
+// Tree writes the keys the JSON names spell, by the tags' rules: an
+// omitempty field left out when empty, an omitzero list left out when
+// nil and written when empty, any other field always.
+func TestTreeFollowsTheTags(t *testing.T) {
+	n := k0syaml.Node{Network: k0syaml.Network{ControlPlaneLoadBalancing: &k0syaml.CPLB{Keepalived: &k0syaml.Keepalived{
+		VRRPInstances: []k0syaml.VRRPInstance{{UnicastPeers: []string{}}, {}},
+	}}}}
+	file, err := k0syaml.Marshal("", n.Tree())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `spec:
+  network:
+    controlPlaneLoadBalancing:
+      enabled: false
+      keepalived:
+        vrrpInstances:
+          - authPass: ""
+            unicastPeers: []
+            virtualIPs: []
+          - authPass: ""
+            virtualIPs: []
+      type: ""
+  storage: {}
+`
+	if string(file) != want {
+		t.Errorf("Tree wrote\n%s\nnot\n%s", file, want)
+	}
+}

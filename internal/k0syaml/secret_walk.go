@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/corium/corium-agent/internal/secret"
 )
 
 // Step is one step of a path into a YAML tree: a mapping's key as
@@ -18,7 +20,7 @@ type Step struct {
 const anyDepth = "**"
 
 // walkSecrets calls found with each key on path below n (its steps
-// matched in any case, as k0s matches them; anyItem every item of a list;
+// matched in any case, as k0s matches them; secret.AnyItem every item of a list;
 // anyDepth any steps), its value and the steps walked to it, through
 // aliases and merge keys. It is the one walk over a tree for secrets: Redact
 // hides what it finds in a k0s.yaml, PatchSecrets names what it finds in
@@ -61,7 +63,7 @@ func (w *secretWalk) find(n *yaml.Node, path []string, at []Step) error {
 				return err
 			}
 		}
-	case path[0] == anyItem && n.Kind == yaml.SequenceNode:
+	case path[0] == secret.AnyItem && n.Kind == yaml.SequenceNode:
 		for i, c := range n.Content {
 			if err := w.find(c, path[1:], append(at[:len(at):len(at)], Step{Index: i})); err != nil {
 				return err

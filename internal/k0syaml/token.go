@@ -9,7 +9,7 @@ import (
 // TokenFile is the join token file render hands `k0s install
 // --token-file`: one secret, the whole of its content.
 type TokenFile struct {
-	Token secret.Value
+	Token secret.Value `secret:"token"`
 }
 
 // Marshal writes the token on one line, the blanks around it trimmed.
@@ -25,10 +25,10 @@ func ParseToken(data []byte) TokenFile {
 
 // Redacted is f with its token replaced by secret.Redacted.
 func (f TokenFile) Redacted() TokenFile {
-	return redacted(f)
+	return secret.RedactedIn(f)
 }
 
 // Secrets are the secrets f states: its token, unless it is empty.
 func (f TokenFile) Secrets() []secret.Value {
-	return secretsIn(f)
+	return secret.In(f)
 }

@@ -1,95 +1,86 @@
 package k0syaml
 
+import (
+	"reflect"
+	"strings"
+
+	"github.com/corium/corium-agent/internal/secret"
+)
+
 // Tree is n as the document k0s.patch merges over: {"spec": {...}}, each
-// key render writes and no other, lists as []any, secrets revealed (the
-// file is their destination). spec.network and spec.storage are written
-// even when empty.
+// key the JSON names of the types spell and no other, lists as []any,
+// numbers as int, secrets revealed (the file is their destination). It
+// is built from the types by reflection, so a field added to types.go is
+// written with no second place to spell its key: a field tagged omitempty
+// is left out when empty, as encoding/json leaves it out; one tagged
+// omitzero when zero (a nil list, where an empty one is written); any
+// other is always written (spec.network and spec.storage, even empty).
 func (n Node) Tree() map[string]any {
-	spec := map[string]any{
-		"network": n.Network.tree(),
-		"storage": n.Storage.tree(),
-	}
-	if n.API != nil {
-		spec["api"] = n.API.tree()
-	}
-	return map[string]any{"spec": spec}
+	return map[string]any{"spec": treeOf(reflect.ValueOf(n))}
 }
 
-func (a API) tree() map[string]any {
-	api := map[string]any{}
-	if a.Address != "" {
-		api["address"] = a.Address
-	}
-	if a.ExternalAddress != "" {
-		api["externalAddress"] = a.ExternalAddress
-	}
-	if len(a.SANs) > 0 {
-		api["sans"] = anyList(a.SANs)
-	}
-	return api
-}
-
-func (s Storage) tree() map[string]any {
-	out := map[string]any{}
-	if s.Etcd != nil {
-		out["etcd"] = map[string]any{"peerAddress": s.Etcd.PeerAddress}
-	}
-	if s.Kine != nil {
-		out["kine"] = map[string]any{"dataSource": s.Kine.DataSource.Reveal()}
-	}
-	return out
-}
-
-func (n Network) tree() map[string]any {
-	out := map[string]any{}
-	if k := n.KubeRouter; k != nil {
-		out["kuberouter"] = map[string]any{"autoMTU": k.AutoMTU, "mtu": k.MTU}
-	}
-	if c := n.Calico; c != nil {
-		out["calico"] = map[string]any{"mtu": c.MTU}
-	}
-	if c := n.ControlPlaneLoadBalancing; c != nil {
-		out["controlPlaneLoadBalancing"] = c.tree()
-	}
-	return out
-}
-
-func (c CPLB) tree() map[string]any {
-	out := map[string]any{"enabled": c.Enabled, "type": c.Type}
-	if c.Keepalived != nil {
-		instances := make([]any, 0, len(c.Keepalived.VRRPInstances))
-		for _, v := range c.Keepalived.VRRPInstances {
-			instances = append(instances, v.tree())
+// treeOf is v as YAML's generic values: a struct a map by JSON names, a
+// pointer its value, a list []any.
+func treeOf(v reflect.Value) any {
+	switch {
+	case v.Type() == valueType:
+		return v.Interface().(secret.Value).Reveal()
+	case v.Kind() == reflect.Pointer:
+		if v.IsNil() {
+			return nil
 		}
-		out["keepalived"] = map[string]any{"vrrpInstances": instances}
+		return treeOf(v.Elem())
+	case v.Kind() == reflect.Slice:
+		out := make([]any, 0, v.Len())
+		for i := range v.Len() {
+			out = append(out, treeOf(v.Index(i)))
+		}
+		return out
+	case v.Kind() == reflect.Struct:
+		out := map[string]any{}
+		for i := range v.NumField() {
+			f := v.Type().Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || name == "" || name == "-" || omitted(v.Field(i), opts) {
+				continue
+			}
+			out[name] = treeOf(v.Field(i))
+		}
+		return out
+	case v.Kind() == reflect.String:
+		return v.String()
+	case v.CanInt():
+		return int(v.Int())
+	case v.Kind() == reflect.Bool:
+		return v.Bool()
 	}
-	return out
+	return v.Interface()
 }
 
-func (v VRRPInstance) tree() map[string]any {
-	out := map[string]any{
-		"virtualIPs": anyList(v.VirtualIPs),
-		"authPass":   v.AuthPass.Reveal(),
+// omitted says whether a field with the JSON tag options opts is left
+// out, as encoding/json's Marshal decides, a secret.Value being empty
+// when it holds nothing.
+func omitted(v reflect.Value, opts string) bool {
+	for _, o := range strings.Split(opts, ",") {
+		switch o {
+		case "omitzero":
+			if v.IsZero() {
+				return true
+			}
+		case "omitempty":
+			if v.Type() == valueType {
+				return v.Interface().(secret.Value).IsZero()
+			}
+			switch v.Kind() {
+			case reflect.Pointer, reflect.Interface:
+				return v.IsNil()
+			case reflect.Slice, reflect.Map, reflect.String, reflect.Array:
+				return v.Len() == 0
+			case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+				reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+				return v.IsZero()
+			}
+		}
 	}
-	if v.Interface != "" {
-		out["interface"] = v.Interface
-	}
-	if v.VirtualRouterID != nil {
-		out["virtualRouterID"] = *v.VirtualRouterID
-	}
-	if v.UnicastSourceIP != "" {
-		out["unicastSourceIP"] = v.UnicastSourceIP
-	}
-	if v.UnicastPeers != nil {
-		out["unicastPeers"] = anyList(v.UnicastPeers)
-	}
-	return out
-}
-
-func anyList(s []string) []any {
-	out := make([]any, 0, len(s))
-	for _, v := range s {
-		out = append(out, v)
-	}
-	return out
+	return false
 }

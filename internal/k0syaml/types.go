@@ -36,7 +36,7 @@ type Etcd struct {
 // Kine is spec.storage.kine. DataSource is a URL with the database's
 // password in it (k0s KineConfig.DataSource).
 type Kine struct {
-	DataSource secret.Value `json:"dataSource"`
+	DataSource secret.Value `json:"dataSource" secret:"datasource"`
 }
 
 // Network is spec.network: the CNI's MTU and the control plane's load
@@ -75,11 +75,11 @@ type Keepalived struct {
 // key; empty is the key with an empty list (the node was the only peer).
 type VRRPInstance struct {
 	VirtualIPs      []string     `json:"virtualIPs"`
-	AuthPass        secret.Value `json:"authPass"`
+	AuthPass        secret.Value `json:"authPass" secret:"password"`
 	Interface       string       `json:"interface,omitempty"`
 	VirtualRouterID *int         `json:"virtualRouterID,omitempty"`
 	UnicastSourceIP string       `json:"unicastSourceIP,omitempty"`
-	UnicastPeers    []string     `json:"unicastPeers,omitempty"`
+	UnicastPeers    []string     `json:"unicastPeers,omitzero"`
 }
 
 // FreeTextSecretKeys are the keys whose values are secrets in what the

@@ -15,7 +15,7 @@ const MaxWait = time.Hour
 
 // secretSources checks every SecretSource in the document.
 func (v *crossCheck) secretSources() {
-	for _, f := range SecretFields(v.cfg) {
+	for _, f := range v.secrets() {
 		if f.From != nil {
 			v.secretSource(finding.Path(f.FromPath()), f.From)
 		}

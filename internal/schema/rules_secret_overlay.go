@@ -31,7 +31,7 @@ func (v *crossCheck) secretsBehindOverlay() {
 	if len(nets) == 0 {
 		return
 	}
-	for _, f := range SecretFields(v.cfg) {
+	for _, f := range v.secrets() {
 		if f.From == nil || f.From.URL == "" {
 			continue
 		}

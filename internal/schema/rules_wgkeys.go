@@ -162,7 +162,7 @@ func NodeKeyClashes(cfg *Config, own []*OwnKey) []finding.Finding {
 func (v *crossCheck) inlineSecretKey(k wgtypes.Key) (string, bool) {
 	if v.inlineKeys == nil {
 		v.inlineKeys = map[wgtypes.Key]string{}
-		for _, f := range SecretFields(v.cfg) {
+		for _, f := range v.secrets() {
 			if f.Kind != SecretWireGuardKey || f.Inline == nil {
 				continue
 			}

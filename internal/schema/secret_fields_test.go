@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/corium/corium-agent/internal/schema"
@@ -70,5 +71,47 @@ func TestSecretFieldsListsEverySecretField(t *testing.T) {
 		if !slices.Contains(listed, m) {
 			t.Errorf("secret field %s is not in SecretFields", at)
 		}
+	}
+}
+
+// Every field of a secret type in the contract carries its
+// `secret:"kind"` tag, which is all SecretFields knows it by, and names a
+// kind the agent knows: a secret field added without the tag fails here.
+func TestEverySecretFieldIsTagged(t *testing.T) {
+	for _, u := range secret.Untagged(reflect.TypeFor[schema.Config]()) {
+		t.Errorf("%s: tag it, e.g. `secret:\"%s\"`, so SecretFields lists it", u, schema.SecretWireGuardKey)
+	}
+	paths := secret.Paths(reflect.TypeFor[schema.Config](), "yaml")
+	if len(paths) < 9 {
+		t.Fatalf("found %d tagged secret fields; the contract has nine", len(paths))
+	}
+	for _, p := range paths {
+		if !slices.Contains(schema.SecretKinds, schema.SecretKind(p.Kind)) {
+			t.Errorf("%v is tagged secret:%q, not one of %v", p.Names, p.Kind, schema.SecretKinds)
+		}
+	}
+}
+
+// SecretFields pairs an inline secret with its source by name, spells its
+// path from the yaml names, and takes its kind from the tag.
+func TestSecretFieldsPathsAndKinds(t *testing.T) {
+	k := secret.NewValue("k")
+	cfg := schema.Config{
+		Storage:   schema.Storage{DataSourceFrom: &secret.Source{File: "/d"}},
+		HA:        schema.HA{AuthPass: &k},
+		WireGuard: []schema.WireGuard{{PrivateKeyFrom: &secret.Source{File: "/k"}, Peers: []schema.Peer{{}, {PresharedKey: &k, PresharedKeyFrom: &secret.Source{File: "/p"}}}}},
+	}
+	var got []string
+	for _, f := range schema.SecretFields(&cfg) {
+		got = append(got, fmt.Sprintf("%s %s inline=%t from=%t", f.Path, f.Kind, f.Inline != nil, f.From != nil))
+	}
+	want := []string{
+		schema.DataSourcePath + " datasource inline=false from=true",
+		schema.AuthPassPath + " password inline=true from=false",
+		schema.PrivateKeyPath(0) + " wireguard-key inline=false from=true",
+		schema.PresharedKeyPath(0, 1) + " wireguard-key inline=true from=true",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("SecretFields:\n%s\nnot\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

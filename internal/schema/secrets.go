@@ -1,24 +1,34 @@
 package schema
 
 import (
+	"strings"
+
 	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/secret"
 )
 
-// SecretKind says what a secret is, for what may check or stand in for it.
-type SecretKind int
+// SecretKind says what a secret is, for what may check or stand in for it:
+// the value of the field's `secret:"kind"` tag in types.go.
+type SecretKind string
 
 const (
 	// SecretToken is a k0s join token.
-	SecretToken SecretKind = iota
+	SecretToken SecretKind = "token"
 	// SecretPassword is keepalived's VRRP password.
-	SecretPassword
+	SecretPassword SecretKind = "password"
 	// SecretWireGuardKey is a WireGuard private or preshared key.
-	SecretWireGuardKey
+	SecretWireGuardKey SecretKind = "wireguard-key"
 	// SecretDataSource is kine's datasource URL, the database's password
 	// in it.
-	SecretDataSource
+	SecretDataSource SecretKind = "datasource"
 )
+
+// SecretKinds are the kinds a secret tag may name; a test fails on a tag
+// naming another.
+var SecretKinds = []SecretKind{SecretToken, SecretPassword, SecretWireGuardKey, SecretDataSource}
+
+// AuthPassPath is the path of the VRRP password as a SecretField.
+const AuthPassPath = "ha.authPass"
 
 // DataSourcePath is the path of kine's datasource as a SecretField: it has
 // no inline field, only its source, storage.dataSourceFrom.
@@ -39,28 +49,46 @@ type SecretField struct {
 // FromPath is the path of the field's SecretSource: Path + "From".
 func (f SecretField) FromPath() string { return f.Path + "From" }
 
+// fromSuffix ends the name of a secret's SecretSource field: privateKeyFrom
+// is privateKey's source.
+const fromSuffix = "From"
+
 // SecretFields lists every secret the document sets, in document order. It is
 // the one list of the contract's secret fields: validation, resolution,
-// render, plan masking and the leak tests all walk it, so a secret field
-// added to the types is added here and nowhere else.
+// render, plan masking and the leak tests all walk it. It is found by the
+// `secret:"kind"` tags of the types (secret.Fields), so a secret field added
+// to types.go with its tag is in it; a field of a secret type without the
+// tag fails TestEverySecretFieldIsTagged. A `*secret.Value` field and the
+// `*secret.Source` field named as it with "From" after are one secret.
 func SecretFields(cfg *Config) []SecretField {
 	var out []SecretField
-	add := func(path string, kind SecretKind, inline *secret.Value, from *secret.Source) {
-		if inline != nil || from != nil {
-			out = append(out, SecretField{Path: path, Kind: kind, Inline: inline, From: from})
+	at := map[string]int{}
+	secret.Fields(cfg, "yaml", func(f secret.Field) {
+		path := f.Path
+		var inline *secret.Value
+		var from *secret.Source
+		switch v := f.Value.Interface().(type) {
+		case *secret.Value:
+			inline = v
+		case *secret.Source:
+			from = v
+			path = strings.TrimSuffix(path, fromSuffix)
+		default:
+			return // Untagged reports a tag on a field of another type
 		}
-	}
-	add(DataSourcePath, SecretDataSource, nil, cfg.Storage.DataSourceFrom)
-	add("join.token", SecretToken, cfg.Join.Token, cfg.Join.TokenFrom)
-	add("ha.authPass", SecretPassword, cfg.HA.AuthPass, cfg.HA.AuthPassFrom)
-	for i, wg := range cfg.WireGuard {
-		add(PrivateKeyPath(i), SecretWireGuardKey, wg.PrivateKey, wg.PrivateKeyFrom)
-		for j, p := range wg.Peers {
-			if p.PresharedKey != nil || p.PresharedKeyFrom != nil { // a path spelled only when set: a hub has thousands of peers
-				add(PresharedKeyPath(i, j), SecretWireGuardKey, p.PresharedKey, p.PresharedKeyFrom)
-			}
+		i, ok := at[path]
+		if !ok {
+			i = len(out)
+			at[path] = i
+			out = append(out, SecretField{Path: path, Kind: SecretKind(f.Kind)})
 		}
-	}
+		if inline != nil {
+			out[i].Inline = inline
+		}
+		if from != nil {
+			out[i].From = from
+		}
+	})
 	return out
 }
 

@@ -90,7 +90,7 @@ type Storage struct {
 	// DataSourceFrom fetches kine's datasource URL (postgres://...,
 	// postgresql://... or mysql://...) at boot: it carries the database's
 	// password, so it is a secret; required with kine, refused otherwise.
-	DataSourceFrom *secret.Source `yaml:"dataSourceFrom,omitempty" json:"dataSourceFrom,omitempty"`
+	DataSourceFrom *secret.Source `yaml:"dataSourceFrom,omitempty" json:"dataSourceFrom,omitempty" secret:"datasource"`
 }
 
 // StorageType names a datastore.
@@ -108,11 +108,11 @@ type Join struct {
 	// document in clear. Its kind must match the role: a worker's
 	// (k0s token create --role=worker) for a worker, a controller's
 	// (--role=controller) for a joining controller or controller+worker.
-	Token *secret.Value `yaml:"token,omitempty" json:"token,omitempty"`
+	Token *secret.Value `yaml:"token,omitempty" json:"token,omitempty" secret:"token"`
 	// TokenFrom fetches the join token at boot; at most one of token and
 	// tokenFrom; a worker needs one and single refuses both. The token read
 	// must be of the kind the role joins with, as for token.
-	TokenFrom *secret.Source `yaml:"tokenFrom,omitempty" json:"tokenFrom,omitempty"`
+	TokenFrom *secret.Source `yaml:"tokenFrom,omitempty" json:"tokenFrom,omitempty" secret:"token"`
 }
 
 // Node is this machine's name, labels and taints.
@@ -152,10 +152,10 @@ type HA struct {
 	VirtualRouterID *int `yaml:"virtualRouterID,omitempty" json:"virtualRouterID,omitempty" validate:"omitempty,min=1,max=255"`
 	// AuthPass is the VRRP password inline (at most 8 characters, on one
 	// line).
-	AuthPass *secret.Value `yaml:"authPass,omitempty" json:"authPass,omitempty" validate:"omitempty,max=8,nocontrol"`
+	AuthPass *secret.Value `yaml:"authPass,omitempty" json:"authPass,omitempty" validate:"omitempty,max=8,nocontrol" secret:"password"`
 	// AuthPassFrom fetches the VRRP password at boot; exactly one of
 	// authPass and authPassFrom when enabled.
-	AuthPassFrom *secret.Source `yaml:"authPassFrom,omitempty" json:"authPassFrom,omitempty"`
+	AuthPassFrom *secret.Source `yaml:"authPassFrom,omitempty" json:"authPassFrom,omitempty" secret:"password"`
 	// UnicastPeers makes VRRP unicast: keepalived sends its adverts to the
 	// addresses of the controllers that share the virtual IP, on the network
 	// of the VRRP interface. Each controller's list plus its own address is
@@ -188,10 +188,10 @@ type WireGuard struct {
 	NodeAddress bool `yaml:"nodeAddress,omitempty" json:"nodeAddress,omitempty"`
 	// PrivateKey is the interface's key inline (base64, 32 bytes), for labs:
 	// it sits in the document in clear.
-	PrivateKey *secret.Value `yaml:"privateKey,omitempty" json:"privateKey,omitempty" validate:"omitempty,wgkey"`
+	PrivateKey *secret.Value `yaml:"privateKey,omitempty" json:"privateKey,omitempty" validate:"omitempty,wgkey" secret:"wireguard-key"`
 	// PrivateKeyFrom fetches the private key at boot; exactly one of
 	// privateKey and privateKeyFrom.
-	PrivateKeyFrom *secret.Source `yaml:"privateKeyFrom,omitempty" json:"privateKeyFrom,omitempty"`
+	PrivateKeyFrom *secret.Source `yaml:"privateKeyFrom,omitempty" json:"privateKeyFrom,omitempty" secret:"wireguard-key"`
 	// PublicKey is this interface's own public key (base64, 32 bytes), so
 	// other nodes' documents can be checked against it when the private key
 	// comes from privateKeyFrom; it must be the key privateKey derives, and
@@ -234,10 +234,10 @@ type Peer struct {
 	// PersistentKeepalive sends a keepalive every so many seconds (1-65535).
 	PersistentKeepalive *int `yaml:"persistentKeepalive,omitempty" json:"persistentKeepalive,omitempty" validate:"omitempty,min=1,max=65535"`
 	// PresharedKey is an extra symmetric key inline (base64, 32 bytes).
-	PresharedKey *secret.Value `yaml:"presharedKey,omitempty" json:"presharedKey,omitempty" validate:"omitempty,wgkey"`
+	PresharedKey *secret.Value `yaml:"presharedKey,omitempty" json:"presharedKey,omitempty" validate:"omitempty,wgkey" secret:"wireguard-key"`
 	// PresharedKeyFrom fetches the preshared key at boot; at most one of
 	// presharedKey and presharedKeyFrom.
-	PresharedKeyFrom *secret.Source `yaml:"presharedKeyFrom,omitempty" json:"presharedKeyFrom,omitempty"`
+	PresharedKeyFrom *secret.Source `yaml:"presharedKeyFrom,omitempty" json:"presharedKeyFrom,omitempty" secret:"wireguard-key"`
 }
 
 // Firewall is the guard for the role's k0s ports.

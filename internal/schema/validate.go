@@ -96,6 +96,18 @@ type crossCheck struct {
 	// inlineKeys are the document's inline WireGuard secrets by key, built
 	// when first needed (inlineSecretKey).
 	inlineKeys map[wgtypes.Key]string
+	// secretFields is SecretFields(cfg), walked when first needed
+	// (secrets): several rules read it, and a hub has thousands of peers.
+	secretFields *[]SecretField
+}
+
+// secrets is SecretFields(v.cfg), computed once.
+func (v *crossCheck) secrets() []SecretField {
+	if v.secretFields == nil {
+		f := SecretFields(v.cfg)
+		v.secretFields = &f
+	}
+	return *v.secretFields
 }
 
 // Load parses, validates and applies defaults. The error is non-nil on a YAML

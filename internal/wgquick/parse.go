@@ -3,12 +3,11 @@ package wgquick
 import (
 	"errors"
 	"fmt"
-	"strconv"
+	"reflect"
+	"slices"
 	"strings"
 
 	"golang.zx2c4.com/wireguard/wgctrl/wgtypes"
-
-	"github.com/corium/corium-agent/internal/secret"
 )
 
 // The two readers of a wg-quick file, at wireguard-tools
@@ -66,8 +65,10 @@ type parser struct {
 	sec          section
 	sawSection   bool
 	sawInterface bool
-	mtuComment   string
-	hasKey       []bool
+	// pending is the comment line above the next key, when a comment
+	// field (keys.go) reads it: the key it names and its text.
+	pendingKey, pending string
+	hasKey              []bool
 }
 
 // Parse reads a wg-quick file as wg-quick and wg read it (see the note
@@ -114,7 +115,7 @@ func parse(data []byte) (*parser, error) {
 	}
 	for i, ok := range p.hasKey {
 		if !ok {
-			return nil, fmt.Errorf("[Peer] %d has no PublicKey", i+1)
+			return nil, fmt.Errorf("[Peer] %d has no %s", i+1, strings.Join(requiredPeerKeys(), " or "))
 		}
 	}
 	return p, nil
@@ -130,10 +131,13 @@ func (p *parser) line(raw string) error {
 	if isHeader(wgLine, key) {
 		return p.sectionErr(wgLine, key)
 	}
-	comment := p.mtuComment
-	p.mtuComment = ""
+	commentKey, comment := p.pendingKey, p.pending
+	p.pendingKey, p.pending = "", ""
 	switch p.sec {
 	case inInterface:
+		if !strings.EqualFold(commentKey, key) {
+			comment = ""
+		}
 		if handled, err := p.quickKey(key, value, hook, comment); handled {
 			return err
 		}
@@ -145,14 +149,18 @@ func (p *parser) line(raw string) error {
 }
 
 // comment keeps the comments Marshal writes: those above the first
-// section, and the one above the MTU line.
+// section, and those a comment field reads above a key (# MTU: ...).
 func (p *parser) comment(raw string) {
 	c := strings.TrimFunc(raw, isBlank)
 	switch {
 	case !p.sawSection && strings.HasPrefix(c, "#"):
 		p.f.Header += raw + "\n"
-	case p.sec == inInterface && strings.HasPrefix(c, "# MTU: "):
-		p.mtuComment = strings.TrimPrefix(c, "# MTU: ")
+	case p.sec == inInterface:
+		for _, k := range interfaceKeys() {
+			if text, ok := strings.CutPrefix(c, "# "+k.name+": "); ok && k.comment {
+				p.pendingKey, p.pending = k.name, text
+			}
+		}
 	}
 }
 
@@ -173,7 +181,7 @@ func (p *parser) sectionErr(wgLine, key string) error {
 	case !wgIface && !wgPeer:
 		return errors.New("a section header wg does not know")
 	}
-	p.sawSection, p.mtuComment = true, ""
+	p.sawSection, p.pendingKey, p.pending = true, "", ""
 	if wgIface {
 		p.sec, p.sawInterface = inInterface, true
 		return nil
@@ -184,44 +192,19 @@ func (p *parser) sectionErr(wgLine, key string) error {
 	return nil
 }
 
-// quickKey takes a key wg-quick handles itself; handled is false for a
-// key it hands to wg.
-func (p *parser) quickKey(key, value, hook, comment string) (handled bool, err error) {
-	i := &p.f.Interface
-	switch strings.ToLower(key) {
-	case "address":
-		i.Address = append(i.Address, splitList(value)...)
-	case "dns":
-		i.DNS = append(i.DNS, splitList(value)...)
-	case "mtu":
-		v, err := strconv.Atoi(value)
-		if err != nil {
-			return true, errors.New("MTU is not a number")
-		}
-		i.MTU, i.MTUComment = v, comment
-	case "table":
-		i.Table = value
-	case "preup":
-		i.PreUp = append(i.PreUp, hook)
-	case "postup":
-		i.PostUp = append(i.PostUp, hook)
-	case "predown":
-		i.PreDown = append(i.PreDown, hook)
-	case "postdown":
-		i.PostDown = append(i.PostDown, hook)
-	case "saveconfig":
-		if !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
-			return true, errors.New("SaveConfig is neither true nor false")
-		}
-		i.SaveConfig = value
-	default:
+// quickKey takes a key wg-quick handles itself, and the comment above it
+// into the key's comment field; handled is false for a key it hands to wg.
+func (p *parser) quickKey(name, value, hook, comment string) (handled bool, err error) {
+	k, ok := lookup(interfaceKeys(), name, true)
+	if !ok {
 		return false, nil
 	}
-	return true, nil
+	iface := reflect.ValueOf(&p.f.Interface).Elem()
+	if c := slices.IndexFunc(interfaceKeys(), func(c key) bool { return c.comment && c.name == k.name }); c >= 0 {
+		iface.Field(interfaceKeys()[c].index).SetString(comment)
+	}
+	return true, setKey(iface, k, value, hook)
 }
-
-// quickKeys are the keys wg-quick handles itself, lower case.
-var quickKeys = []string{"address", "dns", "mtu", "table", "preup", "postup", "predown", "postdown", "saveconfig"}
 
 // interfaceKey takes a line wg-quick hands to wg in [Interface].
 func (p *parser) interfaceKey(wgLine string) error {
@@ -229,30 +212,13 @@ func (p *parser) interfaceKey(wgLine string) error {
 	if err != nil {
 		return err
 	}
-	i := &p.f.Interface
-	switch strings.ToLower(name) {
-	case "listenport":
-		v, err := strconv.Atoi(value)
-		if err != nil {
-			return errors.New("ListenPort is not a number")
-		}
-		i.ListenPort = &v
-	case "fwmark":
-		i.FwMark = value
-	case strings.ToLower(keyPrivateKey):
-		if _, err := parseKey(value); err != nil {
-			return fmt.Errorf("%s: %w", keyPrivateKey, err)
-		}
-		i.PrivateKey = secret.NewValue(value)
-	default:
-		for _, q := range quickKeys {
-			if strings.EqualFold(name, q) {
-				return &DisagreeError{Why: "wg-quick reads a key with blanks inside it and hands the line to wg, which reads " + q + ", a key only wg-quick handles"}
-			}
-		}
-		return errors.New("a key wg does not know in [Interface]")
+	if k, ok := lookup(interfaceKeys(), name, false); ok {
+		return setKey(reflect.ValueOf(&p.f.Interface).Elem(), k, value, value)
 	}
-	return nil
+	if q, ok := lookup(interfaceKeys(), name, true); ok {
+		return &DisagreeError{Why: "wg-quick reads a key with blanks inside it and hands the line to wg, which reads " + q.name + ", a key only wg-quick handles"}
+	}
+	return errors.New("a key wg does not know in [Interface]")
 }
 
 // peerKey takes a line of a [Peer], all of which wg reads.
@@ -261,35 +227,28 @@ func (p *parser) peerKey(wgLine string) error {
 	if err != nil {
 		return err
 	}
-	peer := &p.f.Peers[len(p.f.Peers)-1]
-	switch strings.ToLower(name) {
-	case "publickey":
-		k, err := parseKey(value)
-		if err != nil {
-			return fmt.Errorf("PublicKey: %w", err)
-		}
-		peer.PublicKey, p.hasKey[len(p.hasKey)-1] = k, true
-	case strings.ToLower(keyPresharedKey):
-		if _, err := parseKey(value); err != nil {
-			return fmt.Errorf("%s: %w", keyPresharedKey, err)
-		}
-		peer.PresharedKey = secret.NewValue(value)
-	case "endpoint":
-		peer.Endpoint = value
-	case "allowedips":
-		peer.AllowedIPs = append(peer.AllowedIPs, splitList(value)...)
-	case "persistentkeepalive":
-		v := 0
-		if !strings.EqualFold(value, "off") {
-			if v, err = strconv.Atoi(value); err != nil {
-				return errors.New("PersistentKeepalive is not a number")
-			}
-		}
-		peer.PersistentKeepalive = &v
-	default:
+	k, ok := lookup(peerKeys(), name, false)
+	if !ok {
 		return errors.New("a key wg does not know in [Peer]")
 	}
+	if err := setKey(reflect.ValueOf(&p.f.Peers[len(p.f.Peers)-1]).Elem(), k, value, value); err != nil {
+		return err
+	}
+	if k.required {
+		p.hasKey[len(p.hasKey)-1] = true
+	}
 	return nil
+}
+
+// requiredPeerKeys are the keys a [Peer] must state.
+func requiredPeerKeys() []string {
+	var out []string
+	for _, k := range peerKeys() {
+		if k.required {
+			out = append(out, k.name)
+		}
+	}
+	return out
 }
 
 // wgKey splits a line as wg's get_value does: the name before the first

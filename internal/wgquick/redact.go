@@ -11,40 +11,13 @@ import (
 // the form a plan shows and diffs: Marshal of it spells every key line of
 // the file, and no key. f is left as it was.
 func (f File) Redacted() File {
-	out := f
-	out.Interface.PrivateKey = redact(f.Interface.PrivateKey)
-	out.Peers = slices.Clone(f.Peers)
-	for i := range out.Peers {
-		out.Peers[i].PresharedKey = redact(out.Peers[i].PresharedKey)
-	}
-	return out
+	return secret.RedactedIn(f)
 }
 
-// Secrets are the secrets f states, for masking them where else they may
-// show (a tool's error quoting a line).
+// Secrets are the secrets f states (secret.In), for masking them where
+// else they may show (a tool's error quoting a line).
 func (f File) Secrets() []secret.Value {
-	var out []secret.Value
-	for _, v := range append([]secret.Value{f.Interface.PrivateKey}, peerKeys(f.Peers)...) {
-		if !v.IsZero() {
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-func peerKeys(peers []Peer) []secret.Value {
-	out := make([]secret.Value, 0, len(peers))
-	for _, p := range peers {
-		out = append(out, p.PresharedKey)
-	}
-	return out
-}
-
-func redact(v secret.Value) secret.Value {
-	if v.IsZero() {
-		return v
-	}
-	return secret.NewValue(secret.Redacted)
+	return secret.In(f)
 }
 
 // SecretValues are the values of every line of data that wg reads under a

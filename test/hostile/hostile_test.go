@@ -50,7 +50,9 @@ func (a *agent) run(t *testing.T, args ...string) (int, string) {
 func (a *agent) exec(t *testing.T, stdout, stderr io.Writer, args ...string) int {
 	t.Helper()
 	cmd := exec.Command(a.bin, args...)
-	cmd.Env = append(a.env, "NOTIFY_SOCKET="+a.notes.Path)
+	// A copy: the parallel runs share a.env's array, and an append into
+	// its spare room from two of them at once tears the string one reads.
+	cmd.Env = append(slices.Clip(a.env), "NOTIFY_SOCKET="+a.notes.Path)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	err := cmd.Run()
 	if _, isExit := err.(*exec.ExitError); err != nil && !isExit {

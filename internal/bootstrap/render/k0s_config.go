@@ -21,16 +21,17 @@ const K0sConfigPath = rules.DefaultConfigPath
 
 // K0sInputs is what the ClusterConfig needs beyond the document: the node
 // address (decided by the overlay step, never re-derived here) and the
-// resolved VRRP password.
+// document's secrets, resolved.
 type K0sInputs struct {
 	// NodeAddress is the bare address the node registers; "" when it is
 	// decided at boot.
 	NodeAddress string
-	// AuthPass is ha.authPass or ha.authPassFrom, resolved.
-	AuthPass secret.Value
-	// DataSource is storage.dataSourceFrom, resolved (kineDataSource):
-	// kine's datasource URL, zero unless storage.type is kine.
-	DataSource secret.Value
+	// Secrets are the document's secrets, resolved (ConfiguredSecrets),
+	// keyed by each one's field path (schema.SecretField.Path:
+	// schema.AuthPassPath, schema.DataSourcePath). The file looks up what
+	// it places by path (secretAt), so a secret of k0s.yaml added to the
+	// contract needs no field here and no line in RenderNode.
+	Secrets Secrets
 	// VRRP is where keepalived runs (ChooseVRRP); the zero value renders
 	// ha.interface and ha.unicastPeers as the document gives them, with no
 	// unicast source.
@@ -67,6 +68,23 @@ func RenderK0sConfig(cfg *schema.Config, eff k0s.Effective, in K0sInputs) ([]byt
 	return out, nil
 }
 
+// secretAt is the resolved value of the secret at path (a
+// schema.SecretField.Path); zero when the document sets none.
+func (in K0sInputs) secretAt(path string) secret.Value { return in.Secrets[path] }
+
+// ConfiguredSecrets are the secrets cfg sets, each resolved (from secrets,
+// keyed as Secrets says, or inline) and keyed by its field's path, as
+// K0sInputs takes them. A secret whose source is not resolved is left out.
+func ConfiguredSecrets(cfg *schema.Config, secrets Secrets) Secrets {
+	out := Secrets{}
+	for _, f := range schema.SecretFields(cfg) {
+		if v, ok := lookupSecret(secrets, f.Path, f.Inline); ok {
+			out[f.Path] = v
+		}
+	}
+	return out
+}
+
 // k0sAPI is spec.api; nil when the address is decided at boot and there
 // is no endpoint: k0s fills api in.
 func k0sAPI(cfg *schema.Config, addr string) *k0syaml.API {
@@ -93,7 +111,7 @@ func k0sStorage(cfg *schema.Config, in K0sInputs) k0syaml.Storage {
 	case cfg.Storage.Type == schema.StorageEtcd && in.NodeAddress != "":
 		return k0syaml.Storage{Etcd: &k0syaml.Etcd{PeerAddress: in.NodeAddress}}
 	case cfg.Storage.Type == schema.StorageKine:
-		return k0syaml.Storage{Kine: &k0syaml.Kine{DataSource: in.DataSource}}
+		return k0syaml.Storage{Kine: &k0syaml.Kine{DataSource: in.secretAt(schema.DataSourcePath)}}
 	}
 	return k0syaml.Storage{}
 }

@@ -16,7 +16,7 @@ import (
 func k0sCPLB(cfg *schema.Config, in K0sInputs) *k0syaml.CPLB {
 	vrrp := k0syaml.VRRPInstance{
 		VirtualIPs:      []string{cfg.HA.VirtualIP},
-		AuthPass:        in.AuthPass,
+		AuthPass:        in.secretAt(schema.AuthPassPath),
 		Interface:       in.VRRP.Interface,
 		VirtualRouterID: cfg.HA.VirtualRouterID,
 	}

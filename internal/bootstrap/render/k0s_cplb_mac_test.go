@@ -34,7 +34,7 @@ func TestCPLBInterfaceByMAC(t *testing.T) {
 	if err != nil || vrrp.Source.String() != "192.0.2.11" || vrrp.Interface != cfg.HA.Interface {
 		t.Fatalf("%+v, %v; want the source 192.0.2.11, bond0.100's address, and the MAC kept", vrrp, err)
 	}
-	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "192.0.2.11", AuthPass: secret.NewValue("vrrp"), VRRP: vrrp})
+	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "192.0.2.11", Secrets: Secrets{schema.AuthPassPath: secret.NewValue("vrrp")}, VRRP: vrrp})
 	if err != nil {
 		t.Fatal(err)
 	}

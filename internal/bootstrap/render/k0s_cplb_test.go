@@ -102,7 +102,7 @@ type renderedInstance struct {
 // instance back.
 func renderedVRRP(t *testing.T, cfg *schema.Config, vrrp VRRP) renderedInstance {
 	t.Helper()
-	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "192.0.2.11", AuthPass: secret.NewValue("vrrp"), VRRP: vrrp})
+	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "192.0.2.11", Secrets: Secrets{schema.AuthPassPath: secret.NewValue("vrrp")}, VRRP: vrrp})
 	if err != nil {
 		t.Fatal(err)
 	}

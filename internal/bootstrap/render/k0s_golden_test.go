@@ -74,20 +74,19 @@ func TestK0sGolden(t *testing.T) {
 			}
 			got := map[string][]byte{}
 			if cfg.Role.IsController() {
-				authPass := configuredSecret(k0sTestSecrets, "ha.authPass", cfg.HA.AuthPass, cfg.HA.AuthPassFrom != nil)
+				secrets := ConfiguredSecrets(cfg, k0sTestSecrets)
 				overlayMTU, err := nodeAddressMTU(Inputs{Config: cfg, Facts: facts})
 				if err != nil {
 					t.Fatal(err)
 				}
-				dataSource, err := kineDataSource(cfg, k0sTestSecrets)
-				if err != nil {
+				if err := checkKineDataSource(cfg, secrets); err != nil {
 					t.Fatal(err)
 				}
 				vrrp, err := ChooseVRRP(cfg, facts)
 				if err != nil {
 					t.Fatal(err)
 				}
-				conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
+				conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: addr, Secrets: secrets, VRRP: vrrp, OverlayMTU: overlayMTU})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -137,11 +136,11 @@ func compareGolden(t *testing.T, dir string, got map[string][]byte, update bool)
 func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 	cfg := loadTestConfig(t, filepath.Join(k0sGoldenDir, "controller-ha-overlay", "config.yaml"))
 	pw := secret.NewValue("vrrpPW1")
-	a, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
+	a, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.7", Secrets: Secrets{schema.AuthPassPath: pw}, OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.9", AuthPass: pw, OverlayMTU: 1420})
+	b, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.9", Secrets: Secrets{schema.AuthPassPath: pw}, OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +150,7 @@ func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 	if got := bytes.ReplaceAll(b, []byte("10.10.0.9"), []byte("10.10.0.7")); !bytes.Equal(a, got) {
 		t.Errorf("controllers differ beyond their own address:\n%s\n---\n%s", a, b)
 	}
-	again, _ := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.7", AuthPass: pw, OverlayMTU: 1420})
+	again, _ := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.7", Secrets: Secrets{schema.AuthPassPath: pw}, OverlayMTU: 1420})
 	if !bytes.Equal(a, again) {
 		t.Error("rendering twice gave different bytes")
 	}
@@ -159,7 +158,7 @@ func TestK0sConfigOnlyOwnAddressDiffers(t *testing.T) {
 
 func TestK0sAddressReachesEveryPlace(t *testing.T) {
 	cfg := loadTestConfig(t, filepath.Join(k0sGoldenDir, "controller-ha-overlay", "config.yaml"))
-	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.1", AuthPass: secret.NewValue("x"), OverlayMTU: 1420})
+	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "10.10.0.1", Secrets: Secrets{schema.AuthPassPath: secret.NewValue("x")}, OverlayMTU: 1420})
 	if err != nil {
 		t.Fatal(err)
 	}

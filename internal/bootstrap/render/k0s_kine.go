@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/schema"
-	"github.com/corium/corium-agent/internal/secret"
 )
 
 // kineBackends are the datasource schemes of the external databases the
@@ -22,27 +21,28 @@ import (
 // (nats://, an etcd URL) are not a database the controllers share.
 var kineBackends = []string{"postgres", "postgresql", "mysql"}
 
-// kineDataSource is storage.dataSourceFrom, resolved, for kine.dataSource;
-// zero unless storage.type is kine. What validation cannot see, the URL
-// itself, is checked here, before anything is written: a datasource that
-// is no PostgreSQL or MySQL URL would give this controller a datastore of
-// its own, and a control character would break the line k0s hands kine.
-// The URL is never quoted: it carries the database's password.
-func kineDataSource(cfg *schema.Config, secrets Secrets) (secret.Value, error) {
+// checkKineDataSource checks storage.dataSourceFrom, resolved, before
+// kine.dataSource is written; nothing unless storage.type is kine. What
+// validation cannot see, the URL itself, is checked here, before anything
+// is written: a datasource that is no PostgreSQL or MySQL URL would give
+// this controller a datastore of its own, and a control character would
+// break the line k0s hands kine. The URL is never quoted: it carries the
+// database's password.
+func checkKineDataSource(cfg *schema.Config, secrets Secrets) error {
 	from := cfg.Storage.DataSourceFrom
 	if cfg.Storage.Type != schema.StorageKine {
-		return secret.Value{}, nil
+		return nil
 	}
 	v := configuredSecret(secrets, schema.DataSourcePath, nil, from != nil)
 	if from == nil || v.IsZero() {
-		return secret.Value{}, errors.New("storage.dataSourceFrom: no resolved datasource; resolve secrets before rendering")
+		return errors.New("storage.dataSourceFrom: no resolved datasource; resolve secrets before rendering")
 	}
 	dsn := v.Reveal()
 	if backend, _, ok := strings.Cut(dsn, "://"); !ok || !slices.Contains(kineBackends, backend) {
-		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s is not a postgres://, postgresql:// or mysql:// URL: kine refuses a URL without a scheme or with one it does not know, and its other backends (SQLite, NATS) are not a database several controllers share; give the URL of the PostgreSQL or MySQL database the controllers share", from.Where())
+		return fmt.Errorf("storage.dataSourceFrom: the datasource read from %s is not a postgres://, postgresql:// or mysql:// URL: kine refuses a URL without a scheme or with one it does not know, and its other backends (SQLite, NATS) are not a database several controllers share; give the URL of the PostgreSQL or MySQL database the controllers share", from.Where())
 	}
 	if !schema.NoControlChars(dsn) {
-		return secret.Value{}, fmt.Errorf("storage.dataSourceFrom: the datasource read from %s holds a control character (a line break, a tab); put the URL on one line of printable characters", from.Where())
+		return fmt.Errorf("storage.dataSourceFrom: the datasource read from %s holds a control character (a line break, a tab); put the URL on one line of printable characters", from.Where())
 	}
-	return v, nil
+	return nil
 }

@@ -127,7 +127,7 @@ func TestKineDataSourceRefusedUnlessShared(t *testing.T) {
 func TestSQLiteWritesNoDataSource(t *testing.T) {
 	cfg := &schema.Config{Role: schema.RoleSingle}
 	schema.ApplyDefaults(cfg)
-	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "192.0.2.10", DataSource: secret.NewValue("postgres://stray")})
+	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: "192.0.2.10", Secrets: Secrets{schema.DataSourcePath: secret.NewValue("postgres://stray")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -11,33 +10,36 @@ import (
 	"github.com/corium/corium-agent/internal/secret"
 )
 
-// Every secret K0sInputs carries into k0s.yaml, found by reflection so one
-// added tomorrow is in it, lands in a secret field of the codec's typed
-// document: k0syaml.Parse reads it back as a secret, and k0syaml.Redact,
-// what a plan shows, hides it. A new secret input written as a plain field
-// of the document, or as free text, fails here. A new field needs a sample
-// below, of the shape RenderK0sConfig accepts.
+// k0sSecretSamples are resolved values of each kind of secret, of the
+// shape RenderK0sConfig accepts.
+var k0sSecretSamples = map[schema.SecretKind]string{
+	schema.SecretPassword:     "Mk0Pa55",
+	schema.SecretDataSource:   "postgres://k0s:Mk1Pw-kine@db.example:5432/k0s",
+	schema.SecretToken:        "Mk2TokenSample",
+	schema.SecretWireGuardKey: "Mk3Key+AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
+}
+
+// Every secret of the document that RenderK0sConfig places in k0s.yaml,
+// looked up by its field path in K0sInputs.Secrets, lands in a secret
+// field of the codec's typed document: k0syaml.Parse reads it back as a
+// secret, and k0syaml.Redact, what a plan shows, hides it. A new secret
+// written as a plain field of the document, or as free text, fails here.
 func TestK0sSecretInputsAreTypedSecrets(t *testing.T) {
-	samples := map[string]string{
-		"AuthPass":   "Mk0Pa55",
-		"DataSource": "postgres://k0s:Mk1Pw-kine@db.example:5432/k0s",
-	}
-	var in K0sInputs
-	v := reflect.ValueOf(&in).Elem()
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if f.Type != reflect.TypeFor[secret.Value]() {
-			continue
-		}
-		s, ok := samples[f.Name]
-		if !ok {
-			t.Fatalf("K0sInputs.%s is a secret this test has no sample of: add one, and write it to a secret.Value field of k0syaml.Node", f.Name)
-		}
-		v.Field(i).Set(reflect.ValueOf(secret.NewValue(s)))
-	}
 	cfg := haConfig()
 	cfg.Storage = schema.Storage{Type: schema.StorageKine, DataSourceFrom: &secret.Source{File: "/run/corium/kine-dsn"}}
-	in.NodeAddress = "192.0.2.11"
+	cfg.Join = schema.Join{TokenFrom: &secret.Source{File: "/run/corium/token"}}
+	resolved := Secrets{}
+	for _, f := range schema.SecretFields(cfg) {
+		s, ok := k0sSecretSamples[f.Kind]
+		if !ok {
+			t.Fatalf("%s is a secret of kind %q this test has no sample of: add one", f.Path, f.Kind)
+		}
+		resolved[f.FromPath()] = secret.NewValue(s)
+	}
+	in := K0sInputs{NodeAddress: "192.0.2.11", Secrets: ConfiguredSecrets(cfg, resolved)}
+	if len(in.Secrets) != len(resolved) {
+		t.Fatalf("ConfiguredSecrets keeps %d of the %d resolved secrets", len(in.Secrets), len(resolved))
+	}
 	conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), in)
 	if err != nil {
 		t.Fatal(err)
@@ -54,15 +56,21 @@ func TestK0sSecretInputsAreTypedSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for field, s := range samples {
+	placed := 0
+	for path, v := range in.Secrets {
+		s := v.Reveal()
 		if !strings.Contains(string(conf), s) {
-			t.Errorf("K0sInputs.%s is not in k0s.yaml:\n%s", field, conf)
+			continue // a secret of another file (the join token's)
 		}
+		placed++
 		if !slices.Contains(read, s) {
-			t.Errorf("K0sInputs.%s is not a secret field of the typed k0s.yaml (read %d secrets)", field, len(read))
+			t.Errorf("%s is not a secret field of the typed k0s.yaml (read %d secrets)", path, len(read))
 		}
 		if strings.Contains(string(shown), s) {
-			t.Errorf("K0sInputs.%s shows in the redacted k0s.yaml:\n%s", field, shown)
+			t.Errorf("%s shows in the redacted k0s.yaml:\n%s", path, shown)
 		}
+	}
+	if placed < 2 || placed != len(read) {
+		t.Errorf("k0s.yaml holds %d of the document's secrets and the codec reads %d; the VRRP password and kine's datasource at least:\n%s", placed, len(read), conf)
 	}
 }

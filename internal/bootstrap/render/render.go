@@ -103,7 +103,8 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 
 	k0s := plan.Step{Name: StepK0s}
 	if cfg.Role.IsController() {
-		authPass := configuredSecret(in.Secrets, "ha.authPass", cfg.HA.AuthPass, cfg.HA.AuthPassFrom != nil)
+		secrets := ConfiguredSecrets(cfg, in.Secrets)
+		authPass := secrets[schema.AuthPassPath]
 		if cfg.HA.On() && authPass.IsZero() {
 			return nil, false, errors.New("ha.authPassFrom: no resolved password; resolve secrets before rendering")
 		}
@@ -118,11 +119,10 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err := checkCNIMTU(in, addr); err != nil {
 			return nil, false, err
 		}
-		dataSource, err := kineDataSource(cfg, in.Secrets)
-		if err != nil {
+		if err := checkKineDataSource(cfg, secrets); err != nil {
 			return nil, false, err
 		}
-		conf, err := RenderK0sConfig(cfg, in.K0s, K0sInputs{NodeAddress: addr, AuthPass: authPass, DataSource: dataSource, VRRP: vrrp, OverlayMTU: overlayMTU})
+		conf, err := RenderK0sConfig(cfg, in.K0s, K0sInputs{NodeAddress: addr, Secrets: secrets, VRRP: vrrp, OverlayMTU: overlayMTU})
 		if err != nil {
 			return nil, false, err
 		}
