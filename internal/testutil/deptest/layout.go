@@ -121,6 +121,7 @@ var Layout = map[string]Placement{
 	"internal/testutil/host":               {Tier: Equipment},
 	"internal/testutil/netns":              {Tier: Equipment},
 	"internal/testutil/tlsserver":          {Tier: Equipment},
+	"internal/cluster/clustergen":          {Tier: Equipment},
 	"test/agree":                           {Tier: Equipment},
 	"test/boot":                            {Tier: Equipment},
 	"test/boot/k0sstandin":                 {Tier: Equipment},
