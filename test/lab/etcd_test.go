@@ -47,8 +47,8 @@ type etcdCluster struct {
 	// extraArgs are a node's further flags, as k0s passes
 	// spec.storage.etcd.extraArgs (etcd.go:218-224; a negative control).
 	extraArgs map[string][]string
-	mu       sync.Mutex
-	members  []*etcdProc
+	mu        sync.Mutex
+	members   []*etcdProc
 }
 
 // etcdProc is one member: its node, its peer URL, its client.
