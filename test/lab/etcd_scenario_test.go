@@ -16,10 +16,17 @@ func threeControllers() *Scenario {
 	}}
 }
 
-// etcdVerdict brings the lab up with real etcd on the controllers,
-// waits for its learners' promotion (at most promoteWait) and returns the
-// lab's verdict with etcd's checks added.
+// etcdVerdict brings the lab up with real etcd on the controllers
+// (etcdUp) and returns the lab's verdict with etcd's checks added.
 func etcdVerdict(t *testing.T, s *Scenario, promoteWait time.Duration, setup func(*etcdCluster)) (*Lab, *Verdict) {
+	t.Helper()
+	l, ec := etcdUp(t, s, promoteWait, setup)
+	return l, ec.verdict(t, l)
+}
+
+// etcdUp brings the lab up with real etcd on the controllers and waits for
+// its learners' promotion, at most promoteWait.
+func etcdUp(t *testing.T, s *Scenario, promoteWait time.Duration, setup func(*etcdCluster)) (*Lab, *etcdCluster) {
 	t.Helper()
 	l := &Lab{}
 	ec := useEtcd(t, l)
@@ -30,14 +37,26 @@ func etcdVerdict(t *testing.T, s *Scenario, promoteWait time.Duration, setup fun
 	start := time.Now()
 	err := ec.settled(promoteWait)
 	t.Logf("etcd: %d members started, every learner promoted in %v (%v)", len(ec.members), time.Since(start).Round(time.Millisecond), err)
+	return l, ec
+}
+
+// verdict is the lab's verdict with etcd's checks added.
+func (ec *etcdCluster) verdict(t testing.TB, l *Lab) *Verdict {
+	t.Helper()
 	v := l.Verdict(t)
 	ec.check(t, l, v)
 	if len(v.Problems) > 0 {
-		for _, p := range ec.members {
-			t.Logf("%s: etcd's log ends:\n%s", p.ln.Name, tail(p.log))
-		}
+		ec.logTails(t)
 	}
-	return l, v
+	return v
+}
+
+// logTails logs the end of each member's log, for a verdict that failed.
+func (ec *etcdCluster) logTails(t testing.TB) {
+	t.Helper()
+	for _, p := range ec.members {
+		t.Logf("%s: etcd's log ends:\n%s", p.ln.Name, tail(p.log))
+	}
 }
 
 // TestEtcd: three controllers form one etcd cluster over the overlay, each

@@ -44,8 +44,11 @@ type etcdCluster struct {
 	// peerName, when set, names a node's peer certificate instead of its
 	// peer address (a negative control).
 	peerName map[string]string
-	mu       sync.Mutex
-	members  []*etcdProc
+	// extraArgs are a node's further flags, as k0s passes
+	// spec.storage.etcd.extraArgs (etcd.go:218-224; a negative control).
+	extraArgs map[string][]string
+	mu        sync.Mutex
+	members   []*etcdProc
 }
 
 // etcdProc is one member: its node, its peer URL, its client.
@@ -54,12 +57,13 @@ type etcdProc struct {
 	peerURL string
 	api     *etcdAPI
 	log     string
+	pid     int
 }
 
 // useEtcd sets the lab to run etcd in place of both etcd stand-ins.
 func useEtcd(t testing.TB, l *Lab) *etcdCluster {
 	t.Helper()
-	ec := &etcdCluster{bin: etcdBinary(t), ca: newEtcdCA(t), peerName: map[string]string{}}
+	ec := &etcdCluster{bin: etcdBinary(t), ca: newEtcdCA(t), peerName: map[string]string{}, extraArgs: map[string][]string{}}
 	if l.Replace == nil {
 		l.Replace = map[string]Starter{}
 	}
@@ -72,7 +76,7 @@ func useEtcd(t testing.TB, l *Lab) *etcdCluster {
 // 204-205, 213-216, 229-231).
 func (ec *etcdCluster) start(t testing.TB, ln *LabNode, _ Service) {
 	t.Helper()
-	peer := ln.etcdPeerAddress(t).String()
+	peer := ln.k0sPeerAddress(t)
 	// k0s's GetPeerURL (pkg/apis/k0s/v1beta1/storage.go:201-207).
 	peerURL := (&url.URL{Scheme: "https", Host: net.JoinHostPort(peer, "2380")}).String()
 	certs := filepath.Join(ln.Root, "var/lib/k0s/pki/etcd")
@@ -107,6 +111,7 @@ func (ec *etcdCluster) start(t testing.TB, ln *LabNode, _ Service) {
 		// constant.AllowedTLS12CipherSuiteNames (pkg/constant/constant.go:141-161).
 		"--cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
 	}
+	args = append(args, ec.extraArgs[ln.Name]...)
 	ec.mu.Lock()
 	first := len(ec.members) == 0
 	var founder *etcdProc
@@ -132,6 +137,7 @@ func (ec *etcdCluster) start(t testing.TB, ln *LabNode, _ Service) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait(); _ = logf.Close() })
+	p.pid = cmd.Process.Pid // nsenter execs etcd
 	if first {
 		// The founder must serve before anyone joins through it.
 		if err := retryFor(20*time.Second, func() error { _, err := p.api.members(); return err }); err != nil {
@@ -216,9 +222,11 @@ func (ec *etcdCluster) settled(wait time.Duration) error {
 // check adds to the verdict what the cluster fails of this: from every member, every controller is a
 // voter at its peer address; a write through one member is read through
 // every other; the members' peer connections are between peer addresses
-// (which the lab's pairs check routes by the wireguard interface); and the
-// underlay cannot reach any member's peer port, not even sending to its
-// overlay address through the node.
+// (which the lab's pairs check routes by the wireguard interface); every
+// peer address is its node's overlay address (checkOverlay); and etcd
+// listens where k0s's flags say alone, none of it reached from the
+// underlay, not even sending to the listener's address through the node
+// (checkListeners).
 func (ec *etcdCluster) check(t testing.TB, l *Lab, v *Verdict) {
 	t.Helper()
 	fail := v.fail
@@ -271,13 +279,8 @@ func (ec *etcdCluster) check(t testing.TB, l *Lab, v *Verdict) {
 			}
 		}
 	}
-	for _, p := range ec.members {
-		v.count()
-		u, _ := url.Parse(p.peerURL)
-		if l.underlayReaches(t, p.ln, u.Hostname(), 2380) {
-			fail("%s: the underlay reaches etcd's peer port at %s", p.ln.Name, u.Host)
-		}
-	}
+	ec.checkOverlay(v)
+	ec.checkListeners(t, l, v)
 }
 
 // established is each established TCP connection to or from port in the

@@ -75,18 +75,26 @@ func (l *Lab) addNodes(t testing.TB, nodes []*Node) {
 func (l *Lab) Again(t testing.TB) {
 	t.Helper()
 	Build(t, l.S)
+	added := l.notUp()
+	for _, ln := range l.Nodes {
+		ln.again(t, l.S)
+	}
+	l.addNodes(t, added)
+}
+
+// notUp is the scenario's nodes the lab has not brought up yet.
+func (l *Lab) notUp() []*Node {
 	up := map[*Node]bool{}
 	for _, ln := range l.Nodes {
 		up[ln.Node] = true
-		ln.again(t, l.S)
 	}
-	var added []*Node
+	var out []*Node
 	for _, n := range l.S.Nodes {
 		if !up[n] {
-			added = append(added, n)
+			out = append(out, n)
 		}
 	}
-	l.addNodes(t, added)
+	return out
 }
 
 // Node is the lab's node by name.

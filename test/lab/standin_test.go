@@ -138,6 +138,17 @@ func (ln *LabNode) standIn(t testing.TB, svc Service) {
 // agent wrote for the node.
 func (ln *LabNode) etcdPeerAddress(t testing.TB) netip.Addr {
 	t.Helper()
+	a, err := netip.ParseAddr(ln.k0sPeerAddress(t))
+	if err != nil {
+		t.Fatalf("%s: k0s.yaml spec.storage.etcd.peerAddress: %v", ln.Name, err)
+	}
+	return a
+}
+
+// k0sPeerAddress is spec.storage.etcd.peerAddress as written, the string
+// k0s builds etcd's peer URL and peer certificate from.
+func (ln *LabNode) k0sPeerAddress(t testing.TB) string {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(ln.Root, "etc/k0s/k0s.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -154,11 +165,7 @@ func (ln *LabNode) etcdPeerAddress(t testing.TB) netip.Addr {
 	if err := yaml.Unmarshal(b, &c); err != nil {
 		t.Fatalf("%s: k0s.yaml: %v", ln.Name, err)
 	}
-	a, err := netip.ParseAddr(c.Spec.Storage.Etcd.PeerAddress)
-	if err != nil {
-		t.Fatalf("%s: k0s.yaml spec.storage.etcd.peerAddress: %v", ln.Name, err)
-	}
-	return a
+	return c.Spec.Storage.Etcd.PeerAddress
 }
 
 // Listen opens a TCP listener on addr in the node's namespace (a Starter's
