@@ -52,7 +52,8 @@ func (t *Tree) Masked(data []byte) (m *Masked, ok bool) {
 	if t == nil || t.CloudConfig || t.root == nil {
 		return nil, false
 	}
-	lines := strings.Split(string(data), "\n")
+	// yaml.v3 counts no column for a byte order mark.
+	lines := strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}

@@ -59,6 +59,12 @@ func TestMaskedHidesSecretsInTheirLine(t *testing.T) {
 		"the anchored value an alias under a secret key names": {
 			"node: {name: &k S3CRET-anchor}\njoin: {token: *k}\n", 1,
 			"node: {name: [redacted]}"},
+		"after a byte order mark": {
+			"\ufeffjoin: {token: S3CRET-bom, waitFor: 2h}\n", 1,
+			"join: {token: [redacted], waitFor: 2h}"},
+		"after characters of two bytes": {
+			"node: {name: é-é, labels: {password: S3CRET-utf8, b: c}}\n", 1,
+			"node: {name: é-é, labels: {password: [redacted], b: c}}"},
 		"a tagged value": {
 			"join:\n  token: !!str S3CRET-tagged\n", 2,
 			"  token: [redacted]"},
