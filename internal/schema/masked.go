@@ -15,16 +15,19 @@ import (
 )
 
 // Masked is a document's text as a finding may show a line of it, every
-// value that could be a secret replaced as a plan shows it: the value of
-// each key named as a secret of the contract (token, privateKey,
-// presharedKey, authPass) or as one a plan masks in k0s.yaml (k0s.patch's
-// authPass, dataSource, password), wherever the key stands and in any case,
-// so a secret under a misplaced or miscased key is masked too, and the
-// anchored value an alias there names; and every URL carrying what a plan
-// takes out of one (userinfo, a query, a fragment), shown as a plan shows
-// it (secret.RedactURL). The places come from the tree's nodes, so a
-// secret inside a flow mapping is masked and the rest of its line kept.
-// Comments are shown, as a plan shows k0s.yaml's.
+// value that could be a secret replaced as a plan shows it, placed by the
+// tree's nodes, so a secret inside a flow mapping is masked and the rest
+// of its line kept. Masked, by the contract's types: each secret field's
+// value (token, privateKey, presharedKey, authPass) and the anchored value
+// an alias there names; under a key the contract does not know, its value
+// (a secret under a misspelt or miscased name) and the key too unless it
+// is shaped like a field name (a secret pasted where a key goes); a value
+// of another kind than its field takes, whole; in the free-form maps a
+// plan shows (node.labels, k0s.patch), what a plan masks in k0s.yaml
+// (authPass, dataSource, password, at any depth and in any case); and every
+// URL carrying what a plan takes out of one (userinfo, a query, a
+// fragment), shown as a plan shows it (secret.RedactURL). Comments are
+// shown, as a plan shows k0s.yaml's.
 type Masked struct {
 	lines []string
 	// spans are the masked runs of each line (0-based), in order.
@@ -69,7 +72,9 @@ func (t *Tree) Masked(data []byte) (m *Masked, ok bool) {
 		}
 		return 0
 	})
-	w.walk(t.root)
+	if len(t.root.Content) > 0 {
+		w.typed(t.root.Content[0], reflect.TypeFor[Config]())
+	}
 	for l, ss := range m.spans {
 		m.spans[l] = merged(ss)
 	}
@@ -156,11 +161,78 @@ func (w *maskWalk) index(n *yaml.Node) {
 	}
 }
 
-// walk masks, below n, the values of secret keys and the URLs with
-// credentials.
-func (w *maskWalk) walk(n *yaml.Node) {
-	switch n.Kind {
-	case yaml.MappingNode:
+// typed masks below n, which the contract reads as t: a secret field's
+// value; under a key the contract does not know, the value, which may be
+// a secret under a misspelt name, and the key itself when it is not shaped
+// like a field name (a secret pasted where a key goes: the rule messages
+// keep, yamltext.NameLike); a value of another kind than t takes (a word
+// where a mapping goes) whole; and a URL with credentials anywhere. A
+// free-form map (node.labels, k0s.patch) is shown as a plan shows it
+// (free). An alias is walked where its anchor stands.
+func (w *maskWalk) typed(n *yaml.Node, t reflect.Type) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch {
+	case n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"):
+	case t == valueType:
+		w.mask(n, secret.Redacted)
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			w.mask(resolveAlias(n), secret.Redacted)
+		}
+	case n.Kind == yaml.AliasNode:
+	case t == anyMapType || t.Kind() == reflect.Map:
+		w.free(n)
+	case t == addressType:
+		w.typed(n, reflect.TypeFor[[]string]())
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		fields := structFields(t)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			name := resolveAlias(k)
+			if isMergeKey(name) {
+				w.merged(v, t)
+				continue
+			}
+			if f, ok := fields.byName[name.Value]; ok && name.Kind == yaml.ScalarNode {
+				w.typed(v, t.Field(f).Type)
+				continue
+			}
+			if name.Kind != yaml.ScalarNode || !yamltext.NameLike(name.Value) {
+				w.mask(k, secret.Redacted)
+			}
+			w.mask(v, secret.Redacted)
+		}
+	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
+		for _, c := range n.Content {
+			w.typed(c, t.Elem())
+		}
+	case t.Kind() == reflect.Slice && t.Elem().Kind() != reflect.Struct && n.Kind == yaml.ScalarNode:
+		w.typed(n, t.Elem()) // one value for a list of words (AddressList)
+	case n.Kind == yaml.ScalarNode && t.Kind() != reflect.Struct && t.Kind() != reflect.Slice:
+		w.url(n)
+	default:
+		w.mask(n, secret.Redacted)
+	}
+}
+
+// merged walks what a merge key brings into a mapping of type t: a
+// mapping, or a list of them, each where it stands.
+func (w *maskWalk) merged(v *yaml.Node, t reflect.Type) {
+	if v.Kind == yaml.SequenceNode {
+		for _, c := range v.Content {
+			w.merged(c, t)
+		}
+		return
+	}
+	w.typed(v, t)
+}
+
+// free masks, below n, what a plan masks in free text: the values of
+// secret keys, at any depth and in any case, with the anchored value an
+// alias there names, and the URLs with credentials.
+func (w *maskWalk) free(n *yaml.Node) {
+	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			if k.Kind == yaml.ScalarNode && w.keys[strings.ToLower(k.Value)] {
@@ -170,13 +242,17 @@ func (w *maskWalk) walk(n *yaml.Node) {
 				}
 			}
 		}
-	case yaml.ScalarNode:
-		if len(secret.URLCredentials(n.Value)) > 0 {
-			w.mask(n, secret.RedactURL(n.Value))
-		}
 	}
+	w.url(n)
 	for _, c := range n.Content {
-		w.walk(c)
+		w.free(c)
+	}
+}
+
+// url masks a scalar that is a URL with credentials as a plan shows it.
+func (w *maskWalk) url(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && len(secret.URLCredentials(n.Value)) > 0 {
+		w.mask(n, secret.RedactURL(n.Value))
 	}
 }
 

@@ -36,8 +36,8 @@ func TestMaskedHidesSecretsInTheirLine(t *testing.T) {
 			"wireguard:\n- {name: wg0, privateKey: S3CRET-plain, mtu: 100}\n", 2,
 			"- {name: wg0, privateKey: [redacted], mtu: 100}"},
 		"double-quoted with an escaped quote": {
-			`join: {token: "S3CRET \" quoted", waitFor: 2h}` + "\n", 1,
-			`join: {token: [redacted], waitFor: 2h}`},
+			`ha: {authPass: "S3CRET \" quoted", enabled: true}` + "\n", 1,
+			`ha: {authPass: [redacted], enabled: true}`},
 		"single-quoted": {
 			"ha: {authPass: 'S3CRET''s', enabled: true}\n", 1,
 			"ha: {authPass: [redacted], enabled: true}"},
@@ -60,11 +60,26 @@ func TestMaskedHidesSecretsInTheirLine(t *testing.T) {
 			"node: {name: &k S3CRET-anchor}\njoin: {token: *k}\n", 1,
 			"node: {name: [redacted]}"},
 		"after a byte order mark": {
-			"\ufeffjoin: {token: S3CRET-bom, waitFor: 2h}\n", 1,
-			"join: {token: [redacted], waitFor: 2h}"},
+			"\ufeffha: {authPass: S3CRET-bom, enabled: true}\n", 1,
+			"ha: {authPass: [redacted], enabled: true}"},
 		"after characters of two bytes": {
 			"node: {name: é-é, labels: {password: S3CRET-utf8, b: c}}\n", 1,
 			"node: {name: é-é, labels: {password: [redacted], b: c}}"},
+		"a key the contract does not know, shaped like a name": {
+			"wireguard:\n- {name: wg0, privKey: S3CRET-typo, mtu: 1420}\n", 2,
+			"- {name: wg0, privKey: [redacted], mtu: 1420}"},
+		"a key not shaped like a name": {
+			"wireguard:\n- {name: wg0, cGxhaW50ZXh0LXNlY3JldA==: x, mtu: 1420}\n", 2,
+			"- {name: wg0, [redacted]: [redacted], mtu: 1420}"},
+		"a word where a mapping goes": {
+			"join: {tokenFrom: S3CRET-word}\nk0s: {patch: {spec: {a: b}}}\n", 1,
+			"join: {tokenFrom: [redacted]}"},
+		"free-form maps, as a plan shows them": {
+			"node: {labels: {topology.kubernetes.io/region: site-b, app: w-1}}\n", 1,
+			"node: {labels: {topology.kubernetes.io/region: site-b, app: w-1}}"},
+		"a merged mapping, where it stands": {
+			"wireguard:\n- &w {name: wg0, privateKey: S3CRET-merged}\n- {<<: *w, name: wg1}\n", 2,
+			"- &w {name: wg0, privateKey: [redacted]}"},
 		"a tagged value": {
 			"join:\n  token: !!str S3CRET-tagged\n", 2,
 			"  token: [redacted]"},
@@ -83,9 +98,9 @@ func TestMaskedHidesSecretsInTheirLine(t *testing.T) {
 // next key is kept.
 func TestMaskedHidesEveryLineOfAValue(t *testing.T) {
 	for name, doc := range map[string]string{
-		"literal block": "join:\n  token: |\n    S3CRET-one\n    S3CRET-two\n  waitFor: 2h\n",
-		"plain scalar":  "join:\n  token: S3CRET-one\n    S3CRET-two\n  waitFor: 2h\n",
-		"double quoted": "join:\n  token: \"S3CRET-one\n    S3CRET-two\"\n  waitFor: 2h\n",
+		"literal block": "ha:\n  authPass: |\n    S3CRET-one\n    S3CRET-two\n  enabled: true\n",
+		"plain scalar":  "ha:\n  authPass: S3CRET-one\n    S3CRET-two\n  enabled: true\n",
+		"double quoted": "ha:\n  authPass: \"S3CRET-one\n    S3CRET-two\"\n  enabled: true\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			for n := 1; n <= 5; n++ {
@@ -93,10 +108,10 @@ func TestMaskedHidesEveryLineOfAValue(t *testing.T) {
 					t.Errorf("line %d shows %q", n, got)
 				}
 			}
-			if got, _ := maskedLine(t, doc, 4, 1); got != "  waitFor: 2h" && got != "    [redacted]" {
+			if got, _ := maskedLine(t, doc, 4, 1); got != "  enabled: true" && got != "    [redacted]" {
 				t.Errorf("line 4 is %q", got)
 			}
-			if got, _ := maskedLine(t, doc, 5, 1); got != "  waitFor: 2h" && got != "" {
+			if got, _ := maskedLine(t, doc, 5, 1); got != "  enabled: true" && got != "" {
 				t.Errorf("line 5 is %q", got)
 			}
 		})
