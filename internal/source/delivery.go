@@ -52,8 +52,9 @@ type Delivery struct {
 	// line and indent place Data's first line in the file when its lines
 	// are the file's (a literal block written as is); line 0 otherwise.
 	line, indent int
-	// place and carrier say where a document decoded out of a command
-	// line stands (Decoded): the parameter, and the file's line holding it.
+	// place is where a document decoded out of a command line stands in
+	// the file (the parameter; Via says it otherwise), carrier the file's
+	// line holding a decoded document, 0 when no one line does (Decoded).
 	place   string
 	carrier int
 	// masked is Data as an excerpt shows it, made once (Excerpt).
