@@ -46,8 +46,10 @@ type validateReport struct {
 	Findings    schema.Findings `json:"findings"`
 	Error       string          `json:"error,omitempty"`
 
-	node  cluster.Node // the file as the cluster check takes it
-	where string       // where in the file the findings' lines count ("" the file itself)
+	node cluster.Node // the file as the cluster check takes it
+	// text is each of Findings as printed (findingText), made while the
+	// delivery is at hand.
+	text []string
 	// errors and warnings are counted before the findings are capped, for
 	// the verdict line; strict is --strict.
 	errors, warnings int
@@ -222,7 +224,7 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	r.Shape, r.Findings = n.Shape().String(), n.Findings
 	if n.Delivery.Via != "" {
 		r.Via = n.Delivery.Described()
-		if r.where = n.Where(); r.where != "" {
+		if _, _, decoded := n.Delivery.Decoded(); decoded {
 			r.PositionsIn = "document"
 		}
 	}
@@ -252,22 +254,22 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	r.errors, r.warnings, r.strict = len(r.Findings.Errors()), len(r.Findings.Warnings()), c.strict
 	r.Valid = r.errors == 0 && (!c.strict || r.warnings == 0)
 	r.Findings = r.Findings.Shown() // the cluster check reads r.node's, all of them
+	r.text = make([]string, len(r.Findings))
+	for i, f := range r.Findings {
+		r.text[i] = findingText(r.File, n.Delivery, f)
+	}
 	return r
 }
 
-// printText writes one line per finding, FILE:LINE:COL: [warning: ]PATH:
-// message, the form editors and grep understand.
+// printText writes each finding as findingText spells it, then the
+// verdict.
 func printText(stdout, stderr io.Writer, r validateReport) {
 	if r.Error != "" {
 		fmt.Fprintf(stderr, "corium-agent validate: %s\n", r.Error)
 		return
 	}
-	for _, f := range r.Findings {
-		file := r.File
-		if r.where != "" && f.Line > 0 {
-			file += " (" + r.where + ")" // the line counts in that document
-		}
-		fmt.Fprintln(stdout, formatFinding(file, f))
+	for _, text := range r.text {
+		fmt.Fprintln(stdout, text)
 	}
 	fmt.Fprintln(stdout, verdict(r.File, r.Valid, r.errors, r.warnings, r.strict))
 }
@@ -277,9 +279,5 @@ func formatFinding(file string, f finding.Finding) string {
 	if f.Line > 0 {
 		pos = fmt.Sprintf("%s:%d:%d", file, f.Line, max(f.Col, 1))
 	}
-	sev := ""
-	if f.Severity == finding.Warning {
-		sev = " warning:"
-	}
-	return fmt.Sprintf("%s:%s %s", pos, sev, f)
+	return fmt.Sprintf("%s: %s%s", pos, severityWord(f), f)
 }

@@ -72,3 +72,15 @@ var patchSecretPaths = sync.OnceValue(func() [][]string {
 	}
 	return paths
 })
+
+// SecretKeys are the keys whose values a plan masks in a k0s.yaml, each
+// path's last (the agent's secret fields') and the free-text keys: for a
+// reader that masks a value by its key alone, wherever it stands, in any
+// case, as the walk matches keys.
+func SecretKeys() []string {
+	var out []string
+	for _, p := range patchSecretPaths() {
+		out = append(out, p[len(p)-1])
+	}
+	return out
+}

@@ -12,7 +12,9 @@
 // tags on the types, run by validator with the project's named rules
 // registered) and the rules across fields and over the whole document, every
 // finding with its path, position and severity, in document order. Messages
-// never quote a secret value, nor text that could be one.
+// never quote a secret value, nor text that could be one; a line of the
+// document is shown only as Tree.Masked gives it, with every value that
+// could be a secret masked as a plan masks it.
 //
 // The agent runs once per node, so validation is not on any boot after the
 // first; positions are still looked up only for findings, and large

@@ -125,7 +125,17 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   that needs a host runs with that node's (a node without facts there is a warning, a
   file no node takes a usage error); one ` + "`--facts FILE`" + ` is then every file's host, for
   each file's own checks only. Text lines are
-  ` + "`FILE:LINE:COL: [warning: ]PATH: message`" + `; ` + "`--format json`" + ` prints
+  ` + "`FILE:LINE:COL: [warning: ]PATH: message`" + `. Where the document is decoded out of
+  the file (a ` + "`.cmdline`" + ` file, an iPXE script, a GRUB entry, an encoded ` + "`write_files`" + `
+  content), a finding is ` + "`FILE:LINE: PLACE (decoded) LINE:COL: [warning: ]PATH: message`" + `,
+  the file's line that carries the document, then where it is (` + "`corium.config`" + `,
+  ` + "`write_files[0].content`" + `) and the position in the decoded document, and two
+  indented lines follow it: a window of at most 60 characters of the decoded line
+  (` + "`…`" + ` where cut), every value that could be a secret masked as ` + "`plan`" + ` masks it,
+  and a ` + "`^`" + ` under the column ([pxe.md](pxe.md#findings-inside-a-script)). This
+  grows the contract's form (the path, then the explanation, with ` + "`line:col`" + `
+  where the YAML has one) by the carrying line and the window, which quotes no
+  secret. ` + "`--format json`" + ` prints
   ` + "`{\"files\": [{\"file\", \"valid\", \"shape\", \"findings\": [{\"path\", \"line\", \"col\", \"severity\", \"message\"}], \"error\"}]}`" + `
   (` + "`error`" + ` only for a file that could not be read). Warnings fail only under ` + "`--strict`" + `.
 - **At most 1,000 findings** of a document are shown: past them, one more,

@@ -52,6 +52,14 @@ type Delivery struct {
 	// line and indent place Data's first line in the file when its lines
 	// are the file's (a literal block written as is); line 0 otherwise.
 	line, indent int
+	// place is where a document decoded out of a command line stands in
+	// the file (the parameter; Via says it otherwise), carrier the file's
+	// line holding a decoded document, 0 when no one line does (Decoded).
+	place   string
+	carrier int
+	// masked is Data as an excerpt shows it, made once (Excerpt).
+	masked     *schema.Masked
+	maskedDone bool
 	// parsed is Data as Unpack parsed it when Data is the file itself, and
 	// tree the document a command line carries as Params.Accept read it;
 	// both nil when Data was taken out of the file undecoded (Tree parses
@@ -126,7 +134,7 @@ func (d *Delivery) Where(file string, line, col int) (string, int, int) {
 // the schema to report with its line.
 func Unpack(data []byte) (*Delivery, error) {
 	if line, ok := commandLine(data); ok {
-		return unpackCmdline(line, ParamConfig, "")
+		return unpackCmdline(line, lineOf(data), ParamConfig, "")
 	}
 	parsed := schema.ReadYAML(data)
 	root := parsed.First()
@@ -181,9 +189,17 @@ func commandLine(data []byte) (string, bool) {
 	return line, ok
 }
 
-// unpackCmdline reads the document line carries; via says where it is in
-// the file, quoted how the line was taken out of it.
-func unpackCmdline(line, via, quoted string) (*Delivery, error) {
+// lineOf is the number of the line data's text starts on: the line of a
+// file holding one line, after the blank lines before it.
+func lineOf(data []byte) int {
+	lead := len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+	return 1 + bytes.Count(data[:lead], []byte("\n"))
+}
+
+// unpackCmdline reads the document line carries; at is the file's line
+// holding it, via says where it is in the file, quoted how the line was
+// taken out of it.
+func unpackCmdline(line string, at int, via, quoted string) (*Delivery, error) {
 	val, _ := parseCmdline(line).get(ParamConfig)
 	if !hasScheme(val, "data") {
 		return nil, fmt.Errorf("%s= does not carry the document inline (data:), so it is read only at boot; check the document it names instead", ParamConfig)
@@ -201,7 +217,7 @@ func unpackCmdline(line, via, quoted string) (*Delivery, error) {
 	}
 	_, how, _ := strings.Cut(n.Detail, "(")
 	size := MeasureCmdline(line)
-	return &Delivery{Data: n.Data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.Pin, Cmdline: &size, Credentials: LineCredentials(line), tree: n.Tree}, nil
+	return &Delivery{Data: n.Data, Via: via, How: quoted + "data: URL, " + strings.TrimSuffix(how, ")"), OnCmdline: true, Pin: p.Pin, Cmdline: &size, Credentials: LineCredentials(line), tree: n.Tree, place: ParamConfig, carrier: at}, nil
 }
 
 // topMapping is the document's top-level mapping, nil when it has none.
@@ -240,7 +256,7 @@ func deliverWritten(entries []WriteFile) (*Delivery, error) {
 		d.Data = append(d.Data, f.Content...)
 		via = append(via, at+".content")
 		d.How = f.Encoding
-		d.line, d.indent = f.blockLine, f.blockIndent
+		d.line, d.indent, d.carrier = f.blockLine, f.blockIndent, f.contentLine
 		if f.Unknown {
 			d.Notes = append(d.Notes, Note{at + ".encoding", "is not an encoding cloud-init knows, so it writes the content as it stands; use b64, gzip or gz+b64, or drop encoding for plain text"})
 		}
@@ -250,7 +266,7 @@ func deliverWritten(entries []WriteFile) (*Delivery, error) {
 	}
 	d.Via = strings.Join(via, "+")
 	if len(via) > 1 {
-		d.line = 0 // several entries make the file: no one place in the cloud-config
+		d.line, d.carrier = 0, 0 // several entries make the file: no one place in the cloud-config
 	}
 	return d, nil
 }

@@ -35,7 +35,11 @@
 // of write_files, which no one parsed yet, is parsed there.
 //
 // Errors never quote the document: an inline data: document shows only its
-// size, and URLs lose their query string and user info.
+// size, and URLs lose their query string and user info. A finding inside a
+// document decoded out of a file is placed by the file's line carrying it
+// (Delivery.Decoded) and shown with a window of the decoded line
+// (Delivery.Excerpt), every value that could be a secret masked
+// (schema.Tree.Masked).
 //
 // It reads no file, fetches nothing and links no net/http; it does not
 // decode or validate the block (schema does).

@@ -83,11 +83,11 @@ func (l Loader) unpack(data []byte) (d *Delivery, ok bool, err error) {
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	via := ParamConfig
+	via, carrier := ParamConfig, lineOf(data)
 	if at > 0 {
-		via = fmt.Sprintf("line %d (%s) %s", at, l.via, ParamConfig)
+		via, carrier = fmt.Sprintf("line %d (%s) %s", at, l.via, ParamConfig), at
 	}
-	d, err = unpackCmdline(line, via, l.undone)
+	d, err = unpackCmdline(line, carrier, via, l.undone)
 	return d, true, err
 }
 

@@ -40,6 +40,9 @@ type WriteFile struct {
 	// when it is a literal block written as is (a line of the content is
 	// then a line of the file): its line and indentation; line 0 otherwise.
 	blockLine, blockIndent int
+	// contentLine is the line of the cloud-config where the content
+	// starts; 0 when the entry has no content key.
+	contentLine int
 }
 
 // maxWritten bounds what a gzip entry may inflate to: a configuration is a
@@ -94,7 +97,11 @@ func writeFiles(root *yaml.Node, data []byte) ([]WriteFile, error) {
 			return nil, fmt.Errorf("write_files[%d].content: %w", i, err)
 		}
 		f.Content = content
-		if c := mappingValue(item, "content"); len(steps) == 0 && c != nil && c.Tag != "!!binary" {
+		c := mappingValue(item, "content")
+		if c != nil {
+			f.contentLine = c.Line
+		}
+		if len(steps) == 0 && c != nil && c.Tag != "!!binary" {
 			f.blockLine, f.blockIndent = literalBlock(c, lines)
 		}
 		out = append(out, f)

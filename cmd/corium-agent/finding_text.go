@@ -1,0 +1,35 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/source"
+)
+
+// findingText is a finding of file as validate and cmdline print it. At a
+// position in the file itself it is one line, FILE:LINE:COL: [warning: ]PATH:
+// message, the form editors and grep understand. At a position in a
+// document decoded out of the file (source.Delivery.Decoded: a kernel
+// command line's data:, a boot script's kernel line, an encoded write_files
+// content), where no editor shows that line and column, it names the
+// file's line that carries the document, then the document and the
+// position in it, FILE:LINE: PLACE (decoded) LINE:COL: [warning: ]PATH:
+// message, and under it a window of the decoded line, every value that
+// could be a secret masked, with a ^ under the column.
+func findingText(file string, d *source.Delivery, f finding.Finding) string {
+	place, carrier, decoded := d.Decoded()
+	if !decoded || f.Line == 0 {
+		return formatFinding(file, f)
+	}
+	if carrier > 0 {
+		file = fmt.Sprintf("%s:%d", file, carrier)
+	}
+	col := max(f.Col, 1)
+	text := fmt.Sprintf("%s: %s (decoded) %d:%d: %s%s", file, place, f.Line, col, severityWord(f), f)
+	if e, ok := d.Excerpt(f.Line, col); ok {
+		text += "\n    " + e.Text + "\n    " + strings.Repeat(" ", e.Col-1) + "^"
+	}
+	return text
+}
