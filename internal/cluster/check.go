@@ -6,7 +6,7 @@ import "golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 // found, in a fixed order. Files that hold no configuration, or whose role
 // is refused, take no part: one finding names each, and what depends on a
 // file's refused fields is left out (invalid.go).
-func Check(in []Node) Findings {
+func Check(in []Node, opts ...Option) Findings {
 	var set []*node
 	for i, n := range in {
 		if takesPart(n) {
@@ -16,6 +16,9 @@ func Check(in []Node) Findings {
 	r := &report{findings: Findings{}}
 	out := leftOut(in)
 	c := &check{report: r, set: set, partial: len(out) > 0}
+	for _, o := range opts {
+		o(c)
+	}
 	c.settings()
 	c.networkFacts()
 	c.identity()
@@ -31,6 +34,7 @@ func Check(in []Node) Findings {
 	c.reach()
 	c.podRanges()
 	c.keepalives()
+	c.topology()
 	c.endpoints()
 	c.presharedKeys()
 	c.routeMTUs()
@@ -71,6 +75,10 @@ type check struct {
 	// carry (mtu_route.go): that is what to fix, not their difference
 	// from the overlay's.
 	overRoute map[*iface]bool
+	// topo is the set's topology, nil without one (topology.go), and
+	// placed each node's part in it.
+	topo   *Topology
+	placed map[*node]*placed
 }
 
 // ifaces walks every interface of the set, in order.

@@ -46,6 +46,13 @@ func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 // files.
 func checkSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) cluster.Findings {
 	t.Helper()
+	return checkNodes(t, readSetOf(t, set, invalidAlone, edits...))
+}
+
+// readSetOf reads the documents of a set with the edits applied, as
+// checkSetOf does.
+func readSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) []cluster.Node {
+	t.Helper()
 	docs := set.plainDocs(t)
 	for _, e := range edits {
 		s := string(docs[e.file])
@@ -63,7 +70,13 @@ func checkSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) clu
 		}
 		nodes = append(nodes, n)
 	}
-	fs := cluster.Check(nodes)
+	return nodes
+}
+
+// checkNodes checks a set, and that no message is broken.
+func checkNodes(t *testing.T, nodes []cluster.Node, opts ...cluster.Option) cluster.Findings {
+	t.Helper()
+	fs := cluster.Check(nodes, opts...)
 	for _, f := range fs {
 		if strings.Contains(f.Message, "%!") || strings.Contains(f.Message, "<nil>") {
 			t.Errorf("a message is broken: %s", f.Message)

@@ -20,7 +20,7 @@ func (c *check) endpoints() {
 	var targets []*iface
 	c.entries(func(e *entry) {
 		t := e.target
-		if t == nil || e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] || e.elsewhere != nil || e.atVIP {
+		if t == nil || e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] || e.elsewhere != nil || e.atVIP || c.natted(t) {
 			return
 		}
 		d := at[t]
