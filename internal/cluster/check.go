@@ -23,6 +23,7 @@ func Check(in []Node, opts ...Option) Findings {
 	c.networkFacts()
 	c.identity()
 	c.keys()
+	c.swaps()
 	c.match()
 	c.endpointOwners()
 	c.listenPorts()
@@ -79,6 +80,9 @@ type check struct {
 	// placed each node's part in it.
 	topo   *Topology
 	placed map[*node]*placed
+	// swapped are the entries whose keys are swapped with another's of
+	// their interface, each with the interface it stands for (swap.go).
+	swapped map[*entry]*iface
 }
 
 // ifaces walks every interface of the set, in order.
