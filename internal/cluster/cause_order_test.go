@@ -53,6 +53,16 @@ func TestCauseFirstGolden(t *testing.T) {
 		{"key-pair-cloned", func(t *testing.T) cluster.Findings {
 			return checkSet(t, true, edit{"w1.yaml", "publicKey: " + w1Public, "publicKey: " + a2Public})
 		}, w1File, "wireguard[0].publicKey", false},
+		// The same given to the earlier file: the node named is the one
+		// whose peers list another key for it, not the later file.
+		{"key-pair-cloned-earlier", func(t *testing.T) cluster.Findings {
+			return checkSet(t, true, edit{"a2.yaml", "publicKey: " + a2Public, "publicKey: " + w1Public})
+		}, a2File, "wireguard[0].publicKey", false},
+		// An overlay address taken by the earlier file: named there, since
+		// every peer holds that address for the other node's key.
+		{"address-taken-earlier", func(t *testing.T) cluster.Findings {
+			return checkSet(t, true, edit{"a2.yaml", "address: 10.30.0.2/24", "address: 10.30.0.11/24"})
+		}, a2File, "wireguard[0].address[0]", false},
 		// A changed listenPort is named at the node that changed it, not
 		// at each node that dials it.
 		{"listen-port-changed", func(t *testing.T) cluster.Findings {
