@@ -169,6 +169,21 @@ func (p *topoParser) addr(path finding.Path, n *yaml.Node) netip.Addr {
 	return a.Unmap()
 }
 
+// once says whether name is given here first among seen (the paths that
+// gave each name); a later one is a finding, naming the first (format's
+// verbs: the name, then that path).
+func (p *topoParser) once(seen map[string]string, path finding.Path, v *yaml.Node, name, format string) bool {
+	if name == "" {
+		return false
+	}
+	if first, dup := seen[name]; dup {
+		p.bad(path, v, format, name, first)
+		return false
+	}
+	seen[name] = path.String()
+	return true
+}
+
 // required reports the keys a mapping lacks.
 func (p *topoParser) required(path finding.Path, n *yaml.Node, keys ...string) {
 	for _, k := range keys {
@@ -189,20 +204,14 @@ func (p *topoParser) top(n *yaml.Node) {
 				ok := p.fields(path, v, map[string]func(finding.Path, *yaml.Node){
 					"name": func(path finding.Path, v *yaml.Node) {
 						s.Name = p.text(path, v)
-						if first, dup := siteNames[s.Name]; dup && s.Name != "" {
-							p.bad(path, v, "%s is also the name of %s: each site has a name of its own", s.Name, first)
-						}
-						siteNames[s.Name] = path.String()
+						p.once(siteNames, path, v, s.Name, "%s is also the name of %s: each site has a name of its own")
 					},
 					"nodes": func(path finding.Path, v *yaml.Node) {
 						p.items(path, v, func(path finding.Path, v *yaml.Node) {
 							name := p.text(path, v)
-							if first, dup := siteOf[name]; dup && name != "" {
-								p.bad(path, v, "%s is also in %s: a node is at one site", name, first)
-								return
+							if p.once(siteOf, path, v, name, "%s is also in %s: a node is at one site") {
+								s.Nodes = append(s.Nodes, name)
 							}
-							siteOf[name] = path.String()
-							s.Nodes = append(s.Nodes, name)
 						})
 					},
 				})
@@ -218,10 +227,7 @@ func (p *topoParser) top(n *yaml.Node) {
 				ok := p.fields(path, v, map[string]func(finding.Path, *yaml.Node){
 					"node": func(path finding.Path, v *yaml.Node) {
 						x.Node = p.text(path, v)
-						if first, dup := natOf[x.Node]; dup && x.Node != "" {
-							p.bad(path, v, "%s is also in %s: one node is behind one NAT", x.Node, first)
-						}
-						natOf[x.Node] = path.String()
+						p.once(natOf, path, v, x.Node, "%s is also in %s: one node is behind one NAT")
 					},
 					"private": func(path finding.Path, v *yaml.Node) { x.Private = p.addr(path, v) },
 					"public":  func(path finding.Path, v *yaml.Node) { x.Public = p.addr(path, v) },

@@ -114,25 +114,26 @@ func (s *Set) natDialled() []at {
 // natPrivateFromOutside: a node outside the site of a node behind a 1:1
 // NAT dials it at its private address, which only its site reaches.
 func natPrivateFromOutside(s *Set, r *rand.Rand) (Mistake, bool) {
-	es := s.natDialled()
-	if len(es) == 0 {
-		return Mistake{}, false
-	}
-	e := pick(r, es)
-	p := e.n.Peers[e.j]
-	p.Endpoint = s.node(p.Name).privateEndpoint()
-	return Mistake{What: fmt.Sprintf("%s dials %s at its private address from another site", e.n.Name, p.Name), File: e.n.File(), Path: entryPath(e.j, "endpoint"), Severity: "error", Names: TopologyName}, true
+	return s.natMisdial(r, "at its private address from another site", (*Node).privateEndpoint)
 }
 
 // natAddressWrong: a node dials a node behind a 1:1 NAT at an address
 // that is neither of its own (an old one, a typo).
 func natAddressWrong(s *Set, r *rand.Rand) (Mistake, bool) {
+	return s.natMisdial(r, "at an address that is none of its own", func(*Node) string {
+		return netip.AddrPortFrom(addrIn(siteB, 250), wgPort).String()
+	})
+}
+
+// natMisdial makes an entry that dials a node behind a 1:1 NAT from
+// outside its site dial it at endpoint(that node) instead.
+func (s *Set) natMisdial(r *rand.Rand, what string, endpoint func(*Node) string) (Mistake, bool) {
 	es := s.natDialled()
 	if len(es) == 0 {
 		return Mistake{}, false
 	}
 	e := pick(r, es)
 	p := e.n.Peers[e.j]
-	p.Endpoint = netip.AddrPortFrom(addrIn(siteB, 250), wgPort).String()
-	return Mistake{What: fmt.Sprintf("%s dials %s at an address that is none of its own", e.n.Name, p.Name), File: e.n.File(), Path: entryPath(e.j, "endpoint"), Severity: "error", Names: TopologyName}, true
+	p.Endpoint = endpoint(s.node(p.Name))
+	return Mistake{What: fmt.Sprintf("%s dials %s %s", e.n.Name, p.Name, what), File: e.n.File(), Path: entryPath(e.j, "endpoint"), Severity: "error", Names: TopologyName}, true
 }
