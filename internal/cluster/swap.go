@@ -36,7 +36,9 @@ func (c *check) swaps() {
 					"is the key of %s, but allowedIPs hold the address of %s, and %s the other way round (the key of %s, the address of %s): the two keys are swapped, so each node's handshakes and traffic go to the other, which answers only its own key; swap them back",
 					x, y, b.path(), y.n.File, x.n.File)
 				c.findings[len(c.findings)-1].cause = true
-				c.fix(swapFix(f, a, y, b, x))
+				if showsKey(x) && showsKey(y) {
+					c.fix(swapFix(f, a, y, b, x))
+				}
 			}
 		}
 	})
