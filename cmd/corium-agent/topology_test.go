@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +51,19 @@ func TestValidateClusterTopologyProblems(t *testing.T) {
 	code, out, _ := runCLI(t, append([]string{"validate", "--cluster", "--topology", topo}, threeNodes...)...)
 	if code != exitFailed || !strings.Contains(out, topo+":9:5: nat[0].publik: unknown key; known keys here: node, private, public\n") {
 		t.Errorf("exit %d\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, append([]string{"validate", "--cluster", "--format", "json", "--topology", topo}, threeNodes...)...)
+	var got struct {
+		Cluster struct {
+			Valid    bool
+			Findings []struct{ File, Path, Severity string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if f := got.Cluster.Findings; code != exitFailed || got.Cluster.Valid || len(f) == 0 || f[0].File != topo || f[0].Path != "nat[0].publik" || f[0].Severity != "error" {
+		t.Errorf("json: exit %d\n%s", code, out)
 	}
 }
 
