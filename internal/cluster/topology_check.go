@@ -21,10 +21,9 @@ func WithTopology(t *Topology) Option {
 
 // placed is a node's part in the topology: its site, and its NAT entry.
 type placed struct {
-	site    string
-	sitePos string // the path naming it in sites
-	nat     *NAT
-	natPos  string // nat[i]
+	site   string
+	nat    *NAT
+	natPos string // nat[i]
 }
 
 // topology: every node the file names is a node of the set (a typo would
@@ -65,7 +64,7 @@ func (c *check) topology() {
 		for j, name := range s.Nodes {
 			path := finding.Path("sites").Index(i).Field("nodes").Index(j).String()
 			if p := place(name); p != nil {
-				p.site, p.sitePos = s.Name, path
+				p.site = s.Name
 			} else {
 				unknown(path, name)
 			}
