@@ -23,6 +23,13 @@ func TestNATSiteExample(t *testing.T) {
 	if code != 1 || !strings.Contains(out, natSite+"/w1.yaml:13:5: warning: wireguard[0]: is dialled at 2 endpoints") {
 		t.Errorf("without the topology: exit %d\n%s", code, out)
 	}
+	// docs/cluster.md shows this file as it is.
+	doc := string(readRepo(t, "docs/cluster.md"))
+	_, shown, ok := strings.Cut(doc, "```yaml\n# cloud.topology\n")
+	shown, _, _ = strings.Cut(shown, "```")
+	if !ok || !strings.HasSuffix(string(readRepo(t, topo)), shown) {
+		t.Errorf("docs/cluster.md shows another %s:\n%s", topo, shown)
+	}
 	c1 := string(readRepo(t, filepath.Join(natSite, "c1.yaml")))
 	wrong := strings.Replace(c1, "endpoint: 203.0.113.21:51820", "endpoint: 10.0.1.21:51820", 1)
 	if wrong == c1 {
