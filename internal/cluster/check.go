@@ -25,6 +25,7 @@ func Check(in []Node, opts ...Option) Findings {
 	c.keys()
 	c.swaps()
 	c.match()
+	c.place()
 	c.endpointOwners()
 	c.listenPorts()
 	c.ha()

@@ -26,11 +26,11 @@ type placed struct {
 	natPos string // nat[i]
 }
 
-// topology: every node the file names is a node of the set (a typo would
-// leave a node unjudged), a node behind a NAT is at a site, and each entry
-// that dials a node behind a 1:1 NAT dials the address the topology says
-// it is reached at from the dialler's site.
-func (c *check) topology() {
+// place finds each node the topology names: every one is a node of the
+// set (a typo would leave a node unjudged), and a node behind a NAT is at
+// a site. It runs before the checks that ask whether a node is behind a
+// 1:1 NAT (natted).
+func (c *check) place() {
 	t := c.topo
 	if t == nil {
 		return
@@ -83,7 +83,14 @@ func (c *check) topology() {
 			p.nat, p.natPos = x, path
 		}
 	}
-	c.entries(c.natEndpoint)
+}
+
+// topology: each entry that dials a node behind a 1:1 NAT dials the
+// address the topology says it is reached at from the dialler's site.
+func (c *check) topology() {
+	if c.topo != nil {
+		c.entries(c.natEndpoint)
+	}
 }
 
 // natEndpoint: an entry dialling a node behind a 1:1 NAT dials its private

@@ -132,9 +132,9 @@ func listenPortChanged(s *Set, r *rand.Rand) (Mistake, bool) {
 	}
 	t := pick(r, ts)
 	// Behind a 1:1 NAT a port forward could explain it: a warning; not
-	// where its own site dials its host's address (sites.go).
+	// where the set's topology says the NAT keeps ports (sites.go).
 	sev := "error"
-	if t.Host.IsValid() && !s.dialledPrivate(t) {
+	if t.Host.IsValid() && !s.Sites {
 		sev = "warning"
 	}
 	t.ListenPort = wgPort + 1

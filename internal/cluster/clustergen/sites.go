@@ -86,16 +86,6 @@ func (s *Set) TopologyFile() string {
 	return b.String()
 }
 
-// dialledPrivate says whether a peer dials t at its host's private address.
-func (s *Set) dialledPrivate(t *Node) bool {
-	for _, n := range s.Nodes {
-		if p, _ := n.peer(t.Name); p != nil && t.Host.IsValid() && p.Endpoint == t.privateEndpoint() {
-			return true
-		}
-	}
-	return false
-}
-
 // natDialled are the entries of a set with sites that dial a node behind
 // a 1:1 NAT from outside its site.
 func (s *Set) natDialled() []at {
