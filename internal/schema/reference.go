@@ -141,7 +141,8 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   ` + "`node.name`" + ` or their file's name less the extension; a name no node of the set has is
   an error. Each peer ` + "`endpoint`" + ` that dials such a node is then held to its dialler's site
   (the other address: an error at the dialler's entry; its public address from its own
-  site: a warning, a hairpin through the NAT), and the node is no longer warned of as
+  site: a warning, a hairpin through the NAT), a ` + "`listenPort`" + ` its every dialler disagrees
+  with is an error (the NAT keeps ports), and the node is no longer warned of as
   dialled at two endpoints ([cluster.md](cluster.md#sites-and-11-nat-the-topology)):
 
 ` + "```yaml" + `
