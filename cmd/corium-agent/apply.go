@@ -42,7 +42,7 @@ func runApply(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
-	if !checkRoot(stderr, "apply", *nf.root) {
+	if !checkRoot(stderr, "apply", *nf.root) || refusesTopology(stderr, "apply", *nf.config) {
 		return exitUsage
 	}
 	root := rootfs.New(*nf.root)

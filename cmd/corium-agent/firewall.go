@@ -130,6 +130,8 @@ func parseFirewall(args []string, stdout, stderr io.Writer) (a firewallArgs, cod
 		return a, exitUsage, false
 	case len(rest) > 1:
 		return usage("unexpected argument %q", rest[1])
+	case refusesTopology(stderr, "firewall "+a.verb, a.config):
+		return a, exitUsage, false
 	case a.verb == "remove" && a.config != "":
 		return usage("remove needs no config; drop --config")
 	case a.ifRendered && (a.verb != "apply" || a.config != ""):

@@ -25,7 +25,7 @@ func runPlan(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseNoArgs(fs, args, stdout); !ok {
 		return code
 	}
-	if !checkFormat(stderr, "plan", *format) || !checkRoot(stderr, "plan", *nf.root) {
+	if !checkFormat(stderr, "plan", *format) || !checkRoot(stderr, "plan", *nf.root) || refusesTopology(stderr, "plan", *nf.config) {
 		return exitUsage
 	}
 	// Only what needs attention is logged: the plan itself goes to stdout.

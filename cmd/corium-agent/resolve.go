@@ -44,7 +44,7 @@ func runResolve(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if code, ok := parseNoArgs(flags, args, stdout); !ok {
 		return code
 	}
-	if !checkFormat(stderr, "resolve", *format) || !checkRoot(stderr, "resolve", *root) {
+	if !checkFormat(stderr, "resolve", *format) || !checkRoot(stderr, "resolve", *root) || refusesTopology(stderr, "resolve", *configFile) {
 		return exitUsage
 	}
 

@@ -77,6 +77,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	strict := fs.Bool("strict", false, "treat warnings as errors")
 	usedFor := fs.String("for", "", "add the checks for where the files are used: cmdline (a document for corium.config=data:)")
 	asCluster := fs.Bool("cluster", false, "also check that the files are the nodes of one cluster")
+	topoFile := fs.String("topology", "", "with --cluster, the set's topology (`file` NAME"+cluster.TopologySuffix+"): its sites and the addresses a node behind a 1:1 NAT is reached at from where")
 	factsFile := fs.String("facts", "", "also run the checks plan runs with the host's network as JSON (`file`, as corium-agent facts prints it on the node); with --cluster, a directory of each node's, NODE.json by node name or file name")
 	format := formatFlag(fs)
 	files, code, ok := parseFlags(fs, args, stdout)
@@ -102,6 +103,10 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageError(fs, "- (standard input) can be read once")
 	}
 	files, unread, err := expandDirs(files)
+	if err != nil {
+		return usageError(fs, "%v", err)
+	}
+	topo, err := topologyFlag(*topoFile, *asCluster, files)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
@@ -145,7 +150,7 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		code = fileCode(ctx, code, r)
 	}
 	if *asCluster {
-		set = checkCluster(reports, *strict)
+		set = checkCluster(reports, *strict, topo)
 		if !set.Valid && code == exitOK {
 			code = exitFailed
 		}

@@ -24,7 +24,7 @@ type clusterReport struct {
 // checkCluster checks the files as the nodes of one cluster, unless one of
 // them could not be read: the set is then not the one meant, and every
 // finding about the missing node would mislead.
-func checkCluster(reports []validateReport, strict bool) *clusterReport {
+func checkCluster(reports []validateReport, strict bool, topo topologyInput) *clusterReport {
 	set := &clusterReport{Findings: cluster.Findings{}, strict: strict}
 	nodes := make([]cluster.Node, 0, len(reports))
 	for _, r := range reports {
@@ -37,7 +37,7 @@ func checkCluster(reports []validateReport, strict bool) *clusterReport {
 			set.InvalidFiles = append(set.InvalidFiles, r.File)
 		}
 	}
-	set.Findings = cluster.Check(nodes)
+	set.Findings = append(append(cluster.Findings{}, topo.findings...), cluster.Check(nodes, cluster.WithTopology(topo.t))...)
 	set.Valid = len(set.InvalidFiles) == 0 &&
 		len(set.Findings.Errors()) == 0 && (!strict || len(set.Findings.Warnings()) == 0)
 	return set

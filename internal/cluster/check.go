@@ -6,7 +6,7 @@ import "golang.zx2c4.com/wireguard/wgctrl/wgtypes"
 // found, in a fixed order. Files that hold no configuration, or whose role
 // is refused, take no part: one finding names each, and what depends on a
 // file's refused fields is left out (invalid.go).
-func Check(in []Node) Findings {
+func Check(in []Node, opts ...Option) Findings {
 	var set []*node
 	for i, n := range in {
 		if takesPart(n) {
@@ -16,11 +16,16 @@ func Check(in []Node) Findings {
 	r := &report{findings: Findings{}}
 	out := leftOut(in)
 	c := &check{report: r, set: set, partial: len(out) > 0}
+	for _, o := range opts {
+		o(c)
+	}
 	c.settings()
 	c.networkFacts()
 	c.identity()
 	c.keys()
+	c.swaps()
 	c.match()
+	c.place()
 	c.endpointOwners()
 	c.listenPorts()
 	c.ha()
@@ -31,6 +36,7 @@ func Check(in []Node) Findings {
 	c.reach()
 	c.podRanges()
 	c.keepalives()
+	c.topology()
 	c.endpoints()
 	c.presharedKeys()
 	c.routeMTUs()
@@ -71,6 +77,13 @@ type check struct {
 	// carry (mtu_route.go): that is what to fix, not their difference
 	// from the overlay's.
 	overRoute map[*iface]bool
+	// topo is the set's topology, nil without one (topology.go), and
+	// placed each node's part in it.
+	topo   *Topology
+	placed map[*node]*placed
+	// swapped are the entries whose keys are swapped with another's of
+	// their interface, each with the interface it stands for (swap.go).
+	swapped map[*entry]*iface
 }
 
 // ifaces walks every interface of the set, in order.

@@ -46,6 +46,13 @@ func checkSet(t *testing.T, invalidAlone bool, edits ...edit) cluster.Findings {
 // files.
 func checkSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) cluster.Findings {
 	t.Helper()
+	return checkNodes(t, readSetOf(t, set, invalidAlone, edits...))
+}
+
+// readSetOf reads the documents of a set with the edits applied, as
+// checkSetOf does.
+func readSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) []cluster.Node {
+	t.Helper()
 	docs := set.plainDocs(t)
 	for _, e := range edits {
 		s := string(docs[e.file])
@@ -63,7 +70,13 @@ func checkSetOf(t *testing.T, set nodeSet, invalidAlone bool, edits ...edit) clu
 		}
 		nodes = append(nodes, n)
 	}
-	fs := cluster.Check(nodes)
+	return nodes
+}
+
+// checkNodes checks a set, and that no message is broken.
+func checkNodes(t *testing.T, nodes []cluster.Node, opts ...cluster.Option) cluster.Findings {
+	t.Helper()
+	fs := cluster.Check(nodes, opts...)
 	for _, f := range fs {
 		if strings.Contains(f.Message, "%!") || strings.Contains(f.Message, "<nil>") {
 			t.Errorf("a message is broken: %s", f.Message)
@@ -162,9 +175,9 @@ func TestClusterMistakes(t *testing.T) {
 		{"an endpoint port that is not the peer's listenPort", []edit{
 			{"w1.yaml", "endpoint: 192.0.2.12:51820", "endpoint: 192.0.2.12:51821"},
 		}, want{w1File, "wireguard[0].peers[1].endpoint", warnSev, "dials port 51821, but a2 (a2-user-data.yaml wireguard[0]) listens on 51820"}, false},
-		{"a controller's patch of the encapsulation the worker lacks", []edit{
+		{"a controller's patch of the encapsulation no other node has", []edit{
 			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {overlay-encap: fou}}}}}}\n"},
-		}, want{w1File, "k0s.patch", errorSev, "runs pods between nodes with kube-router's ipip, but a1.yaml has kube-router's fou on 5555/udp"}, false},
+		}, want{"a1.yaml", `k0s.patch["spec"]["network"]`, errorSev, "runs pods between nodes with kube-router's fou on 5555/udp, but a2-user-data.yaml has kube-router's ipip, as does 1 other file"}, false},
 		{"a different cluster name", []edit{
 			{"w1.yaml", "name: lab", "name: labs"},
 		}, want{w1File, "cluster.name", errorSev, "is labs, but a1.yaml has lab"}, false},
@@ -191,7 +204,7 @@ func TestClusterMistakes(t *testing.T) {
 		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "runs pods between nodes with calico's vxlan on 4790/udp, but a1.yaml has calico's vxlan on 4789/udp"}, false},
 		{"a controller's patch of kube-router's BGP port", []edit{
 			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {bgp-port: \"1790\"}}}}}}\n"},
-		}, want{w1File, "k0s.patch", errorSev, "has kube-router's BGP on 179/tcp and metrics on 8080/tcp, but a1.yaml has kube-router's BGP on 1790/tcp"}, false},
+		}, want{"a1.yaml", `k0s.patch["spec"]["network"]`, errorSev, "has kube-router's BGP on 1790/tcp and metrics on 8080/tcp, but a2-user-data.yaml has kube-router's BGP on 179/tcp"}, false},
 		{"two kubelets that are no peers and have no route through one", []edit{
 			{"a1.yaml", "      - publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # w1, behind NAT: it dials\n        allowedIPs: [10.30.0.11/32]\n", ""},
 			{"w1.yaml", "      - publicKey: Mkpl/vcJ4FmX/PyiqaK99Ch21Mo6YxfWheNYUPF1wlc= # a1\n        endpoint: 192.0.2.11:51820\n        allowedIPs: [10.30.0.1/32]\n        persistentKeepalive: 25\n", ""},

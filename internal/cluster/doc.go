@@ -47,6 +47,16 @@
 //     and every credential name is one the shipped image delivers.
 //   - facts.go, mtu_route.go: each node's host facts, where given (found by
 //     node name or file name), and a stated mtu its routes can carry.
+//   - topology.go, topology_check.go: the set's topology, where given
+//     (WithTopology): sites, and the nodes behind a 1:1 NAT, each dialled
+//     at its private address from its own site and its public one from
+//     elsewhere. ADR 6 keeps it out of every node's document; no node
+//     reads it.
+//   - cause.go, blame.go, swap.go, majority.go: the cause first: of two
+//     interfaces sharing an address or a key pair, the one the others'
+//     entries do not expect it of; keys swapped between two entries as one
+//     finding with its fix; a shared setting held to the value most files
+//     have, so the file named is the one that differs.
 //
 // Findings name every file and field involved, the first place in the
 // finding's position and the others in its message and Related, in a fixed

@@ -20,7 +20,7 @@ func (c *check) endpoints() {
 	var targets []*iface
 	c.entries(func(e *entry) {
 		t := e.target
-		if t == nil || e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] || e.elsewhere != nil || e.atVIP {
+		if t == nil || e.p.Endpoint == "" || e.in.n.bad[e.path().Field("endpoint").String()] || e.elsewhere != nil || e.atVIP || c.natted(t) {
 			return
 		}
 		d := at[t]
@@ -51,7 +51,7 @@ func (c *check) endpoints() {
 			uses = append(uses, fmt.Sprintf("%s by %s", ep, strings.Join(who, ", ")))
 		}
 		c.warnf(t.n, t.path().String(), related,
-			"is dialled at %d endpoints: %s; one of them is usually another site's address or an old one: give every peer the endpoint this node answers at",
+			"is dialled at %d endpoints: %s; one of them is usually another site's address or an old one: give every peer the endpoint this node answers at (behind a 1:1 NAT, its private address inside its site and its public one outside: state that in a topology, validate --cluster --topology)",
 			len(d.order), strings.Join(uses, "; "))
 	}
 }

@@ -23,7 +23,7 @@ func (c *check) fix(yaml string) {
 // refused a key field: what is written there may be a secret pasted into
 // the wrong field (one not inline in the set, so not found as one).
 func (c *check) peerFix(t, f *iface, e *entry) string {
-	if !f.known || f.n.bad[f.path().Field("publicKey").String()] || f.n.bad[f.path().Field("privateKey").String()] {
+	if !showsKey(f) {
 		return ""
 	}
 	var b strings.Builder
@@ -41,6 +41,13 @@ func (c *check) peerFix(t, f *iface, e *entry) string {
 		fmt.Fprintf(&b, "  # and presharedKey or presharedKeyFrom, the same key as %s %s.presharedKey\n", f.n.at("").File, e.path())
 	}
 	return b.String()
+}
+
+// showsKey says whether a fix may print f's public key: it is known, and
+// its file's own rules took its key fields (what they refused may be a
+// secret pasted into the wrong field).
+func showsKey(f *iface) bool {
+	return f.known && !f.n.bad[f.path().Field("publicKey").String()] && !f.n.bad[f.path().Field("privateKey").String()]
 }
 
 // allowedFix is e's allowedIPs with the addresses it misses.

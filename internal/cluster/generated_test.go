@@ -41,7 +41,7 @@ func checkGenerated(t *testing.T, s *clustergen.Set) cluster.Findings {
 		n.Facts = g.Facts()
 		nodes = append(nodes, n)
 	}
-	return cluster.Check(nodes)
+	return cluster.Check(nodes, generatedTopology(t, s))
 }
 
 // Every generated set is one cluster: no finding at all.

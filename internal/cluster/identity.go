@@ -47,10 +47,12 @@ func (c *check) addresses() {
 			case !dup:
 				first[p.Addr()] = owner{f, k}
 			case o.f.n != f.n:
-				path := f.path().Field("address").Index(k).String()
-				c.errorf(f.n, path, []Place{o.f.n.at(o.f.path().Field("address").Index(o.k).String())},
-					"%s is also the address of %s: each node needs an address of its own", p.Addr(), o.f)
-				c.explain(f, path)
+				// The one whose peers expect another there is named (blame.go).
+				bad, good := c.blameAddr(f, o.f, p.Addr())
+				path := bad.path().Field("address").Index(addrIndex(bad, p.Addr())).String()
+				c.errorf(bad.n, path, []Place{good.n.at(good.path().Field("address").Index(addrIndex(good, p.Addr())).String())},
+					"%s is also the address of %s: each node needs an address of its own", p.Addr(), good)
+				c.explain(bad, path)
 			}
 		}
 	})

@@ -29,6 +29,9 @@ type keptCase struct {
 	dir   string
 	want  clustergen.Mistake
 	nodes []cluster.Node
+	// topo is the set's topology, in TOPOLOGY (clustergen.TopologyName)
+	// where the set has sites.
+	topo cluster.Option
 }
 
 func readKept(t *testing.T, dir string) keptCase {
@@ -57,6 +60,7 @@ func readKept(t *testing.T, dir string) keptCase {
 		}
 		k.nodes = append(k.nodes, n)
 	}
+	k.topo = keptTopology(t, dir)
 	return k
 }
 
@@ -87,7 +91,7 @@ func TestKeptCases(t *testing.T) {
 	for _, dir := range dirs {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			k := readKept(t, dir)
-			fs := cluster.Check(k.nodes)
+			fs := cluster.Check(k.nodes, k.topo)
 			if !foundAt(fs, k.want) {
 				t.Errorf("want %s at %s %s; got:\n%s", k.want.Severity, k.want.File, k.want.Path, printed(fs))
 			}

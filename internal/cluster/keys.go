@@ -53,14 +53,17 @@ func (c *check) keys() {
 		if !f.known {
 			return
 		}
-		for _, o := range c.owners[f.key] {
+		for i, o := range c.owners[f.key] {
 			if o.n != f.n {
-				field := f.path().Field("publicKey").String()
-				if f.wg.PrivateKey != nil {
-					field = f.path().Field("privateKey").String()
+				// The one whose peers expect another key is named (blame.go).
+				bad, good := c.blameKey(f, o, f.key)
+				field := bad.path().Field("publicKey").String()
+				if bad.wg.PrivateKey != nil {
+					field = bad.path().Field("privateKey").String()
 				}
-				c.errorf(f.n, field, []Place{o.n.at(o.path().String())}, "gives this interface the key pair of %s: its peers cannot tell the two apart; each interface needs a key of its own (wg genkey)", o)
-				c.explain(f, field)
+				c.errorf(bad.n, field, []Place{good.n.at(good.path().String())}, "gives this interface the key pair of %s: its peers cannot tell the two apart; each interface needs a key of its own (wg genkey)", good)
+				c.explain(bad, field)
+				c.owners[f.key][i] = good
 				return
 			}
 		}

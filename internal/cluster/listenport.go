@@ -12,6 +12,7 @@ import (
 // listenPort, naming each dialer, and the dialers' own port warnings are
 // not given again. It is an error where the host facts show an endpoint is
 // the interface's own address (no port forward can stand between them),
+// or where the topology places it behind a 1:1 NAT (which keeps ports),
 // else a warning.
 func (c *check) listenPorts() {
 	type dialled struct {
@@ -58,6 +59,12 @@ func (c *check) listenPorts() {
 		if d.ownAddr {
 			c.errorf(t.n, path, related,
 				"is %d, but every peer that dials %s dials port %s (%s), and at an address of its own host: no port forward stands between them, so no handshake arrives; listen on %s, or give every endpoint port %d",
+				lp, t, port, strings.Join(who, ", "), port, lp)
+			continue
+		}
+		if c.natted(t) {
+			c.errorf(t.n, path, related,
+				"is %d, but every peer that dials %s dials port %s (%s), and the topology places it behind a 1:1 NAT, which maps its addresses and keeps every port: no handshake arrives; listen on %s, or give every endpoint port %d",
 				lp, t, port, strings.Join(who, ", "), port, lp)
 			continue
 		}

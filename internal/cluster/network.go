@@ -40,27 +40,30 @@ func (c *check) networkFacts() {
 			nets[i] = &n.k0s.Network
 		}
 	}
+	// A node that runs another CNI than most is named at network.cni
+	// (settings): what its CNI runs follows from it.
+	_, cni, _ := c.reference(func(n *node) (string, bool) { return string(n.eff.Network.CNI), true })
+	index := map[*node]int{}
+	for i, n := range c.set {
+		index[n] = i
+	}
 	for _, f := range netFacts {
-		var ref *node
-		var want string
-		for i, n := range c.set {
-			if nets[i] == nil {
-				continue
+		value := func(n *node) (string, bool) {
+			if i := index[n]; nets[i] != nil && string(n.eff.Network.CNI) == cni {
+				return f.value(n, *nets[i])
 			}
-			got, ok := f.value(n, *nets[i])
-			switch {
-			case !ok:
-				continue
-			case ref == nil:
-				ref, want = n, got
-				continue
-			case got == want:
+			return "", false
+		}
+		ref, want, holders := c.reference(value)
+		for _, n := range c.set {
+			got, ok := value(n)
+			if !ok || got == want {
 				continue
 			}
 			c.netReported[n] = true
 			path := schema.PatchPath(n.cfg.K0s.Patch, "spec.network")
 			c.errorf(n, path, []Place{ref.at(schema.PatchPath(ref.cfg.K0s.Patch, "spec.network"))},
-				f.says+"; the controllers deploy the CNI and kube-proxy from their own documents' k0s.patch, and every node's guard and tunnels follow its own: give every document the same patch of spec.network", got, ref.File, want)
+				f.says+"%s; the controllers deploy the CNI and kube-proxy from their own documents' k0s.patch, and every node's guard and tunnels follow its own: give every document the same patch of spec.network", got, ref.File, want, alsoHeld(holders))
 		}
 	}
 }

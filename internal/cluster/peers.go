@@ -15,6 +15,10 @@ func (c *check) match() {
 	x := c.addressIndex()
 	c.addrs = &x
 	c.entries(func(e *entry) {
+		if t := c.swapped[e]; t != nil {
+			e.target = t // its key is swapped with another entry's (swap.go)
+			return
+		}
 		if !e.keyOK {
 			return // not a key, or a secret: reported already
 		}

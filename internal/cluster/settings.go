@@ -49,21 +49,15 @@ var settings = []setting{
 		"keepalived instances with different router IDs are different VRRP groups, each holding the virtual IP"},
 }
 
-// settings: values of the cluster, not of a node, agree. The first file that
-// has a value is the reference; each later file that differs is named.
+// settings: values of the cluster, not of a node, agree. The value most
+// files have is the reference (majority.go); each file that differs is
+// named.
 func (c *check) settings() {
 	for _, s := range settings {
-		var ref *node
-		var want string
+		ref, want, holders := c.reference(s.value)
 		for _, n := range c.set {
 			v, ok := s.value(n)
-			switch {
-			case !ok:
-				continue
-			case ref == nil:
-				ref, want = n, v
-				continue
-			case v == want:
+			if !ok || v == want {
 				continue
 			}
 			related := []Place{ref.at(s.path)}
@@ -72,8 +66,8 @@ func (c *check) settings() {
 				c.errorf(n, s.path, related, "differs from %s's; every node of one cluster has the same %s: %s", ref.File, s.path, s.why)
 				continue
 			}
-			c.errorf(n, s.path, related, "is %s%s, but %s has %s%s; every node of one cluster has the same %s: %s",
-				v, defaultNote(s, n), ref.File, want, defaultNote(s, ref), s.path, s.why)
+			c.errorf(n, s.path, related, "is %s%s, but %s has %s%s%s; every node of one cluster has the same %s: %s",
+				v, defaultNote(s, n), ref.File, want, defaultNote(s, ref), alsoHeld(holders), s.path, s.why)
 		}
 	}
 }

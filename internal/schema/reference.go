@@ -116,7 +116,7 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   in messages, at its line in the mapping merged.
 - **Paths** are spelled as in messages: ` + "`wireguard[0].peers[1].allowedIPs[0]`" + `;
   here ` + "`[]`" + ` stands for any item.
-- **Check a file:** ` + "`corium-agent validate [--strict] [--cluster] [--facts FILE|DIR] [--format text|json] FILE|DIR...`" + `
+- **Check a file:** ` + "`corium-agent validate [--strict] [--cluster] [--topology FILE] [--facts FILE|DIR] [--format text|json] FILE|DIR...`" + `
   (exit 0 valid, 1 invalid, 2 unreadable or a usage error); a directory is its
   ` + "`*.yaml`" + `, ` + "`*.yml`" + `, ` + "`*.cmdline`" + `, ` + "`*.cfg`" + ` and ` + "`user-data`" + ` files, sorted, and
   ` + "`--facts`" + ` adds what ` + "`plan --facts`" + ` checks on that host. With ` + "`--cluster`" + ` (the files are the
@@ -138,6 +138,31 @@ uses, so it cannot drift from what ` + "`corium-agent validate`" + ` accepts.
   secret. ` + "`--format json`" + ` prints
   ` + "`{\"files\": [{\"file\", \"valid\", \"shape\", \"findings\": [{\"path\", \"line\", \"col\", \"severity\", \"message\"}], \"error\"}]}`" + `
   (` + "`error`" + ` only for a file that could not be read). Warnings fail only under ` + "`--strict`" + `.
+- **A cluster's topology** is no node's configuration (ADR 6: a node's block holds its
+  own view): ` + "`validate --cluster --topology NAME.topology`" + ` reads it, and nothing on a
+  node does. Its name must end in ` + "`.topology`" + `, which no directory of documents is read
+  for; ` + "`plan`" + `, ` + "`apply`" + `, ` + "`resolve`" + ` and ` + "`firewall`" + ` refuse such a file as ` + "`--config`" + ` (exit 2),
+  and ` + "`validate`" + ` takes it only with ` + "`--topology`" + `. It is YAML, read strictly (an unknown key,
+  a wrong type, a name given twice, an address that is no IP: an error at its path, as
+  ` + "`nat[0].public`" + `, and the set is then checked without it). ` + "`sites[].name`" + ` names a site and
+  ` + "`sites[].nodes`" + ` the nodes that share its underlay, each at one site; ` + "`nat[]`" + ` is a node of a
+  site behind a 1:1 NAT (addresses mapped, ports kept): ` + "`node`" + `, its ` + "`private`" + ` address, dialled
+  from its own site, and its ` + "`public`" + ` one, dialled from everywhere else. Nodes are named by
+  ` + "`node.name`" + ` or their file's name less the extension; a name no node of the set has is
+  an error. Each peer ` + "`endpoint`" + ` that dials such a node is then held to its dialler's site
+  (the other address: an error at the dialler's entry; its public address from its own
+  site: a warning, a hairpin through the NAT), a ` + "`listenPort`" + ` its every dialler disagrees
+  with is an error (the NAT keeps ports), and the node is no longer warned of as
+  dialled at two endpoints ([cluster.md](cluster.md#sites-and-11-nat-the-topology)):
+
+` + "```yaml" + `
+sites:
+  - {name: office, nodes: [c1]}
+  - {name: cloud, nodes: [w1, w2]}
+nat:
+  - {node: w1, private: 10.0.1.21, public: 203.0.113.21}
+` + "```" + `
+
 - **At most 1,000 findings** of a document are shown: past them, one more,
   ` + "`and K more findings`" + ` (no path, no position), stands for the rest, in
   ` + "`validate`" + `'s text and JSON, in what ` + "`resolve`" + `, ` + "`plan`" + ` and ` + "`apply`" + ` print, and in

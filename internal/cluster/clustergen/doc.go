@@ -2,7 +2,8 @@
 // from a seed (Generate), applies one realistic mistake of a family to a
 // set (Mutate), or a change that must add no finding (Harmless). A set is
 // its node documents and each node's host facts, as files named as
-// validate --cluster --facts DIR reads them, so the same seed builds the
+// validate --cluster --facts DIR reads them (and, for a set with sites,
+// its topology, as --topology reads it), so the same seed builds the
 // same set for the cluster check's tests and for a lab that runs it.
 //
 // It writes nothing and reads nothing; keys are derived from the seed, and

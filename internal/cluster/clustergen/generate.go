@@ -101,6 +101,12 @@ func Generate(seed uint64) *Set {
 			n.Host = netip.PrefixFrom(addrIn(cloud, 20+i), 24)
 		}
 	}
+	// In some sets those workers share their cloud's network as a site,
+	// and reach each other there at their private addresses; the set then
+	// has a topology saying so (sites.go). Drawn last, as above.
+	if r.IntN(2) == 0 {
+		s.dialPrivateInSite()
+	}
 	return s
 }
 

@@ -20,6 +20,9 @@ type Set struct {
 	IPv6 bool
 	// VIP is the controllers' virtual IP with HA.
 	VIP netip.Prefix
+	// Sites: the workers behind a 1:1 NAT dial each other at their
+	// private addresses, and the set has a topology (sites.go).
+	Sites bool
 }
 
 // Node is one node of a set.
@@ -152,5 +155,5 @@ func (s *Set) Clone() *Set {
 }
 
 func (s *Set) String() string {
-	return fmt.Sprintf("seed %d: %d nodes, %s, guarded %t, ha %t, kine %t, ipv6 %t", s.Seed, len(s.Nodes), s.Topology, s.Guarded, s.HA, s.Kine, s.IPv6)
+	return fmt.Sprintf("seed %d: %d nodes, %s, guarded %t, ha %t, kine %t, ipv6 %t, sites %t", s.Seed, len(s.Nodes), s.Topology, s.Guarded, s.HA, s.Kine, s.IPv6, s.Sites)
 }

@@ -12,12 +12,15 @@ import (
 
 // Files are the set's files by name: each node's document (NAME.yaml) and
 // its host facts (facts/NAME.json), as validate --cluster --facts facts
-// reads them.
+// reads them, and with Sites its topology (TopologyName).
 func (s *Set) Files() map[string][]byte {
 	out := map[string][]byte{}
 	for _, n := range s.Nodes {
 		out[n.File()] = []byte(n.Document())
 		out[path.Join("facts", n.Name+".json")] = n.FactsJSON()
+	}
+	if s.Sites {
+		out[TopologyName] = []byte(s.TopologyFile())
 	}
 	return out
 }
