@@ -118,9 +118,12 @@ func (ln *LabNode) MustExec(t testing.TB, args ...string) string {
 }
 
 // writeInputs writes the node's document and host facts where apply
-// reads them, outside its root.
+// reads them, outside its root, and its Files under the root.
 func (ln *LabNode) writeInputs(t testing.TB, s *Scenario) {
 	t.Helper()
+	for path, content := range ln.Files {
+		writeFile(t, filepath.Join(ln.Root, path), []byte(content))
+	}
 	doc, err := yaml.Marshal(ln.Doc)
 	if err != nil {
 		t.Fatal(err)
