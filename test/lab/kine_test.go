@@ -63,9 +63,10 @@ func (n *Node) runsKine() bool {
 
 // kineCluster is the controllers' kine in a lab and their database.
 type kineCluster struct {
-	l   *Lab
-	bin string
-	db  *postgres
+	l       *Lab
+	bin     string
+	db      *postgres
+	plugged bool
 	members []*kineProc
 }
 
@@ -115,7 +116,7 @@ func (kc *kineCluster) setDataSources(s *Scenario, password string) {
 	}
 }
 
-// start is the Starter: the database on the first call, then kine on the
+// start is the Starter: the database on the underlay on the first call, then kine on the
 // node with k0s's arguments (kine.go:108-118, in the order
 // stringmap.ToArgs sorts them, internal/pkg/stringmap/stringmap.go:23-29;
 // run in k0s's data dir, pkg/supervisor/supervisor.go:237), its socket
@@ -126,8 +127,9 @@ func (kc *kineCluster) setDataSources(s *Scenario, password string) {
 // a read of /k0s-health-check), or its log says why it cannot.
 func (kc *kineCluster) start(t testing.TB, ln *LabNode, _ Service) {
 	t.Helper()
-	if kc.db.ns == nil {
-		kc.db.start(t, kc.l)
+	if !kc.plugged {
+		kc.db.plug(t, kc.l)
+		kc.plugged = true
 	}
 	dataDir := filepath.Join(ln.Root, "var/lib/k0s")
 	socket := filepath.Join(ln.Root, "run/k0s/kine/kine.sock:2379")
@@ -227,21 +229,29 @@ func (kc *kineCluster) check(t testing.TB, l *Lab, v *Verdict) {
 		}
 		serving = append(serving, p)
 	}
+	const prefix = "/lab/written-through-"
+	written := map[*kineProc]string{}
 	for _, w := range serving {
-		key, val := "/lab/written-through-"+w.ln.Name, "by "+w.ln.Name+" at "+time.Now().Format(time.RFC3339Nano)
+		key, val := prefix+w.ln.Name, "by "+w.ln.Name+" at "+time.Now().Format(time.RFC3339Nano)
 		if err := w.api.put(key, val); err != nil {
 			fail("%s: kine write: %v", w.ln.Name, err)
 			continue
 		}
+		written[w] = val
 		for _, r := range serving {
 			v.count()
 			if got, err := r.api.get(key); err != nil || got != val {
 				fail("%s: a write through %s's kine is not read: %q %v", r.ln.Name, w.ln.Name, got, err)
 			}
 		}
-		v.count()
-		if got, err := kc.db.value(key); err != nil || got != val {
-			fail("%s: a write through kine is not in PostgreSQL: %q %v", w.ln.Name, got, err)
+	}
+	if len(written) > 0 {
+		rows, err := kc.db.values(prefix)
+		for w, val := range written {
+			v.count()
+			if got := rows[prefix+w.ln.Name]; err != nil || got != val {
+				fail("%s: a write through kine is not in PostgreSQL: %q %v", w.ln.Name, got, err)
+			}
 		}
 	}
 	var wg sync.WaitGroup

@@ -41,35 +41,48 @@ const (
 )
 
 // postgres is the database: its files (owned by the postgres user), its
-// CA, the password of pgUser, and, once started, its namespace.
+// CA, the password of pgUser, its namespace, and the server once started.
 type postgres struct {
 	dir      string
 	ca       string
 	password string
 	ns       *netns.Netns
 	log      string
-	cmd      *exec.Cmd
 	uid, gid int
+	bin      map[string]string
+	// ready is closed when the server is up (err nil) or failed to come
+	// up; took is how long that took.
+	ready chan struct{}
+	err   error
+	took  time.Duration
+	// cmd is the server, exited closed when it has exited.
+	cmd    *exec.Cmd
+	exited chan struct{}
 }
 
-// pgBin is a program of Debian's PostgreSQL server, whose programs are not
-// on PATH (/usr/lib/postgresql/VERSION/bin).
-func pgBin(t testing.TB, name string) string {
+// pgPrograms are the programs of Debian's PostgreSQL server the lab runs,
+// found where Debian puts them, off PATH (/usr/lib/postgresql/VERSION/bin).
+func pgPrograms(t testing.TB) map[string]string {
 	t.Helper()
-	m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
-	if len(m) == 0 {
-		if os.Getenv("CORIUM_REQUIRE_PRIVILEGED") == "1" {
-			t.Fatalf("no /usr/lib/postgresql/*/bin/%s: install Debian's postgresql (scripts/deps.sh)", name)
+	bin := map[string]string{}
+	for _, name := range []string{"initdb", "postgres", "pg_isready"} {
+		m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name)
+		if len(m) == 0 {
+			msg := "no /usr/lib/postgresql/*/bin/" + name + ": install Debian's postgresql (scripts/deps.sh)"
+			if os.Getenv("CORIUM_REQUIRE_PRIVILEGED") == "1" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
 		}
-		t.Skipf("no /usr/lib/postgresql/*/bin/%s: install Debian's postgresql (scripts/deps.sh)", name)
+		bin[name] = m[len(m)-1]
 	}
-	return m[len(m)-1]
+	return bin
 }
 
-// newPostgres makes the database's files: a cluster (initdb) that admits
-// pgUser over TLS with a password and the postgres user on its own socket,
-// and a server certificate for pgAddr. It does not start it (start does,
-// once the underlay is up).
+// newPostgres makes the database's directory, its server certificate for
+// pgAddr and its namespace, and starts the server there in the
+// background (up): the server needs no network to start, and the lab
+// provisions its nodes meanwhile. plug puts it on the underlay.
 func newPostgres(t testing.TB) *postgres {
 	t.Helper()
 	u, err := user.Lookup("postgres")
@@ -84,7 +97,8 @@ func newPostgres(t testing.TB) *postgres {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = os.RemoveAll(dir) })
-	pg := &postgres{dir: dir, ca: filepath.Join(dir, "ca.crt"), password: randomPassword(t), log: filepath.Join(dir, "postgres.log"), uid: uid, gid: gid}
+	pg := &postgres{dir: dir, ca: filepath.Join(dir, "ca.crt"), password: randomPassword(t), log: filepath.Join(dir, "postgres.log"),
+		uid: uid, gid: gid, bin: pgPrograms(t), ready: make(chan struct{})}
 	ca := newEtcdCA(t)
 	ca.issue(t, dir, "server", pgAddr.String(), "postgres", pgAddr.String())
 	if err := os.WriteFile(pg.ca, ca.pem, 0o644); err != nil {
@@ -98,33 +112,107 @@ func newPostgres(t testing.TB) *postgres {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	pg.asPostgres(t, nil, pgBin(t, "initdb"), "-D", pg.data(), "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C", "--auth-local=peer", "--auth-host=reject")
-	hba := "local all postgres peer\nhostssl all " + pgUser + " all scram-sha-256\n"
-	if err := os.WriteFile(filepath.Join(pg.data(), "pg_hba.conf"), []byte(hba), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(filepath.Join(pg.data(), "pg_hba.conf"), uid, gid); err != nil {
-		t.Fatal(err)
-	}
+	pg.ns = newNamespace(t, "lpg")
+	// Registered after the namespace's, so it runs before the namespace's
+	// processes are killed: a fast shutdown, in which the server removes
+	// its shared memory and socket.
+	t.Cleanup(pg.stop)
+	go func() {
+		start := time.Now()
+		pg.err = pg.up()
+		pg.took = time.Since(start)
+		close(pg.ready)
+	}()
 	return pg
 }
 
 func (pg *postgres) data() string { return filepath.Join(pg.dir, "data") }
 
-// asPostgres runs a program as the postgres user (in ns, unless nil),
-// with stdin when not empty, failing the test on error; PostgreSQL refuses
-// to run as root.
-func (pg *postgres) asPostgres(t testing.TB, ns *netns.Netns, args ...string) string {
-	t.Helper()
-	out, err := pg.command(ns, "", args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("postgres: %s: %v\n%s", filepath.Base(args[0]), err, out)
+// up makes the cluster (initdb), admitting pgUser over TLS with a password
+// and the postgres user on the server's own socket, starts the server in
+// its namespace, listening on every address there, and, as its
+// administrator, creates pgUser with its password (sent as a SCRAM
+// verifier, so the password is in no statement or log of the server's)
+// and the database it owns.
+func (pg *postgres) up() error {
+	if out, err := pg.command(nil, "", pg.bin["initdb"], "-D", pg.data(), "-U", "postgres", "--no-sync", "-E", "UTF8", "--locale=C",
+		"--auth-local=peer", "--auth-host=reject").CombinedOutput(); err != nil {
+		return fmt.Errorf("initdb: %w\n%s", err, out)
 	}
-	return string(out)
+	hba := filepath.Join(pg.data(), "pg_hba.conf")
+	if err := os.WriteFile(hba, []byte("local all postgres peer\nhostssl all "+pgUser+" all scram-sha-256\n"), 0o600); err != nil {
+		return err
+	}
+	if err := os.Chown(hba, pg.uid, pg.gid); err != nil {
+		return err
+	}
+	logf, err := os.Create(pg.log)
+	if err != nil {
+		return err
+	}
+	pg.cmd = pg.command(pg.ns, "", pg.bin["postgres"], "-D", pg.data(),
+		"-c", "listen_addresses=*", "-c", "port="+strconv.Itoa(pgPort),
+		"-c", "unix_socket_directories="+pg.dir,
+		"-c", "ssl=on", "-c", "ssl_cert_file="+filepath.Join(pg.dir, "server.crt"), "-c", "ssl_key_file="+filepath.Join(pg.dir, "server.key"),
+		"-c", "password_encryption=scram-sha-256",
+		// A test's database: no durability, no shared memory left
+		// behind in /dev/shm.
+		"-c", "fsync=off", "-c", "dynamic_shared_memory_type=mmap")
+	pg.cmd.Stdout, pg.cmd.Stderr = logf, logf
+	if err := pg.cmd.Start(); err != nil {
+		return err
+	}
+	pg.exited = make(chan struct{})
+	go func() { _ = pg.cmd.Wait(); _ = logf.Close(); close(pg.exited) }()
+	if err := retryEvery(100*time.Millisecond, 30*time.Second, func() error {
+		return pg.command(nil, "", pg.bin["pg_isready"], "-q", "-h", pg.dir, "-p", strconv.Itoa(pgPort)).Run()
+	}); err != nil {
+		return fmt.Errorf("the server does not start: %w\n%s", err, tail(pg.log))
+	}
+	verifier, err := scramVerifier(pg.password)
+	if err != nil {
+		return err
+	}
+	sql := fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s';\nCREATE DATABASE %s OWNER %s;\n", pgUser, verifier, pgDB, pgUser)
+	if out, err := pg.command(nil, sql, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", pg.dir, "-p", strconv.Itoa(pgPort), "-U", "postgres", "-d", "postgres").CombinedOutput(); err != nil {
+		return fmt.Errorf("creating %s: %w\n%s", pgUser, err, out)
+	}
+	return nil
 }
 
-// command is a program run as the postgres user: in ns through ip netns
-// exec and setpriv (entering a namespace needs root), else directly.
+// stop shuts the server down fast, killing it after 10 s.
+func (pg *postgres) stop() {
+	<-pg.ready
+	if pg.exited == nil {
+		return
+	}
+	_ = pg.cmd.Process.Signal(syscall.SIGINT)
+	select {
+	case <-pg.exited:
+	case <-time.After(10 * time.Second):
+		_ = pg.cmd.Process.Kill()
+		<-pg.exited
+	}
+}
+
+// plug waits for the server and puts its namespace on the lab's underlay
+// at pgAddr.
+func (pg *postgres) plug(t testing.TB, l *Lab) {
+	t.Helper()
+	<-pg.ready
+	if pg.err != nil {
+		t.Fatalf("postgres: %v", pg.err)
+	}
+	if l.S.Underlay != IPv4 {
+		t.Fatal("lab: kine's database is on an IPv4 underlay")
+	}
+	plug(t, l.u.sw, "br0", "p-pg", pg.ns, pgAddr.String()+"/24")
+	t.Logf("postgres: up at %s (in %v, beside the lab)", netip.AddrPortFrom(pgAddr, pgPort), pg.took.Round(time.Millisecond))
+}
+
+// command is a program run as the postgres user (PostgreSQL refuses to
+// run as root): in ns through ip netns exec and setpriv (entering a
+// namespace needs root), else directly; with stdin when not empty.
 func (pg *postgres) command(ns *netns.Netns, stdin string, args ...string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if ns != nil {
@@ -142,56 +230,6 @@ func (pg *postgres) command(ns *netns.Netns, stdin string, args ...string) *exec
 	return cmd
 }
 
-// start plugs the database into the underlay at pgAddr, starts PostgreSQL
-// there and, as its administrator, creates pgUser with its password (sent
-// as a SCRAM verifier, so the password is in no statement or log of the
-// server's) and the database it owns.
-func (pg *postgres) start(t testing.TB, l *Lab) {
-	t.Helper()
-	start := time.Now()
-	pg.ns = l.AddHost(t, "pg", pgAddr.String()+"/24")
-	logf, err := os.Create(pg.log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pg.cmd = pg.command(pg.ns, "", pgBin(t, "postgres"), "-D", pg.data(),
-		"-c", "listen_addresses="+pgAddr.String(), "-c", "port="+strconv.Itoa(pgPort),
-		"-c", "unix_socket_directories="+pg.dir,
-		"-c", "ssl=on", "-c", "ssl_cert_file="+filepath.Join(pg.dir, "server.crt"), "-c", "ssl_key_file="+filepath.Join(pg.dir, "server.key"),
-		"-c", "password_encryption=scram-sha-256",
-		// A test's database: no durability, no shared memory left
-		// behind in /dev/shm.
-		"-c", "fsync=off", "-c", "dynamic_shared_memory_type=mmap")
-	pg.cmd.Stdout, pg.cmd.Stderr = logf, logf
-	if err := pg.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// A fast shutdown before the namespace's processes are killed: the
-	// server removes its shared memory and socket.
-	t.Cleanup(func() {
-		_ = pg.cmd.Process.Signal(syscall.SIGINT)
-		done := make(chan struct{})
-		go func() { _ = pg.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = pg.cmd.Process.Kill()
-		}
-		_ = logf.Close()
-	})
-	isready := pgBin(t, "pg_isready")
-	if err := retryEvery(100*time.Millisecond, 20*time.Second, func() error {
-		return pg.command(nil, "", isready, "-q", "-h", pg.dir, "-p", strconv.Itoa(pgPort)).Run()
-	}); err != nil {
-		t.Fatalf("postgres does not start: %v\n%s", err, tail(pg.log))
-	}
-	sql := fmt.Sprintf("CREATE ROLE %s LOGIN PASSWORD '%s';\nCREATE DATABASE %s OWNER %s;\n", pgUser, scramVerifier(t, pg.password), pgDB, pgUser)
-	if out, err := pg.command(nil, sql, "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", pg.dir, "-p", strconv.Itoa(pgPort), "-U", "postgres", "-d", "postgres").CombinedOutput(); err != nil {
-		t.Fatalf("postgres: creating %s: %v\n%s", pgUser, err, out)
-	}
-	t.Logf("postgres: up at %s in %v", netip.AddrPortFrom(pgAddr, pgPort), time.Since(start).Round(time.Millisecond))
-}
-
 // dataSource is the URL of the database for kine as pgUser with the
 // password given, over TLS verified against the database's CA
 // (sslmode=verify-full: the certificate is for pgAddr).
@@ -201,32 +239,40 @@ func (pg *postgres) dataSource(password string) string {
 	return u.String()
 }
 
-// value is what the database holds for key: the value of kine's newest row
-// for it, read with psql as pgUser over TLS with the password (from the
-// environment, not the command line).
-func (pg *postgres) value(key string) (string, error) {
+// values is what the database holds under the key prefix given: for each
+// key, the value of kine's newest row for it, read with psql as pgUser
+// over TLS with the password (from the environment, not the command
+// line).
+func (pg *postgres) values(prefix string) (map[string]string, error) {
 	conn := fmt.Sprintf("host=%s port=%d dbname=%s user=%s sslmode=verify-full sslrootcert=%s", pgAddr, pgPort, pgDB, pgUser, pg.ca)
-	cmd := pg.command(pg.ns, "SELECT convert_from(value, 'UTF8') FROM kine WHERE name = :'key' ORDER BY id DESC LIMIT 1;\n",
-		"psql", "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-v", "key="+key, conn)
+	cmd := pg.command(pg.ns, "SELECT DISTINCT ON (name) name, convert_from(value, 'UTF8') FROM kine WHERE starts_with(name, :'prefix') ORDER BY name, id DESC;\n",
+		"psql", "-X", "-A", "-t", "-F", "\t", "-v", "ON_ERROR_STOP=1", "-v", "prefix="+prefix, conn)
 	cmd.Env = append(cmd.Env, "PGPASSWORD="+pg.password)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("psql as %s: %w: %s", pgUser, err, strings.TrimSpace(string(out)))
+		return nil, fmt.Errorf("psql as %s: %w: %s", pgUser, err, strings.TrimSpace(string(out)))
 	}
-	return strings.TrimSpace(string(out)), nil
+	rows := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if k, v, ok := strings.Cut(line, "\t"); ok {
+			rows[k] = v
+		}
+	}
+	return rows, nil
 }
 
 // scramVerifier is what PostgreSQL stores for a SCRAM-SHA-256 password
 // (RFC 7677, RFC 5802; PostgreSQL's "SCRAM-SHA-256$iterations:salt$
 // StoredKey:ServerKey"), which CREATE ROLE takes in place of the password.
-func scramVerifier(t testing.TB, password string) string {
-	t.Helper()
+func scramVerifier(password string) (string, error) {
 	salt := make([]byte, 16)
-	_, _ = rand.Read(salt)
+	if _, err := rand.Read(salt); err != nil {
+		return "", err
+	}
 	const iterations = 4096
 	salted, err := pbkdf2.Key(sha256.New, password, salt, iterations, sha256.Size)
 	if err != nil {
-		t.Fatal(err)
+		return "", err
 	}
 	mac := func(key []byte, msg string) []byte {
 		h := hmac.New(sha256.New, key)
@@ -235,7 +281,7 @@ func scramVerifier(t testing.TB, password string) string {
 	}
 	stored := sha256.Sum256(mac(salted, "Client Key"))
 	b64 := base64.StdEncoding.EncodeToString
-	return fmt.Sprintf("SCRAM-SHA-256$%d:%s$%s:%s", iterations, b64(salt), b64(stored[:]), b64(mac(salted, "Server Key")))
+	return fmt.Sprintf("SCRAM-SHA-256$%d:%s$%s:%s", iterations, b64(salt), b64(stored[:]), b64(mac(salted, "Server Key"))), nil
 }
 
 // randomPassword is a fresh password with characters a URL must escape
