@@ -1,11 +1,9 @@
 package lab
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -85,6 +83,7 @@ type kineProc struct {
 // Up.
 func useKine(t testing.TB, l *Lab, s *Scenario) *kineCluster {
 	t.Helper()
+	requireLab(t) // before the build: without root the cache is not writable
 	kc := &kineCluster{l: l, bin: kineBinary(t), db: newPostgres(t)}
 	for _, n := range s.Nodes {
 		if !n.controller() {
@@ -289,13 +288,7 @@ func (kc *kineCluster) underlayReaches(t testing.TB, l *Lab, ln *LabNode, addr n
 // kineMetrics gets kine's metrics from inside the node, at loopback.
 func kineMetrics(ln *LabNode) error {
 	tr := &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (c net.Conn, err error) {
-			err = ln.NS.Do(func() (err error) {
-				c, err = (&net.Dialer{}).DialContext(ctx, network, addr)
-				return err
-			})
-			return c, err
-		},
+		DialContext:       ln.dialContext,
 		DisableKeepAlives: true,
 	}
 	r, err := (&http.Client{Timeout: 2 * time.Second, Transport: tr}).Get("http://127.0.0.1:2380/metrics")

@@ -2,8 +2,10 @@ package lab
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -218,3 +220,13 @@ func (ln *LabNode) NodeAddress(t testing.TB) netip.Addr {
 }
 
 func (ln *LabNode) String() string { return fmt.Sprintf("%s (%s)", ln.Name, ln.Role) }
+
+// dialContext dials from inside the node's network namespace, for an HTTP
+// transport that talks to what listens there on loopback.
+func (ln *LabNode) dialContext(ctx context.Context, network, addr string) (c net.Conn, err error) {
+	err = ln.NS.Do(func() (err error) {
+		c, err = (&net.Dialer{}).DialContext(ctx, network, addr)
+		return err
+	})
+	return c, err
+}

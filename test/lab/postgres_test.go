@@ -164,7 +164,7 @@ func (pg *postgres) up() error {
 	}
 	pg.exited = make(chan struct{})
 	go func() { _ = pg.cmd.Wait(); _ = logf.Close(); close(pg.exited) }()
-	if err := retryEvery(100*time.Millisecond, 30*time.Second, func() error {
+	if err := retryFor(30*time.Second, func() error {
 		return pg.command(nil, "", pg.bin["pg_isready"], "-q", "-h", pg.dir, "-p", strconv.Itoa(pgPort)).Run()
 	}); err != nil {
 		return fmt.Errorf("the server does not start: %w\n%s", err, tail(pg.log))
@@ -294,16 +294,4 @@ func randomPassword(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return base64.RawURLEncoding.EncodeToString(b) + "@/:% #"
-}
-
-// retryEvery calls f every interval until it succeeds or wait has passed.
-func retryEvery(interval, wait time.Duration, f func() error) error {
-	deadline := time.Now().Add(wait)
-	for {
-		err := f()
-		if err == nil || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(interval)
-	}
 }
