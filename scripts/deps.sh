@@ -3,8 +3,8 @@
 # ../shared/design/testing.md; cloud-init for `cloud-init schema` on the
 # examples; grub-emu for GRUB quoting; QEMU, swtpm for its
 # emulated TPM2, and mke2fs, mkfs.vfat and mcopy
-# for the VM test's disks, made without loop mounts). Without root it only
-# reports what is missing.
+# for the VM test's disks, made without loop mounts; PostgreSQL for the
+# cluster lab's kine). Without root it only reports what is missing.
 set -euo pipefail
 need=()
 for pair in wg:wireguard-tools wireguard-go:wireguard-go ip:iproute2 ping:iputils-ping \
@@ -14,6 +14,8 @@ for pair in wg:wireguard-tools wireguard-go:wireguard-go ip:iproute2 ping:iputil
 	cmd=${pair%%:*} pkg=${pair#*:}
 	command -v "$cmd" >/dev/null 2>&1 || need+=("$pkg")
 done
+# PostgreSQL's server programs are not on PATH.
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "deps: not root, not installing: ${need[*]} (privileged tests will skip)" >&2

@@ -15,6 +15,7 @@ if [ "$(id -u)" = 0 ]; then
 	bash scripts/rootfs.sh   # the cached Debian trixie rootfs for the boot tests
 	bash scripts/vm-image.sh # the VM test's cached guest, built on that rootfs
 	bash scripts/etcd.sh >/dev/null # the lab's etcd, built once into the test cache
+	bash scripts/kine.sh >/dev/null # the lab's kine, likewise
 fi
 
 bash scripts/lint.sh

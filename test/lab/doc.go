@@ -23,8 +23,10 @@
 // address put on one controller, and adds k0s's redirect of its API port to
 // the control-plane load balancer; every node must reach the API there.
 //
-// It does not run k0s, etcd, kine or keepalived (the stand-ins take their
-// ports; Lab.Replace lets a test run a real process in a stand-in's place),
-// it does not check UDP listeners beyond the WireGuard port, and it does not
-// hold validate --cluster to what it finds. docs/lab.md says how to run it.
+// It does not run k0s or keepalived (the stand-ins take their ports);
+// Lab.Replace runs a real process in a stand-in's place: etcd
+// (etcd_test.go), and kine on a PostgreSQL beside the nodes
+// (kine_test.go, postgres_test.go). It does not check UDP listeners
+// beyond the WireGuard port, and it does not hold validate --cluster to
+// what it finds. docs/lab.md says how to run it.
 package lab

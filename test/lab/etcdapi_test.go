@@ -2,14 +2,12 @@ package lab
 
 import (
 	"bytes"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"path/filepath"
 	"testing"
@@ -34,14 +32,8 @@ func newEtcdAPI(t testing.TB, ln *LabNode, certDir string) *etcdAPI {
 	pool := x509.NewCertPool()
 	pool.AppendCertsFromPEM(readFile(t, filepath.Join(certDir, "ca.crt")))
 	tr := &http.Transport{
-		TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
-		DialContext: func(ctx context.Context, network, addr string) (c net.Conn, err error) {
-			err = ln.NS.Do(func() (err error) {
-				c, err = (&net.Dialer{}).DialContext(ctx, network, addr)
-				return err
-			})
-			return c, err
-		},
+		TLSClientConfig:   &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12},
+		DialContext:       ln.dialContext,
 		DisableKeepAlives: true,
 	}
 	return &etcdAPI{ln: ln, c: &http.Client{Transport: tr, Timeout: 5 * time.Second}}

@@ -2,8 +2,10 @@ package lab
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -118,9 +120,12 @@ func (ln *LabNode) MustExec(t testing.TB, args ...string) string {
 }
 
 // writeInputs writes the node's document and host facts where apply
-// reads them, outside its root.
+// reads them, outside its root, and its Files under the root.
 func (ln *LabNode) writeInputs(t testing.TB, s *Scenario) {
 	t.Helper()
+	for path, content := range ln.Files {
+		writeFile(t, filepath.Join(ln.Root, path), []byte(content))
+	}
 	doc, err := yaml.Marshal(ln.Doc)
 	if err != nil {
 		t.Fatal(err)
@@ -215,3 +220,13 @@ func (ln *LabNode) NodeAddress(t testing.TB) netip.Addr {
 }
 
 func (ln *LabNode) String() string { return fmt.Sprintf("%s (%s)", ln.Name, ln.Role) }
+
+// dialContext dials from inside the node's network namespace, for an HTTP
+// transport that talks to what listens there on loopback.
+func (ln *LabNode) dialContext(ctx context.Context, network, addr string) (c net.Conn, err error) {
+	err = ln.NS.Do(func() (err error) {
+		c, err = (&net.Dialer{}).DialContext(ctx, network, addr)
+		return err
+	})
+	return c, err
+}

@@ -41,14 +41,16 @@ type Service struct {
 }
 
 func controllers(n *Node) bool          { return n.controller() }
+func etcdControllers(n *Node) bool      { return n.controller() && !n.runsKine() }
+func kineControllers(n *Node) bool      { return n.controller() && n.runsKine() }
 func kubelets(n *Node) bool             { return n.kubelet() }
 func fromAny(_, _ *Node) bool           { return true }
 func fromController(from, _ *Node) bool { return from.controller() }
 func fromKubelet(from, _ *Node) bool    { return from.kubelet() }
 
 // Services are where k0s v1.36.3+k0s.0 listens on a node of each role with
-// the ClusterConfig the agent renders (no onlyBindToAddress, etcd storage,
-// kube-router, kube-proxy in iptables mode), mirrored here because k0s
+// the ClusterConfig the agent renders (no onlyBindToAddress, etcd storage
+// unless the document says kine or sqlite, kube-router, kube-proxy in iptables mode), mirrored here because k0s
 // itself is not installable. Paths are in github.com/k0sproject/k0s at the
 // tag v1.36.3+k0s.0.
 var Services = []Service{
@@ -60,10 +62,13 @@ var Services = []Service{
 		Cite: "pkg/component/controller/konnectivity.go:148 (--agent-port), pkg/apis/k0s/v1beta1/konnectivity.go:35 (8132); the agents run on the nodes with a kubelet"},
 	{Name: "konnectivity-admin", Port: 8133, Bind: Loopback, On: controllers,
 		Cite: "pkg/component/controller/konnectivity.go:149 (--admin-port; konnectivity-server's admin bind address defaults to 127.0.0.1), pkg/apis/k0s/v1beta1/konnectivity.go:36"},
-	{Name: "etcd-peer", Port: 2380, Bind: PeerAddress, On: controllers, From: fromController,
+	{Name: "etcd-peer", Port: 2380, Bind: PeerAddress, On: etcdControllers, From: fromController,
 		Cite: "pkg/component/controller/etcd.go:176-177 (--listen-peer-urls from spec.storage.etcd.peerAddress)"},
-	{Name: "etcd-client", Port: 2379, Bind: Loopback, On: controllers,
+	{Name: "etcd-client", Port: 2379, Bind: Loopback, On: etcdControllers,
 		Cite: "pkg/component/controller/etcd.go:173 (--listen-client-urls https://127.0.0.1:2379)"},
+	// kine's etcd API is a unix socket (kine.go:110-113): no TCP listener.
+	{Name: "kine-metrics", Port: 2380, Bind: Every, On: kineControllers,
+		Cite: "pkg/component/controller/kine.go:114-115 (--metrics-bind-address :2380), with storage kine or sqlite (kine with its default datasource)"},
 	{Name: "kube-controller-manager", Port: 10257, Bind: Loopback, On: controllers,
 		Cite: "pkg/component/controller/controllermanager.go:43 (bind-address 127.0.0.1)"},
 	{Name: "kube-scheduler", Port: 10259, Bind: Loopback, On: controllers,

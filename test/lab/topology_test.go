@@ -50,6 +50,9 @@ type Node struct {
 	NoSysctls bool
 	// NoGuard leaves the rendered guard unloaded.
 	NoGuard bool
+	// Files are written under the node's root (path: content, mode 0600)
+	// before each apply: what a SecretSource of its document reads there.
+	Files map[string]string
 
 	ha      bool // a controller of a scenario with a VIP
 	index   int  // 1-based, the last byte of the node's addresses
