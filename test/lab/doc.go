@@ -22,6 +22,10 @@
 // With a virtual IP (ha_test.go) the lab stands in for keepalived too, the
 // address put on one controller, and adds k0s's redirect of its API port to
 // the control-plane load balancer; every node must reach the API there.
+// keepalived_test.go runs Debian's keepalived there instead, on the
+// configuration k0s renders from the agent's k0s.yaml (its template
+// mirrored in cplb_template_test.go), and holds it to one holder and a
+// failover.
 //
 // It does not run k0s, etcd, kine or keepalived (the stand-ins take their
 // ports; Lab.Replace lets a test run a real process in a stand-in's place),
