@@ -177,7 +177,7 @@ var tagPatterns = map[string]struct {
 	"hostport":      {`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*|[0-9]{1,3}(\.[0-9]{1,3}){3}|\[[0-9a-fA-F:.]+\]):[0-9]{1,5}$`, 0},
 	"qualifiedname": {`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`, 317},
 	"labelvalue":    {`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`, 63},
-	"nocontrol":     {`^[^\x00-\x1F\x7F-\x9F]*$`, 0},
+	"vrrppass":      {`^[^\x00-\x20\x7F-\x9F\s#!"{}$\\]*$`, 0},
 }
 
 func applyRules(s map[string]any, chain []tagCheck, kind reflect.Kind) {

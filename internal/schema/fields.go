@@ -131,7 +131,7 @@ var fieldMessages = map[string]string{
 	"hostport":      "must be host:port with a port from 1 to 65535",
 	"qualifiedname": "must be a Kubernetes qualified name: an optional DNS subdomain prefix and '/', then " + labelNameRule,
 	"labelvalue":    "must be a Kubernetes label value: empty or " + labelNameRule,
-	"nocontrol":     "must be one line of printable characters, without a control character (a line break, a tab): " + NoControlCharsWhy,
+	"vrrppass":      "must be " + VRRPPasswordRule,
 }
 
 func fieldMessage(fe fieldError) string {
