@@ -202,6 +202,12 @@ func renderKeepalived(k0sYAML []byte, defaultNIC string, apiPort int) (string, e
 	if err := k0sVRRPDefaults(in, defaultNIC); err != nil {
 		return "", fmt.Errorf("k0s would refuse spec.network.controlPlaneLoadBalancing.keepalived: %w", err)
 	}
+	return executeK0sKeepalivedTemplate(in, apiPort)
+}
+
+// executeK0sKeepalivedTemplate is k0s's template executed on the instances
+// (their defaults set), as cplb_linux.go:111-131 executes it.
+func executeK0sKeepalivedTemplate(in []k0sVRRPInstance, apiPort int) (string, error) {
 	tmpl, err := template.New("keepalived-vrrp").Parse(k0sKeepalivedVRRPTemplate)
 	if err != nil {
 		return "", err
