@@ -214,8 +214,9 @@ func (l *Lab) holders() []*LabNode {
 }
 
 // settleHolders waits until the set of holders is not empty and has not
-// changed for stable (adverts resolve two controllers that took the
-// address at once within one interval), for at most wait, and returns it.
+// changed for stable (two controllers that took the address at once hear
+// each other's next advert, within one interval, and one gives it up), for
+// at most wait, and returns it.
 func (l *Lab) settleHolders(wait, stable time.Duration) []*LabNode {
 	deadline := time.Now().Add(wait)
 	last, since := l.holders(), time.Now()
@@ -318,8 +319,8 @@ func keepalivedFailover(t *testing.T, unicast bool) {
 	l.Up(t, s)
 	start := time.Now()
 	kc.start(t, l.haNames()...)
-	hs := l.settleHolders(15*time.Second, 3*vrrpAdvert)
-	t.Logf("keepalived: %s holds the virtual IP, %v after the start (settled for %v)", names(hs), time.Since(start).Round(time.Millisecond), 3*vrrpAdvert)
+	hs := l.settleHolders(15*time.Second, 2*vrrpAdvert)
+	t.Logf("keepalived: %s holds the virtual IP, %v after the start (settled for %v)", names(hs), time.Since(start).Round(time.Millisecond), 2*vrrpAdvert)
 	v := &Verdict{}
 	l.checkOneHolder(v, hs)
 	if len(v.Problems) > 0 {
@@ -414,9 +415,9 @@ func TestNegativeKeepalivedUnicastPeerMissing(t *testing.T) {
 		t.Fatalf("keepalived: c3 alone does not hold the virtual IP (holders: %s)", names(hs))
 	}
 	kc.start(t, "c1", "c2")
-	time.Sleep(5 * vrrpAdvert) // c1's master-down interval and more
+	time.Sleep(4 * vrrpAdvert) // c1's master-down interval, 3.2 s
 	v := &Verdict{}
-	l.checkOneHolder(v, l.settleHolders(10*time.Second, 3*vrrpAdvert))
+	l.checkOneHolder(v, l.settleHolders(10*time.Second, 2*vrrpAdvert))
 	requireFail(t, v, "has 2 holders (c1, c3)")
 	kc.checkSecret(t, v)
 }
