@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,9 +89,7 @@ func keepalivedReads(t *testing.T, ns *netns.Netns, dir, name string, passes []s
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	pids := filepath.Join(dir, name)
-	cmd := exec.CommandContext(ctx, "ip", "netns", "exec", ns.Name, keepalivedBinary,
-		"--dont-fork", "--use-file", path, "--no-syslog", "--log-console", "--dump-conf",
-		"--pid", pids+".pid", "--vrrp_pid", pids+"-vrrp.pid", "--checkers_pid", pids+"-checkers.pid")
+	cmd := keepalivedCmd(ctx, ns, path, pids, "--dump-conf")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

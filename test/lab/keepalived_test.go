@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/corium/corium-agent/internal/testutil/host"
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // Real keepalived in place of the lab's stand-in for it, on every
@@ -154,9 +156,7 @@ func (kc *keepalivedCluster) proc(name string) *keepalivedProc {
 }
 
 // start runs keepalived on the controllers named, in the node's network
-// namespace, with k0s's arguments (cplb_linux.go:134-140) and pid files of
-// its own: keepalived refuses to start while a pid file names a running
-// instance, and the defaults are the host's.
+// namespace (keepalivedCmd).
 func (kc *keepalivedCluster) start(t testing.TB, names ...string) {
 	t.Helper()
 	for _, name := range names {
@@ -165,9 +165,7 @@ func (kc *keepalivedCluster) start(t testing.TB, names ...string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.cmd = exec.Command("ip", "netns", "exec", p.ln.NS.Name, keepalivedBinary,
-			"--dont-fork", "--use-file", p.conf, "--no-syslog", "--log-console",
-			"--pid", p.pids+".pid", "--vrrp_pid", p.pids+"-vrrp.pid", "--checkers_pid", p.pids+"-checkers.pid")
+		p.cmd = keepalivedCmd(context.Background(), p.ln.NS, p.conf, p.pids)
 		p.cmd.Stdout, p.cmd.Stderr = logf, logf
 		if err := p.cmd.Start(); err != nil {
 			t.Fatal(err)
@@ -176,6 +174,17 @@ func (kc *keepalivedCluster) start(t testing.TB, names ...string) {
 		go func() { _ = p.cmd.Wait(); _ = logf.Close(); close(p.exited) }()
 		t.Cleanup(func() { p.stop() })
 	}
+}
+
+// keepalivedCmd is keepalived on conf in ns's network namespace, with
+// k0s's arguments (cplb_linux.go:134-140), then extra, and pid files
+// named from pids: keepalived refuses to start while a pid file names a
+// running instance, and the defaults are the host's.
+func keepalivedCmd(ctx context.Context, ns *netns.Netns, conf, pids string, extra ...string) *exec.Cmd {
+	args := []string{"netns", "exec", ns.Name, keepalivedBinary,
+		"--dont-fork", "--use-file", conf, "--no-syslog", "--log-console",
+		"--pid", pids + ".pid", "--vrrp_pid", pids + "-vrrp.pid", "--checkers_pid", pids + "-checkers.pid"}
+	return exec.CommandContext(ctx, "ip", append(args, extra...)...)
 }
 
 // stop ends keepalived as k0s's supervisor does, with SIGTERM, and waits
@@ -362,19 +371,6 @@ func keepalivedFailover(t *testing.T, unicast bool) {
 	}
 	requirePass(t, l, v2)
 	kc.checkSecret(t, v, v2)
-}
-
-// retryForEvery calls f until it succeeds or wait has passed, every
-// interval.
-func retryForEvery(wait, interval time.Duration, f func() error) error {
-	deadline := time.Now().Add(wait)
-	for {
-		err := f()
-		if err == nil || time.Now().After(deadline) {
-			return err
-		}
-		time.Sleep(interval)
-	}
 }
 
 // TestKeepalivedUnicast: VRRP unicast between the controllers' underlay
