@@ -84,13 +84,15 @@ func NoControlChars(s string) bool { return !strings.ContainsFunc(s, unicode.IsC
 // to it.
 func VRRPPassword(s string) bool {
 	return !strings.ContainsFunc(s, func(r rune) bool {
-		return unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune(VRRPPasswordBreaks, r)
+		return unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune(KeepalivedBreaks, r)
 	})
 }
 
-// VRRPPasswordBreaks are the printable characters keepalived's parser
-// gives a meaning within a word (VRRPPassword).
-const VRRPPasswordBreaks = "#!\"{}$\\"
+// KeepalivedBreaks are the printable characters keepalived's parser gives
+// a meaning within a word (VRRPPassword): neither the VRRP password nor
+// the VRRP interface's name, which k0s writes unquoted too
+// (cplb_templates.go:17), may hold one.
+const KeepalivedBreaks = "#!\"{}$\\"
 
 // VRRPPasswordRule says what VRRPPassword takes and why, for the messages
 // of both checks.
