@@ -120,3 +120,42 @@ func keepalivedReads(t *testing.T, ns *netns.Netns, dir, name string, passes []s
 	}
 	return got
 }
+
+// TestKeepalivedReadsInterfaceName: k0s writes the VRRP interface's name
+// unquoted too (cplb_templates.go:17); keepalived reads a name the kernel
+// takes with a character of schema.KeepalivedBreaks as another and refuses
+// the file, and one without as it is. The agent refuses the first
+// (ha.interface's rule, and render's ChooseVRRP for a name it finds).
+func TestKeepalivedReadsInterfaceName(t *testing.T) {
+	t.Parallel()
+	requireLab(t)
+	host.RequireRoot(t, keepalivedBinary)
+	ns := newNamespace(t, "lki")
+	dir := t.TempDir()
+	for i, name := range []string{"e-0", "e#0", "e!0", "e$_PWD", "e{0"} {
+		ns.Run(t, "ip", "link", "add", name, "type", "veth", "peer", "name", fmt.Sprintf("p%d", i))
+		ns.Run(t, "ip", "link", "set", name, "up")
+		in := []k0sVRRPInstance{{VirtualIPs: []string{"192.0.2.100/24"}, Interface: name, AuthPass: "Qz7Xw9"}}
+		if err := k0sVRRPDefaults(in, "eth0"); err != nil {
+			t.Fatal(err)
+		}
+		conf, err := executeK0sKeepalivedTemplate(in, 6443)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("if%d.conf", i))
+		if err := os.WriteFile(path, []byte(conf), 0o400); err != nil {
+			t.Fatal(err)
+		}
+		out, err := ns.Try(keepalivedBinary, "--config-test", "--use-file", path, "--log-console", "--no-syslog")
+		taken := !strings.ContainsAny(name, schema.KeepalivedBreaks)
+		switch {
+		case taken && err != nil:
+			t.Errorf("%q: keepalived -t refuses it: %v\n%s", name, err, out)
+		case !taken && err == nil:
+			t.Errorf("%q: keepalived -t accepts it: the rule refuses it for nothing", name)
+		case !taken:
+			t.Logf("%q: keepalived -t refuses it: %s", name, strings.TrimSpace(out))
+		}
+	}
+}
