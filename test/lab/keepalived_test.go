@@ -68,8 +68,8 @@ func newVRRPPass(t testing.TB) string {
 	return hex.EncodeToString(b)
 }
 
-// keepalivedScenario is TestVirtualIP's set, three controllers sharing a
-// virtual IP of the underlay and a worker, its documents built with a
+// keepalivedScenario is three controllers sharing a virtual IP of the
+// underlay (the first with a kubelet) and a worker, its documents built with a
 // password of the test's; unicast gives every controller the one list of
 // the controllers' underlay addresses (each drops itself, render's
 // ChooseVRRP), else VRRP is multicast on the underlay's bridge.
@@ -106,7 +106,7 @@ func keepalivedScenario(t testing.TB, unicast bool) (*Scenario, string) {
 
 // useKeepalived sets the lab to run keepalived in place of its stand-in:
 // on each controller with ha the Starter renders and tests the
-// configuration; startKeepalived starts them.
+// configuration; start starts them.
 func useKeepalived(l *Lab, pass string) *keepalivedCluster {
 	kc := &keepalivedCluster{pass: pass}
 	if l.Replace == nil {
