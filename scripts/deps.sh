@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the tests use with real parts (see
 # ../shared/design/testing.md; cloud-init for `cloud-init schema` on the
-# examples; grub-emu for GRUB quoting; QEMU, swtpm for its
+# examples; grub-emu for GRUB quoting; keepalived for the cluster lab's
+# virtual IP; QEMU, swtpm for its
 # emulated TPM2, and mke2fs, mkfs.vfat and mcopy
 # for the VM test's disks, made without loop mounts; PostgreSQL for the
 # cluster lab's kine). Without root it only reports what is missing.
 set -euo pipefail
 need=()
-for pair in wg:wireguard-tools wireguard-go:wireguard-go ip:iproute2 ping:iputils-ping \
+for pair in wg:wireguard-tools wireguard-go:wireguard-go ip:iproute2 ping:iputils-ping keepalived:keepalived \
 	nft:nftables sysctl:procps systemd-nspawn:systemd-container debootstrap:debootstrap cloud-init:cloud-init grub-emu:grub-emu \
 	qemu-system-x86_64:qemu-system-x86 mke2fs:e2fsprogs mkfs.vfat:dosfstools mcopy:mtools \
 	swtpm:swtpm swtpm_setup:swtpm-tools; do

@@ -125,7 +125,7 @@ func TestApplyRefusesAResolvedPasswordSpanningLines(t *testing.T) {
 	}
 	var log bytes.Buffer
 	st, err := Run(context.Background(), demoOptions(root, &log))
-	if err == nil || !strings.Contains(err.Error(), "ha.authPassFrom: the password read from /run/corium/secrets/vrrp-pass holds a control character") {
+	if err == nil || !strings.Contains(err.Error(), "ha.authPassFrom: the password read from /run/corium/secrets/vrrp-pass is not one word of printable characters") {
 		t.Fatalf("apply: %v; want the password refused", err)
 	}
 	js, _ := json.Marshal(st)

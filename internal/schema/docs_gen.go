@@ -28,7 +28,7 @@ var typeDocs = map[string]string{
 	"Firewall.ClusterPorts":    "ClusterPorts: open, or overlay to accept the role's k0s ports only from wireguard interfaces and loopback.",
 	"Firewall.PublicPorts":     "PublicPorts are ports of the role's set that stay reachable from anywhere (e.g. 6443 for kubectl).",
 	"HA":                       "HA is the control-plane virtual IP through k0s keepalived (VRRP).",
-	"HA.AuthPass":              "AuthPass is the VRRP password inline (at most 8 characters, on one line).",
+	"HA.AuthPass":              "AuthPass is the VRRP password inline (at most 8 characters, one word of printable characters).",
 	"HA.AuthPassFrom":          "AuthPassFrom fetches the VRRP password at boot; exactly one of authPass and authPassFrom when enabled.",
 	"HA.Enabled":               "Enabled turns the virtual IP on; only for controller roles.",
 	"HA.Interface":             "Interface is the VRRP interface: a host interface's name, or its MAC address; unset, the agent takes the one whose route reaches the unicast peers, or whose network holds the VIP.",

@@ -44,7 +44,7 @@ var stringRules = map[string]func(string) bool{
 	"hostport":      isHostPort,
 	"qualifiedname": isQualifiedName,
 	"labelvalue":    isLabelValue,
-	"nocontrol":     NoControlChars,
+	"vrrppass":      VRRPPassword,
 }
 
 // fieldValidator is validator configured as the tags expect: yaml names, a

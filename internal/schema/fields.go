@@ -120,7 +120,7 @@ var fieldMessages = map[string]string{
 	"required":      "is required",
 	"dnslabel":      "must be a DNS label: at most 63 lowercase letters, digits or '-', starting and ending with a letter or digit",
 	"dnssubdomain":  "must be a DNS subdomain (RFC 1123), as a Kubernetes node name is: at most 253 characters, labels of at most 63 lowercase letters, digits or '-' separated by dots, each starting and ending with a letter or digit",
-	"hostlink":      "must be a host interface's name as the kernel allows it (1 to 15 bytes, no '/', ':', whitespace or control character, not '.' or '..'; VLANs and bonds such as bond0.100 are fine) or its MAC address as ip link prints it (lowercase hex pairs joined by ':'), which k0s looks up among the host's interfaces",
+	"hostlink":      "must be a host interface's name as the kernel allows it (1 to 15 bytes, no '/', ':', whitespace or control character, not '.' or '..'; VLANs and bonds such as bond0.100 are fine) and keepalived reads as it is (none of # ! \" { } $ \\, which it reads otherwise where k0s writes the name) or its MAC address as ip link prints it (lowercase hex pairs joined by ':'), which k0s looks up among the host's interfaces",
 	"hostorip":      "must be a host name or an IP address",
 	"ifname":        "must be an interface name: at most 15 characters matching ^[a-z0-9][-a-z0-9]*$",
 	"netprefix":     "must be a network prefix such as 10.244.0.0/16 (no host bits set)",
@@ -131,7 +131,7 @@ var fieldMessages = map[string]string{
 	"hostport":      "must be host:port with a port from 1 to 65535",
 	"qualifiedname": "must be a Kubernetes qualified name: an optional DNS subdomain prefix and '/', then " + labelNameRule,
 	"labelvalue":    "must be a Kubernetes label value: empty or " + labelNameRule,
-	"nocontrol":     "must be one line of printable characters, without a control character (a line break, a tab): " + NoControlCharsWhy,
+	"vrrppass":      "must be " + VRRPPasswordRule,
 }
 
 func fieldMessage(fe fieldError) string {

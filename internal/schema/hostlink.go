@@ -17,7 +17,9 @@ func isHostLink(s string) bool {
 	if mac, err := net.ParseMAC(s); err == nil {
 		return mac.String() == s
 	}
-	return isKernelLinkName(s)
+	// k0s writes the name unquoted into keepalived's configuration
+	// (cplb_templates.go:17), where keepalived would read "e#0" as "e".
+	return isKernelLinkName(s) && !strings.ContainsAny(s, KeepalivedBreaks)
 }
 
 // IsHostLinkMAC says a valid ha.interface is a MAC address, not a name.

@@ -20,6 +20,9 @@ func TestHostLink(t *testing.T) {
 		// dev_valid_name's refusals, and a control character.
 		"": false, ".": false, "..": false, "eth0:1": false, "a/b": false, "a b": false,
 		"a\tb": false, "a\nb": false, strings.Repeat("a", 16): false, "x\u00a0y": false, "a\x01": false,
+		// Names the kernel takes and keepalived reads otherwise where k0s
+		// writes them (test/lab's TestKeepalivedReadsAuthPass shows how).
+		"e#0": false, "e!0": false, `e"0`: false, "e{0": false, "e}0": false, "$_PWD": false, `e\0`: false,
 		// A MAC address as ip link prints it, of each length net.ParseMAC reads.
 		"52:54:00:ab:cd:ef": true, "02:00:00:00:00:00:00:01": true,
 		"80:00:02:08:fe:80:00:00:00:00:00:00:02:00:5e:10:00:00:00:01": true,

@@ -64,14 +64,41 @@ func (v *crossCheck) ha() {
 const MaxAuthPassBytes = 8
 
 // NoControlChars reports whether s holds no control character (C0, DEL or
-// C1: a line break, a tab, NUL, an escape). It is the one rule on the VRRP
-// password's characters: validation checks ha.authPass with it (the
-// nocontrol tag), render the password resolved from ha.authPassFrom.
+// C1: a line break, a tab, NUL, an escape).
 func NoControlChars(s string) bool { return !strings.ContainsFunc(s, unicode.IsControl) }
 
-// NoControlCharsWhy is why the VRRP password must hold no control
-// character, for the messages of both checks.
-const NoControlCharsWhy = "keepalived's configuration, which k0s writes the password into, is line-based"
+// VRRPPassword reports whether keepalived reads s as it is where k0s writes
+// it, unquoted, as the last word of the line `auth_pass {{ .AuthPass }}`
+// (k0s v1.36.3+k0s.0 pkg/component/controller/cplb/cplb_templates.go:35):
+// one word of printable characters. keepalived (2.2.7) splits the line at
+// whitespace and takes the first word ("Qz7 Xw9" is read as "Qz7"), ends it
+// at # or ! (a comment: "Qz7#Xw9" is read as "Qz7"), takes " as a quote
+// and { } as a block's bounds (one of them breaks the file, which
+// keepalived then refuses), replaces $NAME and ${NAME} with a definition
+// of its own ($_RANDOM is a random number, another on each controller, so
+// their adverts never match), takes a \ alone as the line's continuation
+// (and reads no password), and a control character breaks the line. It is the one
+// rule on the VRRP password's characters: validation checks ha.authPass
+// with it (the vrrppass tag), render the password resolved from
+// ha.authPassFrom; test/lab's TestKeepalivedReadsAuthPass holds keepalived
+// to it.
+func VRRPPassword(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune(KeepalivedBreaks, r)
+	})
+}
+
+// KeepalivedBreaks are the printable characters keepalived's parser gives
+// a meaning within a word (VRRPPassword): neither the VRRP password nor
+// the VRRP interface's name, which k0s writes unquoted too
+// (cplb_templates.go:17), may hold one.
+const KeepalivedBreaks = "#!\"{}$\\"
+
+// VRRPPasswordRule says what VRRPPassword takes and why, for the messages
+// of both checks.
+const VRRPPasswordRule = "one word of printable characters, without whitespace, a control character (a line break, a tab) or any of # ! \" { } $ \\: " +
+	"k0s writes the password unquoted into keepalived's configuration, where a space ends the word keepalived takes, # and ! begin a comment, " +
+	"\" a quote, { } a block, $ a variable keepalived replaces, and a \\ alone continues the line"
 
 // unicastFamilies: keepalived sends unicast adverts from one address, so
 // the peers share its family, and a wireguard VRRP interface must have an

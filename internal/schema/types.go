@@ -150,9 +150,9 @@ type HA struct {
 	Interface string `yaml:"interface,omitempty" json:"interface,omitempty" validate:"omitempty,hostlink"`
 	// VirtualRouterID is the VRRP router ID; unset lets k0s choose.
 	VirtualRouterID *int `yaml:"virtualRouterID,omitempty" json:"virtualRouterID,omitempty" validate:"omitempty,min=1,max=255"`
-	// AuthPass is the VRRP password inline (at most 8 characters, on one
-	// line).
-	AuthPass *secret.Value `yaml:"authPass,omitempty" json:"authPass,omitempty" validate:"omitempty,max=8,nocontrol" secret:"password"`
+	// AuthPass is the VRRP password inline (at most 8 characters, one word
+	// of printable characters).
+	AuthPass *secret.Value `yaml:"authPass,omitempty" json:"authPass,omitempty" validate:"omitempty,max=8,vrrppass" secret:"password"`
 	// AuthPassFrom fetches the VRRP password at boot; exactly one of
 	// authPass and authPassFrom when enabled.
 	AuthPassFrom *secret.Source `yaml:"authPassFrom,omitempty" json:"authPassFrom,omitempty" secret:"password"`

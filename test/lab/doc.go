@@ -22,11 +22,15 @@
 // With a virtual IP (ha_test.go) the lab stands in for keepalived too, the
 // address put on one controller, and adds k0s's redirect of its API port to
 // the control-plane load balancer; every node must reach the API there.
+// keepalived_test.go runs Debian's keepalived there instead, on the
+// configuration k0s renders from the agent's k0s.yaml (its template
+// mirrored in cplb_template_test.go), and holds it to one holder and a
+// failover.
 //
-// It does not run k0s or keepalived (the stand-ins take their ports);
-// Lab.Replace runs a real process in a stand-in's place: etcd
-// (etcd_test.go), and kine on a PostgreSQL beside the nodes
-// (kine_test.go, postgres_test.go). It does not check UDP listeners
+// It does not run k0s (the stand-ins take its ports); Lab.Replace runs a
+// real process in a stand-in's place: etcd (etcd_test.go), kine on a
+// PostgreSQL beside the nodes (kine_test.go, postgres_test.go) and
+// keepalived (keepalived_test.go). It does not check UDP listeners
 // beyond the WireGuard port, and it does not hold validate --cluster to
 // what it finds. docs/lab.md says how to run it.
 package lab

@@ -324,13 +324,19 @@ func (l *Lab) underlayReaches(t testing.TB, ln *LabNode, addr string, port int) 
 
 // retryFor calls f until it succeeds or wait has passed, a second apart.
 func retryFor(wait time.Duration, f func() error) error {
+	return retryForEvery(wait, time.Second, f)
+}
+
+// retryForEvery calls f until it succeeds or wait has passed, interval
+// apart.
+func retryForEvery(wait, interval time.Duration, f func() error) error {
 	deadline := time.Now().Add(wait)
 	for {
 		err := f()
 		if err == nil || time.Now().After(deadline) {
 			return err
 		}
-		time.Sleep(time.Second)
+		time.Sleep(interval)
 	}
 }
 

@@ -12,11 +12,17 @@ import (
 // document enables ha with it (and makes it cluster.endpoint), k0s's
 // control-plane load balancer runs in userspace (the agent sets no
 // virtualServers), and the lab stands in for keepalived by putting the
-// address on the first controller's eth0.
+// address on the first controller's eth0, unless a test runs keepalived
+// in its place (Lab.Replace[keepalivedService], keepalived_test.go).
 
-// vipAuthPass is the documents' VRRP password (nothing checks it: no
-// keepalived runs).
+// vipAuthPass is the documents' VRRP password (nothing checks it unless
+// keepalived runs, whose tests draw their own).
 const vipAuthPass = "labvrrp1"
+
+// keepalivedService names keepalived in Lab.Replace: its Starter runs on
+// every controller with ha, in place of the lab's putting the address on
+// the first, and the holder is then whichever controller has it.
+const keepalivedService = "keepalived"
 
 // cplbProxy is k0s's userspace load balancer (the last of Services), to
 // which k0s redirects the virtual IP's API port.
@@ -42,10 +48,10 @@ func haDoc(s *Scenario, n *Node, d *Doc) {
 	}
 }
 
-// holder is the controller the virtual IP is on.
+// holder is the controller the virtual IP is on (the first one found).
 func (l *Lab) holder() *LabNode {
 	for _, ln := range l.Nodes {
-		if ln.ha {
+		if ln.ha && (l.Replace[keepalivedService] == nil || ln.holdsVIP(l.S.VIP)) {
 			return ln
 		}
 	}
@@ -62,7 +68,15 @@ func (l *Lab) startVIP(t testing.TB) {
 	if !l.S.VIP.IsValid() {
 		return
 	}
-	l.holder().NS.Run(t, "ip", "addr", "add", l.S.VIP.String(), "dev", "eth0")
+	if start := l.Replace[keepalivedService]; start != nil {
+		for _, ln := range l.Nodes {
+			if ln.ha {
+				start(t, ln, Service{Name: keepalivedService})
+			}
+		}
+	} else {
+		l.holder().NS.Run(t, "ip", "addr", "add", l.S.VIP.String(), "dev", "eth0")
+	}
 	rule := fmt.Sprintf("table ip labcplb {\n chain pre { type nat hook prerouting priority dstnat;\n  ip daddr %s tcp dport 6443 redirect to :6444\n }\n}\n", l.S.VIP.Addr())
 	for _, ln := range l.Nodes {
 		if ln.ha {

@@ -87,7 +87,7 @@ func TestNonCanonicalKeyIsWhatWgRefuses(t *testing.T) {
 const (
 	fuzzResolvedKey   = "kPPbxDFN0Gp1qG4ObSFuvFd/fIr3pMymbZT0HeN7cVA="
 	fuzzResolvedToken = "H4sIAAAAAAAC-fuzz-resolved-token-9b1e2f"
-	fuzzResolvedPass  = "Zq7!x2Lw"
+	fuzzResolvedPass  = "Zq7%x2Lw"
 )
 
 var renderSeeds = []string{

@@ -43,10 +43,11 @@ func k0sCPLB(cfg *schema.Config, in K0sInputs) *k0syaml.CPLB {
 }
 
 // checkCPLB refuses, before anything is written, what k0s would refuse at
-// `k0s install` or what would leave keepalived unable to start: a resolved
-// password over 8 characters or holding a control character (the inline
-// one is checked by validation, by the same rules), and a VRRP interface or
-// unicast source that cannot be found (ChooseVRRP; k0s refuses unicast peers
+// `k0s install` or what would leave keepalived unable to start or reading
+// another password: a resolved password over 8 characters or not one word
+// of printable characters, which keepalived would cut or refuse where k0s
+// writes it (the inline one is checked by validation, by the same rules),
+// and a VRRP interface or unicast source that cannot be found (ChooseVRRP; k0s refuses unicast peers
 // without a source, cplb.go:194-196: "UnicastPeers require a valid
 // UnicastSourceIP"). It returns where keepalived runs.
 func checkCPLB(cfg *schema.Config, authPass secret.Value, facts *hostfacts.Facts) (VRRP, error) {
@@ -59,9 +60,9 @@ func checkCPLB(cfg *schema.Config, authPass secret.Value, facts *hostfacts.Facts
 			return VRRP{}, fmt.Errorf("ha.authPassFrom: the password read from %s is %d bytes; keepalived takes at most %d (k0s refuses a longer one at install)",
 				from.Where(), n, schema.MaxAuthPassBytes)
 		}
-		if !schema.NoControlChars(pass) {
-			return VRRP{}, fmt.Errorf("ha.authPassFrom: the password read from %s holds a control character (a line break, a tab); %s, so put the password on one line of printable characters",
-				from.Where(), schema.NoControlCharsWhy)
+		if !schema.VRRPPassword(pass) {
+			return VRRP{}, fmt.Errorf("ha.authPassFrom: the password read from %s is not %s",
+				from.Where(), schema.VRRPPasswordRule)
 		}
 	}
 	return ChooseVRRP(cfg, facts)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strings"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/schema"
@@ -86,6 +87,12 @@ func ChooseVRRP(cfg *schema.Config, facts *hostfacts.Facts) (VRRP, error) {
 			return VRRP{}, fmt.Errorf("ha.interface: is a MAC address, which k0s looks up among the host's interfaces at install, and %s", why)
 		}
 		link = name
+	}
+	// k0s writes the name unquoted into keepalived's configuration
+	// (cplb_templates.go:17), where "e#0" is read as "e": a name chosen
+	// here or found behind a MAC is held to ha.interface's rule.
+	if strings.ContainsAny(link, schema.KeepalivedBreaks) {
+		return VRRP{}, fmt.Errorf("ha.interface: keepalived would run on %q, whose name holds one of # ! \" { } $ \\, which keepalived reads otherwise where k0s writes the name; name another interface in ha.interface, or rename this one", link)
 	}
 	if len(cfg.HA.UnicastPeers) == 0 {
 		return v, nil

@@ -168,3 +168,30 @@ func TestChooseVRRPMulticastFollowsTheVirtualIP(t *testing.T) {
 		})
 	}
 }
+
+// An interface chosen from the host's facts, or found behind a MAC, whose
+// name keepalived would read otherwise where k0s writes it ("e#1" as "e")
+// is refused as ha.interface's rule refuses a typed one.
+func TestChooseVRRPRefusesANameKeepalivedMisreads(t *testing.T) {
+	hashed := func() *hostfacts.Facts { f := twoNICs(); f.Interfaces[2].Name = "e#1"; return f }
+	byMAC := haConfig()
+	byMAC.HA.Interface = "52:54:00:ab:cd:ef"
+	macFacts := hashed()
+	macFacts.Interfaces[2].MAC = "52:54:00:ab:cd:ef"
+	for _, tc := range []struct {
+		name  string
+		cfg   *schema.Config
+		facts *hostfacts.Facts
+	}{
+		{"unicast peers behind it", unsetInterface("192.0.2.12"), hashed()},
+		{"the virtual IP's network on it", unsetInterface(), hashed()},
+		{"behind a MAC", byMAC, macFacts},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ChooseVRRP(tc.cfg, tc.facts)
+			if err == nil || !strings.Contains(err.Error(), `ha.interface: keepalived would run on "e#1", whose name holds one of`) {
+				t.Fatalf("got %v; want the name refused", err)
+			}
+		})
+	}
+}
