@@ -252,6 +252,7 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	r.errors, r.warnings, r.strict = len(r.Findings.Errors()), len(r.Findings.Warnings()), c.strict
 	r.Valid = r.errors == 0 && (!c.strict || r.warnings == 0)
 	r.Findings = r.Findings.Shown() // the cluster check reads r.node's, all of them
+	r.node.Compact()                // kept for --cluster: its tree is parsed again if a finding needs a place
 	return r
 }
 
