@@ -84,6 +84,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if !checkFormat(stderr, "validate", *format) {
 		return exitUsage
 	}
+	if *asCluster {
+		collectForSet()
+	}
 	c := checks{strict: *strict}
 	switch *usedFor {
 	case "":
