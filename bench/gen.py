@@ -22,8 +22,12 @@ With "again", a corium config of N peers (corium-N.yaml) and the same node
 on an again run (corium-N-again.yaml): every 50th peer's endpoint on another
 port and 10 peers more, what plan --again diffs.
 
+With "cluster", the fleet's corium documents only, for validate --cluster's
+memory and time (HUBS at least NODES: a full mesh).
+
 usage: gen.py OUTDIR N [N...]
        gen.py fleet OUTDIR NODES PEERS
+       gen.py cluster OUTDIR NODES HUBS
        gen.py again OUTDIR N
 """
 import base64
@@ -125,18 +129,21 @@ def ignition(private, ps, host="bench-node", address="10.10.255.1/16", unit=UNIT
     return json.dumps(cfg, indent=2) + "\n"
 
 
-def fleet(outdir, nodes, npeers):
-    """Writes node-NNN.{corium.yaml,ignition.json,cloud-config.yaml}."""
+def fleet(outdir, nodes, npeers, formats=("corium.yaml", "ignition.json", "cloud-config.yaml")):
+    """Writes node-NNN.{corium.yaml,ignition.json,cloud-config.yaml}, or
+    the formats named. With PEERS at least NODES every node is a hub: a
+    full mesh."""
     rng = random.Random(nodes * 1000 + npeers)
     privates = [key(rng) for _ in range(nodes)]
     publics = [key(rng) for _ in range(nodes)]
     hubs = min(npeers, nodes)
-    if nodes - hubs > 254 * hubs or hubs > 254:
+    if nodes - hubs > 254 * hubs or (hubs > 254 and nodes > hubs):
         sys.exit("fleet: %d nodes do not fit %d hubs' blocks of 254" % (nodes, hubs))
-    # Hubs at 10.20.255.x; the other nodes in one /24 block per hub, whose
-    # hub they reach them through.
+    # Hubs at 10.20.255.x (a full mesh past 254 nodes on to 10.20.254.x
+    # and down); the other nodes in one /24 block per hub, whose hub they
+    # reach them through.
     block = lambda i: (i - hubs) % hubs
-    addr = lambda i: ("10.20.255.%d" % (i + 1) if i < hubs
+    addr = lambda i: ("10.20.%d.%d" % (255 - i // 254, i % 254 + 1) if i < hubs
                       else "10.20.%d.%d" % (block(i), (i - hubs) // hubs + 1))
     underlay = lambda i: "198.18.%d.%d" % (i // 250, i % 250 + 1)
 
@@ -173,12 +180,13 @@ def fleet(outdir, nodes, npeers):
                     "        endpoint: " + p["endpoint"],
                     "        allowedIPs: [%s]" % ", ".join(p["allowedIPs"]),
                     "        persistentKeepalive: %d" % p["persistentKeepalive"]]
-        texts = (("corium.yaml", "\n".join(out) + "\n"),
-                 ("ignition.json", ignition(privates[i], ps, host, addr(i) + "/16", unit)),
-                 ("cloud-config.yaml", cloud_config(privates[i], ps, host, addr(i) + "/16", unit)))
+        texts = (("corium.yaml", lambda: "\n".join(out) + "\n"),
+                 ("ignition.json", lambda: ignition(privates[i], ps, host, addr(i) + "/16", unit)),
+                 ("cloud-config.yaml", lambda: cloud_config(privates[i], ps, host, addr(i) + "/16", unit)))
         for ext, text in texts:
-            with open(os.path.join(outdir, "%s.%s" % (host, ext)), "w") as f:
-                f.write(text)
+            if ext in formats:
+                with open(os.path.join(outdir, "%s.%s" % (host, ext)), "w") as f:
+                    f.write(text())
 
 
 def again(outdir, n):
@@ -204,6 +212,10 @@ def main():
     if len(sys.argv) == 5 and sys.argv[1] == "fleet":
         os.makedirs(sys.argv[2], exist_ok=True)
         fleet(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        return
+    if len(sys.argv) == 5 and sys.argv[1] == "cluster":
+        os.makedirs(sys.argv[2], exist_ok=True)
+        fleet(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), formats=("corium.yaml",))
         return
     if len(sys.argv) < 3:
         sys.exit(__doc__.strip().splitlines()[-1])

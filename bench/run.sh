@@ -3,12 +3,14 @@
 # validators on equivalent configurations (10, 200 and 2,000 WireGuard peers),
 # a fleet (500 node documents of 10 peers: one validate call against one
 # ignition-validate run a file), then binary size and peak RSS of validate
-# and apply --root, and plan --again on a root applied with 6,000 peers.
+# and apply --root, and plan --again on a root applied with 6,000 peers,
+# and validate --cluster's peak RSS and time per peer entry on a full mesh
+# and a hub-and-spoke set, failing when the peak is over its bound.
 #
 # Not part of the test suite: figures depend on the machine. Installs the peer
 # tools when missing. BENCH_RUNS (default 31) sets the runs per tool and size.
 # BENCH_ONLY runs only the sections it names, comma-separated: validate,
-# fleet, binary, apply, again, boot (BENCH_ONLY=validate is the quick
+# fleet, binary, apply, again, cluster, boot (BENCH_ONLY=validate is the quick
 # comparison with ignition-validate). BENCH_PEERS names the validators
 # validate is compared with (default ignition,cloud-init).
 set -euo pipefail
@@ -23,6 +25,7 @@ FLEET_NODES=${BENCH_FLEET_NODES:-500}
 FLEET_PEERS=${BENCH_FLEET_PEERS:-10}
 FLEET_ROUNDS=${BENCH_FLEET_ROUNDS:-5}
 FLEET_SAMPLE=${BENCH_FLEET_SAMPLE:-10}
+CLUSTER_RUNS=${BENCH_CLUSTER_RUNS:-3}
 ONLY=${BENCH_ONLY:-}
 PEERS=${BENCH_PEERS:-ignition,cloud-init}
 PY=/usr/bin/python3 # cloud-init's own interpreter, never a pyenv shim
@@ -31,8 +34,8 @@ PY=/usr/bin/python3 # cloud-init's own interpreter, never a pyenv shim
 section() { [ -z "$ONLY" ] || [[ ",$ONLY," == *",$1,"* ]]; }
 for s in ${ONLY//,/ }; do
 	case $s in
-	validate | fleet | binary | apply | again | boot) ;;
-	*) echo "BENCH_ONLY: no section $s (validate, fleet, binary, apply, again, boot)" >&2; exit 2 ;;
+	validate | fleet | binary | apply | again | cluster | boot) ;;
+	*) echo "BENCH_ONLY: no section $s (validate, fleet, binary, apply, again, cluster, boot)" >&2; exit 2 ;;
 	esac
 done
 for p in ${PEERS//,/ }; do
@@ -48,17 +51,22 @@ apt_install() {
 		{ apt-get update >/dev/null && apt-get install -y --no-install-recommends "$@" >/dev/null; }
 }
 
+# peers says whether a section that runs compares with the peer tools.
+peers() { section validate || section fleet; }
+
 missing=()
 [ -x /usr/bin/time ] || missing+=(time)
 [ -x "$PY" ] || missing+=(python3)
-[ -x /usr/bin/cloud-init ] || missing+=(cloud-init)
-command -v ignition-validate >/dev/null || missing+=(ignition)
+if peers; then
+	[ -x /usr/bin/cloud-init ] || missing+=(cloud-init)
+	command -v ignition-validate >/dev/null || missing+=(ignition)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "installing ${missing[*]}" >&2
 	apt_install "${missing[@]}" || true
 fi
 IGNITION=$(command -v ignition-validate || true)
-if [ -z "$IGNITION" ]; then
+if [ -z "$IGNITION" ] && peers; then
 	# No Debian package here: build Ignition's validator from its Go module.
 	echo "building ignition-validate from github.com/coreos/ignition/v2" >&2
 	GOBIN=$PWD/bench/.tools CGO_ENABLED=0 go install github.com/coreos/ignition/v2/validate@latest
@@ -73,7 +81,7 @@ AGENT=$work/corium-agent
 "$PY" bench/gen.py "$work/configs" ${SIZES//,/ }
 
 echo "== machine: $(nproc) cores, $(uname -r); $(go version | cut -d' ' -f3); load average $(cut -d' ' -f1-3 /proc/loadavg) (figures are only comparable on an idle machine)"
-echo "== peers: $("$IGNITION" --version 2>&1 | head -1); cloud-init $("$PY" /usr/bin/cloud-init --version 2>&1 | awk '{print $2}')"
+peers && echo "== peers: $("$IGNITION" --version 2>&1 | head -1); cloud-init $("$PY" /usr/bin/cloud-init --version 2>&1 | awk '{print $2}')"
 
 if section validate; then
 	echo
@@ -142,6 +150,44 @@ if section again; then
 			END { printf "%-10s %10.2f %12.1f %11d\n", d, t[int((NR + 1) / 2)] / 1000, m / 1024, c }'
 	done
 	rm -rf "$root"
+fi
+
+if section cluster; then
+	echo
+	echo "== validate --cluster: peak RSS (the max), wall and CPU time (user+sys; medians of $CLUSTER_RUNS) over a full mesh and a hub-and-spoke set (gen.py cluster), two sizes each"
+	# name nodes hubs bound-MB: a full mesh has every node a hub; the hub
+	# sets have 10 hubs peered with every node, the rest with the hubs. The
+	# bound is the set's peak RSS target; none is set for the smaller sizes.
+	printf '%-10s %12s %10s %10s %12s %14s %14s\n' set "peer entries" "wall ms" "CPU ms" "max RSS MB" "wall us/entry" "CPU us/entry"
+	over=0
+	for spec in mesh-250:250:250:- mesh-500:500:500:256 hub-500:500:10:- hub-2000:2000:10:128; do
+		IFS=: read -r name nodes hubs bound <<<"$spec"
+		dir=$work/cluster/$name
+		"$PY" bench/gen.py cluster "$dir" "$nodes" "$hubs"
+		entries=$(cat "$dir"/*.yaml | grep -c '^      - publicKey: ')
+		"$AGENT" validate --strict --cluster "$dir" >"$work/cluster.out" 2>&1 ||
+			{ echo "validate --cluster failed on $name:" >&2; tail -20 "$work/cluster.out" >&2; exit 1; }
+		: >"$work/cluster.tsv"
+		for _ in $(seq "$CLUSTER_RUNS"); do
+			start=$(date +%s%N)
+			/usr/bin/time -f '%M %U %S' -o "$work/rss" "$AGENT" validate --strict --cluster "$dir" >/dev/null
+			end=$(date +%s%N)
+			echo "$(((end - start) / 1000)) $(tail -1 "$work/rss")" >>"$work/cluster.tsv"
+		done
+		cpu=$(awk '{ print ($3 + $4) * 1e6 }' "$work/cluster.tsv" | sort -n | awk '{ c[NR] = $1 } END { print c[int((NR + 1) / 2)] }')
+		line=$(sort -n "$work/cluster.tsv" | awk -v n="$name" -v e="$entries" -v b="$bound" -v c="$cpu" '{ t[NR] = $1; if ($2 > m) m = $2 }
+			END { w = t[int((NR + 1) / 2)]; mb = m / 1024
+				printf "%-10s %12d %10.1f %10.1f %12.1f %14.2f %14.2f", n, e, w / 1000, c / 1000, mb, w / e, c / e
+				if (b != "-") printf "  (bound %d MB: %s)", b, mb <= b ? "met" : "NOT met" }')
+		echo "$line"
+		[[ $line == *"NOT met"* ]] && over=1
+		rm -rf "$dir"
+	done
+	echo "(linear in peer entries: the time per entry stays about the same from a shape's smaller size to its larger; CPU time is the steadier figure on a busy machine)"
+	if [ "$over" -ne 0 ]; then
+		echo "validate --cluster's peak RSS is over its bound (above)" >&2
+		exit 1
+	fi
 fi
 
 if section boot; then

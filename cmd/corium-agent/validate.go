@@ -87,6 +87,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if !checkFormat(stderr, "validate", *format) {
 		return exitUsage
 	}
+	if *asCluster {
+		collectForSet()
+	}
 	c := checks{strict: *strict}
 	switch *usedFor {
 	case "":
@@ -263,6 +266,7 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	for i, f := range r.Findings {
 		r.text[i] = findingText(r.File, n.Delivery, f)
 	}
+	r.node.Compact() // kept for --cluster: its tree is parsed again if a finding needs a place
 	return r
 }
 

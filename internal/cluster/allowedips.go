@@ -28,20 +28,18 @@ func (c *check) allowedIPs() {
 			c.fix(allowedFix(e, missing))
 		}
 	})
+	first := map[netip.Addr]claim{} // emptied for each file, its room kept
 	for _, n := range c.set {
-		c.claims(n)
+		clear(first)
+		c.claims(n, first)
 	}
 }
 
 // claims: two entries of one file on different interfaces that hold one
 // address of another node send its traffic two ways (entries of one
-// interface are the file's own overlap check).
-func (c *check) claims(n *node) {
-	type claim struct {
-		e *entry
-		k int
-	}
-	first := map[netip.Addr]claim{}
+// interface are the file's own overlap check). first comes empty, and
+// takes the first entry to hold each address.
+func (c *check) claims(n *node, first map[netip.Addr]claim) {
 	for _, f := range n.ifaces {
 		for _, e := range f.peers {
 			for k, p := range e.allowed {
@@ -58,6 +56,13 @@ func (c *check) claims(n *node) {
 			}
 		}
 	}
+}
+
+// claim is the entry of a file that holds an address first, and where in
+// its allowedIPs.
+type claim struct {
+	e *entry
+	k int
 }
 
 // each calls f for every address of another file's interface that p holds.

@@ -56,11 +56,15 @@ func (c *check) endpointPort(e *entry) {
 		return
 	}
 	t := e.target
+	lp := t.wg.ListenPort
+	if lp != nil && strconv.Itoa(*lp) == port {
+		return // placed only for a finding: a place parses the file again (Node.Forget)
+	}
 	related := []Place{t.n.at(t.path().Field("listenPort").String())}
-	switch lp := t.wg.ListenPort; {
+	switch {
 	case lp == nil:
 		c.warnf(e.in.n, e.path().Field("endpoint").String(), related, "dials port %s, but %s sets no listenPort, so it listens on a port chosen at random: set listenPort there", port, t)
-	case strconv.Itoa(*lp) != port:
+	default:
 		if ap, ok := e.dialsIP(); ok && ownAddrPort(t, ap) {
 			c.errorf(e.in.n, e.path().Field("endpoint").String(), related, "dials port %s, but %s listens on %d, and the address is its host's own, so no port forward stands between them: use %d", port, t, *lp, *lp)
 			return

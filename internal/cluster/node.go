@@ -54,13 +54,15 @@ type iface struct {
 	known bool // key is known: an inline private key, or publicKey
 	addrs []netip.Prefix
 	peers []*entry
+	// byIntent are peers sorted by what they intend (reverse.go).
+	byIntent []*entry
 }
 
 // entry is one peer entry of an interface, and what it is found to name.
 type entry struct {
 	in      *iface
 	j       int
-	p       schema.Peer
+	p       *schema.Peer // the node's own, not a copy: a set holds many
 	key     wgtypes.Key
 	keyOK   bool // the key parses and is no secret of the set
 	allowed []netip.Prefix
@@ -98,17 +100,37 @@ func newNode(order int, in Node) *node {
 				f.addrs = append(f.addrs, p)
 			}
 		}
-		for j, p := range wg.Peers {
-			e := &entry{in: f, j: j, p: p}
+		// The interface's entries and their prefixes are allocated
+		// together, one array each: a full mesh has a node's square of them.
+		entries := make([]entry, len(wg.Peers))
+		prefixes := make([]netip.Prefix, 0, allowedCount(wg.Peers))
+		f.peers = make([]*entry, 0, len(wg.Peers))
+		for j := range wg.Peers {
+			p := &wg.Peers[j]
+			e := &entries[j]
+			e.in, e.j, e.p = f, j, p
 			e.key, e.keyOK = parseKey(p.PublicKey)
+			start := len(prefixes)
 			for _, a := range p.AllowedIPs {
 				if pre, err := netip.ParsePrefix(a); err == nil {
-					e.allowed = append(e.allowed, pre.Masked())
+					prefixes = append(prefixes, pre.Masked())
 				}
+			}
+			if len(prefixes) > start {
+				e.allowed = prefixes[start:len(prefixes):len(prefixes)]
 			}
 			f.peers = append(f.peers, e)
 		}
 		n.ifaces = append(n.ifaces, f)
+	}
+	return n
+}
+
+// allowedCount is how many allowedIPs the peers list.
+func allowedCount(peers []schema.Peer) int {
+	n := 0
+	for _, p := range peers {
+		n += len(p.AllowedIPs)
 	}
 	return n
 }

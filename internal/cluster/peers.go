@@ -115,17 +115,13 @@ func (e *entry) intends() *iface {
 	return e.byAddr
 }
 
-// reverse is target's entry for e's interface, nil when it has none.
+// reverse is target's entry for e's interface, nil when it has none: the
+// first of target's entries that intends it.
 func (e *entry) reverse() *entry {
 	if e.target == nil {
 		return nil
 	}
-	for _, r := range e.target.peers {
-		if r.intends() == e.in {
-			return r
-		}
-	}
-	return nil
+	return e.target.entryFor(e.in)
 }
 
 // pairs: WireGuard answers only peers it knows, so a pair lists each other;

@@ -57,6 +57,8 @@ type Document struct {
 	block       *yaml.Node
 	keyIndex    map[*yaml.Node]map[string]int
 	mergedIndex map[*yaml.Node]map[string]entry
+	// reread parses the document again once Forget dropped block.
+	reread func() (*Tree, error)
 	// repeats are the paths that did not decode: those of Findings, as
 	// the tree spells them, and those whose finding was reported under
 	// another path already (a node met through several aliases or merge

@@ -13,6 +13,7 @@ import (
 // Positions are looked up in the parsed tree only when a finding needs one,
 // so a valid document never pays for indexing every field.
 func (doc *Document) Position(path string) (line, col int) {
+	doc.restore()
 	if doc == nil || doc.block == nil {
 		return 0, 0
 	}

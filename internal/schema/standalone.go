@@ -21,6 +21,7 @@ import (
 //
 // doc must be an embedded document with a block (Shape ShapeEmbedded).
 func (doc *Document) Standalone() (data []byte, dropped int, err error) {
+	doc.restore()
 	if doc.Shape != ShapeEmbedded || doc.block == nil || doc.Config == nil {
 		return nil, 0, errors.New("the document is no cloud-config with a corium block")
 	}
