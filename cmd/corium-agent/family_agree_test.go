@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,6 +82,59 @@ func TestIPv6ClusterNodeAddressAtPlanAndApply(t *testing.T) {
 		}
 		if rootfs.New(root).Exists(filepath.Join("/etc/k0s", "k0s.yaml")) {
 			t.Errorf("%s: a refused run wrote k0s.yaml", cmd)
+		}
+	}
+}
+
+// Dual stack over an overlay of one family is refused by validate, plan
+// and apply in the same words, naming the interface's address and saying
+// what to do, before any write; with an address of each family on the
+// overlay, all three accept it and plan renders both addresses to the
+// kubelet and the guard's two pod ranges.
+func TestDualStackOverlayValidatePlanApplyAgree(t *testing.T) {
+	doc := `role: controller+worker
+wireguard:
+  - name: wg0
+    address: %s
+    nodeAddress: true
+    privateKey: AQIDBAUGBwgJCgsMDQ4PEBESExQVFhcYGRobHB0eHyA=
+    peers:
+      - publicKey: TVYmNnJxw6XWMBbDBIk5UY4TYQWR1NSBrRs5mhQ3OQk=
+        endpoint: 192.0.2.12:51820
+        allowedIPs: [10.10.0.2/32, "fd10::2/128"]
+firewall: {clusterPorts: overlay, publicPorts: [6443]}
+` + dualStackPatch
+	facts := writeConfig(t, "facts.json", bothFamiliesFacts)
+	oneFamily := writeConfig(t, "one.yaml", strings.Replace(doc, "%s", "10.10.0.1/24", 1))
+	const says = `k0s.patch["spec"]["network"]["dualStack"]["enabled"]: turns on dual stack, but wireguard[0].address (wg0, which holds the node address) has no IPv6 address`
+	if code, out, _ := runCLI(t, "validate", oneFamily); code != exitFailed || !strings.Contains(out, says) || !strings.Contains(out, "add an IPv6 address to wireguard[0].address") {
+		t.Fatalf("validate: exit %d, want %q:\n%s", code, says, out)
+	}
+	for _, cmd := range []string{"plan", "apply"} {
+		root := t.TempDir()
+		code, out, errOut := runCLI(t, cmd, "--root", root, "--config", oneFamily, "--facts", facts)
+		if code != exitFailed || !strings.Contains(errOut, "validating the configuration: "+says) {
+			t.Errorf("%s: exit %d, want validate's refusal:\n%s\n%s", cmd, code, out, errOut)
+		}
+		if rootfs.New(root).Exists(status.MarkerPath) || rootfs.New(root).Exists("/etc/k0s/k0s.yaml") {
+			t.Errorf("%s: a refused run wrote files", cmd)
+		}
+	}
+	both := writeConfig(t, "both.yaml", strings.Replace(doc, "%s", `[10.10.0.1/24, "fd10::1/64"]`, 1))
+	if code, out, _ := runCLI(t, "validate", both); code != 0 {
+		t.Fatalf("validate refuses an overlay of both families: exit %d\n%s", code, out)
+	}
+	if code, out, errOut := runCLI(t, "plan", "--root", t.TempDir(), "--config", both, "--facts", facts); code != 0 || !strings.Contains(out, "--node-ip=10.10.0.1,fd10::1") {
+		t.Errorf("plan: exit %d, want --node-ip with both addresses:\n%s\n%s", code, out, errOut)
+	}
+	root := t.TempDir()
+	if code, out, errOut := runCLI(t, "apply", "--root", root, "--config", both, "--facts", facts); code != 0 {
+		t.Fatalf("apply: exit %d\n%s\n%s", code, out, errOut)
+	}
+	for path, want := range map[string]string{"/etc/k0s/k0s.yaml": "- fd10::1\n", "/var/lib/corium/firewall.json": `"ipv6PodCIDR": "fd00::/108"`} {
+		data, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil || !strings.Contains(string(data), want) {
+			t.Errorf("apply wrote %s without %q (%v):\n%s", path, want, err, data)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func printGuard(w io.Writer, g firewall.Guard, r *nft.Report) {
 		fmt.Fprintf(w, "guarded:     %s\n", joinPorts(g.Ports))
 		fmt.Fprintf(w, "public:      %s\n", joinPorts(g.PublicPorts))
 		fmt.Fprintf(w, "interfaces:  %s\n", strings.Join(g.Interfaces, " "))
-		fmt.Fprintf(w, "pod network: %s %s\n", g.PodCIDR, podWhere(g))
+		fmt.Fprintf(w, "pod network: %s %s\n", podRanges(g), podWhere(g))
 		if len(g.Tunnels) > 0 {
 			fmt.Fprintf(w, "tunnels:     %s (dropped unless they arrive on the interfaces above)\n", strings.Join(g.Tunnels, " "))
 		}
@@ -38,7 +38,7 @@ func printGuard(w io.Writer, g firewall.Guard, r *nft.Report) {
 				wg = append(wg, name)
 			}
 		}
-		fmt.Fprintf(w, "masquerade:  pods (%s) to addresses outside it, out of %s, take the node's address (%s)\n", g.PodCIDR, strings.Join(wg, " "), g.CNI)
+		fmt.Fprintf(w, "masquerade:  pods (%s) to addresses outside it, out of %s, take the node's address (%s)\n", podRanges(g), strings.Join(wg, " "), g.CNI)
 	}
 	if r == nil {
 		return
@@ -72,4 +72,13 @@ func joinPorts(ps []firewall.Port) string {
 		s[i] = p.String()
 	}
 	return strings.Join(s, " ")
+}
+
+// podRanges are the guard's pod ranges as one line: both in a dual-stack
+// cluster.
+func podRanges(g firewall.Guard) string {
+	if g.IPv6PodCIDR == "" {
+		return g.PodCIDR
+	}
+	return g.PodCIDR + " " + g.IPv6PodCIDR
 }

@@ -21,17 +21,19 @@ func (c *check) podRanges() {
 			continue // the file's own findings say why
 		}
 		var ranges []namedRange
-		add := func(what, s string) {
-			if p, err := netip.ParsePrefix(s); err == nil {
-				ranges = append(ranges, namedRange{what, p.Masked()})
+		add := func(what string, list []string) {
+			for _, s := range list {
+				if p, err := netip.ParsePrefix(s); err == nil {
+					name := what
+					if net.DualStack && p.Addr().Is6() {
+						name = "IPv6 " + what
+					}
+					ranges = append(ranges, namedRange{name, p.Masked()})
+				}
 			}
 		}
-		add("pod range", net.PodCIDR)
-		add("service range", net.ServiceCIDR)
-		if net.DualStack {
-			add("IPv6 pod range", net.IPv6PodCIDR)
-			add("IPv6 service range", net.IPv6ServiceCIDR)
-		}
+		add("pod range", net.PodCIDRs(n.eff.Cluster.Endpoint))
+		add("service range", net.ServiceCIDRs(n.eff.Cluster.Endpoint))
 		for _, f := range n.ifaces {
 			for _, e := range f.peers {
 				c.holdsRange(n, e, ranges)

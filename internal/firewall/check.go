@@ -21,7 +21,7 @@ func (g Guard) Check() error {
 		return g.checkMasqueradeOnly()
 	}
 	if !g.On {
-		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.PodCIDR != "" || g.CNI != "" || g.Endpoint != nil {
+		if len(g.Ports)+len(g.Interfaces)+len(g.PublicPorts)+len(g.PodInterfaces)+len(g.Tunnels) > 0 || g.PodCIDR != "" || g.IPv6PodCIDR != "" || g.CNI != "" || g.Endpoint != nil {
 			return errors.New("guard is off but lists ports, interfaces, a pod network or an endpoint")
 		}
 		return nil
@@ -45,8 +45,8 @@ func (g Guard) Check() error {
 	if err := checkNames("interfaces", g.Interfaces, false); err != nil {
 		return err
 	}
-	if _, err := netip.ParsePrefix(g.PodCIDR); err != nil {
-		return fmt.Errorf("podCIDR: %w", err)
+	if err := g.checkPodNetworks(); err != nil {
+		return err
 	}
 	if g.FileVersion == 0 {
 		if _, ok := cniNetworkOf(schema.CNI(g.CNI), config.Network{}); !ok {
@@ -90,6 +90,30 @@ func checkNames(field string, names []string, prefixes bool) error {
 			return fmt.Errorf("%s[%d]: duplicates %s[%d] (%s)", field, i, field, first, name)
 		}
 		at[name] = i
+	}
+	return nil
+}
+
+// checkPodNetworks refuses pod ranges the table cannot match as written: a
+// podCIDR that does not parse, and beside it an ipv6PodCIDR that does not
+// parse or is not IPv6 next to an IPv4 podCIDR (k0s's dual stack: the
+// first range IPv4, the second IPv6).
+func (g Guard) checkPodNetworks() error {
+	pod, err := netip.ParsePrefix(g.PodCIDR)
+	if err != nil {
+		return fmt.Errorf("podCIDR: %w", err)
+	}
+	if g.IPv6PodCIDR == "" {
+		return nil
+	}
+	v6, err := netip.ParsePrefix(g.IPv6PodCIDR)
+	switch {
+	case err != nil:
+		return fmt.Errorf("ipv6PodCIDR: %w", err)
+	case !pod.Addr().Is4():
+		return fmt.Errorf("podCIDR: %s is not IPv4, which it must be beside ipv6PodCIDR (dual stack)", g.PodCIDR)
+	case !v6.Addr().Is6() || v6.Addr().Is4In6():
+		return fmt.Errorf("ipv6PodCIDR: %s is not an IPv6 range", g.IPv6PodCIDR)
 	}
 	return nil
 }

@@ -27,6 +27,10 @@ type Guard struct {
 	// PodCIDR is the pod network: with the guard on, accepted only on
 	// PodInterfaces; the masquerade rewrites its packets' source.
 	PodCIDR string `json:"podCIDR,omitempty"`
+	// IPv6PodCIDR is a dual-stack cluster's IPv6 pod range
+	// (spec.network.dualStack.IPv6podCIDR; PodCIDR is then the IPv4 one),
+	// trusted and masqueraded as PodCIDR is; "" in a single-stack cluster.
+	IPv6PodCIDR string `json:"ipv6PodCIDR,omitempty"`
 	// CNI is network.cni, which PodInterfaces and Tunnels follow.
 	CNI string `json:"cni,omitempty"`
 	// PodInterfaces are the links the CNI delivers pods' packets on, by
@@ -108,7 +112,7 @@ func Render(cfg *schema.Config, eff k0s.Effective) (Guard, error) {
 		return Guard{}, errors.New("firewall.publicPorts: exempts every port of the role, so the guard would police nothing; set clusterPorts: open instead")
 	}
 	var err error
-	if g.PodCIDR, err = podNetwork(net); err != nil {
+	if g.PodCIDR, g.IPv6PodCIDR, err = podNetwork(net); err != nil {
 		return Guard{}, err
 	}
 	cni := cniOf(cfg)
@@ -129,13 +133,36 @@ func Render(cfg *schema.Config, eff k0s.Effective) (Guard, error) {
 	return g, g.Check()
 }
 
-// podNetwork is the pod range k0s runs, as the table matches it.
-func podNetwork(net config.Network) (string, error) {
+// podNetwork is the pod ranges k0s runs, as the table matches them: the
+// one of spec.network.podCIDR, and in a dual-stack cluster the IPv6 one
+// beside it ("" otherwise). Validation refuses what does not parse; this
+// refuses it again for a caller that skipped it.
+func podNetwork(net config.Network) (pod, ipv6Pod string, err error) {
 	prefix, err := netip.ParsePrefix(net.PodCIDR)
 	if err != nil {
-		return "", fmt.Errorf("network.podCIDR: not a CIDR: %w", err)
+		return "", "", fmt.Errorf("network.podCIDR: not a CIDR: %w", err)
 	}
-	return prefix.Masked().String(), nil
+	if !net.DualStack {
+		return prefix.Masked().String(), "", nil
+	}
+	v6, err := netip.ParsePrefix(net.IPv6PodCIDR)
+	if err != nil {
+		return "", "", fmt.Errorf("k0s.patch: spec.network.dualStack.IPv6podCIDR: not a CIDR: %w", err)
+	}
+	return prefix.Masked().String(), v6.Masked().String(), nil
+}
+
+// PodNetworks are the pod ranges the table matches: PodCIDR, and
+// IPv6PodCIDR in a dual-stack cluster. Check has refused a guard whose
+// ranges do not parse, or whose second is not IPv6 beside an IPv4 first.
+func (g Guard) PodNetworks() []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range []string{g.PodCIDR, g.IPv6PodCIDR} {
+		if p, err := netip.ParsePrefix(s); err == nil {
+			out = append(out, p.Masked())
+		}
+	}
+	return out
 }
 
 func cniOf(cfg *schema.Config) schema.CNI {

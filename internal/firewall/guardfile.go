@@ -20,7 +20,8 @@ const (
 // CNI's pod interfaces and tunnels; version 1 trusted a pod source wherever
 // the route back to it pointed, which the default route made "anywhere".
 //
-// The cluster endpoint and the pod masquerade came later, within version 2:
+// The cluster endpoint, the pod masquerade and a dual-stack cluster's IPv6
+// pod range (ipv6PodCIDR) came later, within version 2:
 // written only when a guard has them, they change nothing a version-2 reader
 // knows. A guard without them writes the very bytes an agent before them
 // did, which such an agent (an image rolled back) keeps reading; one with

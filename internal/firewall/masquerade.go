@@ -2,7 +2,6 @@ package firewall
 
 import (
 	"errors"
-	"net/netip"
 
 	"github.com/corium/corium-agent/internal/k0s/config"
 	"github.com/corium/corium-agent/internal/schema"
@@ -62,7 +61,7 @@ func renderMasqueradeOnly(cfg *schema.Config, net config.Network) (Guard, error)
 		g.Interfaces = append(g.Interfaces, wg.Name)
 	}
 	var err error
-	if g.PodCIDR, err = podNetwork(net); err != nil {
+	if g.PodCIDR, g.IPv6PodCIDR, err = podNetwork(net); err != nil {
 		return Guard{}, err
 	}
 	return g, g.Check()
@@ -80,8 +79,5 @@ func (g Guard) checkMasqueradeOnly() error {
 	if err := checkNames("interfaces", g.Interfaces, false); err != nil {
 		return err
 	}
-	if _, err := netip.ParsePrefix(g.PodCIDR); err != nil {
-		return err
-	}
-	return nil
+	return g.checkPodNetworks()
 }

@@ -65,7 +65,7 @@ var typeDocs = map[string]string{
 	"Taint.Key":                "Key is the taint's key, a Kubernetes qualified name.",
 	"Taint.Value":              "Value is the taint's value, a Kubernetes label value.",
 	"WireGuard":                "WireGuard is one host overlay interface, rendered for wg-quick.",
-	"WireGuard.Address":        "Address is one address with prefix or a list (dual-stack); the first is the node address.",
+	"WireGuard.Address":        "Address is one address with prefix or a list (dual-stack); the first is the node address, and in a dual-stack cluster the first of the other family is the node's second address.",
 	"WireGuard.ListenPort":     "ListenPort is the UDP port; omit it for a node nobody dials.",
 	"WireGuard.MTU":            "MTU of the interface: 576 to 65535, at least 1280 with an IPv6 address; unset, the smallest route MTU to the peers' endpoints (or the default route's) less 80, as wg-quick derives it, written into the file.",
 	"WireGuard.Name":           "Name is the interface name: unique, ^[a-z0-9][-a-z0-9]*$, at most 15 characters.",

@@ -153,7 +153,7 @@ var crossRules = map[string][]string{
 	"cluster.endpoint":                     {"required with ha.enabled", "with firewall.clusterPorts overlay on a controller role: an IP outside every wireguard address prefix is a warning (the guard admits 6443, 8132 and 9443 addressed to it, those not public, from any link); a name is an error unless 6443, 8132 and 9443 are all in firewall.publicPorts"},
 	"wireguard":                            {"a joining node (worker, or a controller with a join token) with interfaces but none marked nodeAddress: warning"},
 	"wireguard[].name":                     {"unique among the interfaces"},
-	"wireguard[].address":                  {"each prefix must not overlap podCIDR, serviceCIDR or another interface's prefix", "with nodeAddress, the first is in the family of podCIDR and serviceCIDR"},
+	"wireguard[].address":                  {"each prefix must not overlap podCIDR, serviceCIDR, a dual-stack IPv6 pod or service range, or another interface's prefix", "with nodeAddress, the first is in the family of podCIDR and serviceCIDR, or with dual stack in k0s.patch the primary family's, and the list holds an address of each family (the first of the other family is the node's second address)"},
 	"wireguard[].listenPort":               {"without it, at least one peer needs an endpoint, or nobody can open the tunnel"},
 	"wireguard[].mtu":                      {"at least 1280 when the interface has an IPv6 address"},
 	"wireguard[].nodeAddress":              {"at most one interface"},

@@ -27,6 +27,8 @@ var notInJSONSchema = map[string]string{
 	"pod-cidr-host-bits":                     "prefix arithmetic",
 	"service-overlaps-pod":                   "overlap across fields",
 	"network-families-mixed":                 "address families across fields",
+	"dual-stack-overlay-one-family":          "address families across fields and inside k0s.patch",
+	"dual-stack-overlay-calico":              "a CNI against a setting inside k0s.patch",
 	"network-ipv6-ranges-out-of-bounds":      "prefix arithmetic",
 	"node-address-family-not-in-ranges":      "address families across fields",
 	"ha-unicast-families":                    "address families across fields",

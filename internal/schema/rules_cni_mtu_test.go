@@ -41,16 +41,7 @@ func TestCNIMTUAgainstAStatedMTU(t *testing.T) {
 			`k0s.patch["spec"]["network"]["kuberouter"]["mtu"]`, "set it to at most 1400"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, findings, err := Load([]byte(tc.doc))
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			for _, f := range findings.Errors() {
-				if f.Path == tc.path && strings.Contains(f.Message, tc.words) {
-					return
-				}
-			}
-			t.Errorf("want an error at %s saying %q, got %v", tc.path, tc.words, fmt.Sprint(findings))
+			wantErrorAt(t, tc.doc, tc.path, tc.words)
 		})
 	}
 	for name, d := range map[string]string{

@@ -53,15 +53,25 @@ func (v *crossCheck) addressFamilies() {
 				mask, maxNodeMaskGap, mask-maxNodeMaskGap)
 		}
 	}
+	// The node address is of the primary family: the ranges' one in a
+	// single-stack cluster, k0s's primary family in a dual-stack one
+	// (config.Network.NodeFamilies).
+	primary := v.k0s.Network.NodeFamilies(v.eff.Cluster.Endpoint)[0]
 	for i, wg := range v.cfg.WireGuard {
 		if !wg.NodeAddress || len(wg.Address) == 0 {
 			continue
 		}
 		a, err := netip.ParsePrefix(wg.Address[0])
-		if err != nil || a.Addr().Is4() == pod.Addr().Is4() {
+		if err != nil || family(a.Addr()) == primary {
 			continue
 		}
-		v.errorf(finding.Path("wireguard").Index(i).Field("address").Index(0).String(), "is %s, the node address, but network.podCIDR and serviceCIDR are %s: the kubelet would register an address the cluster's network is not in; list an %s address first",
+		at := finding.Path("wireguard").Index(i).Field("address").Index(0).String()
+		if v.k0s.Network.DualStack {
+			v.errorf(at, "is %s, the node address, but the cluster runs dual stack with %s the primary family (spec.network.primaryAddressFamily, else cluster.endpoint's family, else IPv4): k0s advertises the API and lists the kubelet's addresses in that family first; list an %s address first",
+				family(a.Addr()), primary, primary)
+			continue
+		}
+		v.errorf(at, "is %s, the node address, but network.podCIDR and serviceCIDR are %s: the kubelet would register an address the cluster's network is not in; list an %s address first",
 			family(a.Addr()), family(pod.Addr()), family(pod.Addr()))
 	}
 }

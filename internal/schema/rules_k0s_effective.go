@@ -53,9 +53,15 @@ func (v *crossCheck) k0sEffective() {
 	dualStack := PatchPath(patch, "spec.network.dualStack.enabled")
 	switch {
 	case !net.DualStack:
-	case onOverlay || eff.Firewall.ClusterPorts == ClusterPortsOverlay:
-		v.errorf(dualStack, "turns on dual stack, whose second pod range the guard and the pod masquerade do not follow: with the node address on the overlay or firewall.clusterPorts overlay, IPv6 pods would be cut off; use one address family")
+	case onOverlay && net.Provider == config.ProviderCalico:
+		// k0s runs dual-stack calico only in mode bird (k0s v1.36.3+k0s.0
+		// pkg/apis/k0s/v1beta1/network.go:140-142), which routes pods
+		// natively: over the overlay their packets to other nodes leave
+		// with pod sources, which the peers' allowedIPs drop.
+		v.errorf(dualStack, "turns on dual stack, which k0s runs calico with only in mode bird, and bird routes pods natively: over the overlay, their packets to other nodes leave with pod sources, which the peers' allowedIPs drop; use kube-router (network.cni: kuberouter) for dual stack over the overlay, or use one address family")
 		v.patchRefused[dualStack] = true
+	case onOverlay:
+		v.dualStackOverlay(dualStack)
 	case net.Provider == config.ProviderCalico && net.Calico.Mode != "bird" && !patchSets(patch, "spec.network.calico.mode"):
 		// k0s refuses it at spec.network.calico.mode, which the patch does
 		// not set (k0s v1.36.3+k0s.0 pkg/apis/k0s/v1beta1/network.go:140-142).

@@ -2,7 +2,6 @@ package schema
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 )
 
@@ -25,16 +24,7 @@ func TestK0sPatchFamilyRules(t *testing.T) {
 			`k0s.patch["spec"]["network"]["primaryAddressFamily"]`, "other than that of network.podCIDR and serviceCIDR (IPv4)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, findings, err := Load([]byte(tc.doc))
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			for _, f := range findings.Errors() {
-				if f.Path == tc.path && strings.Contains(f.Message, tc.words) {
-					return
-				}
-			}
-			t.Errorf("want an error at %s saying %q, got %v", tc.path, tc.words, fmt.Sprint(findings))
+			wantErrorAt(t, tc.doc, tc.path, tc.words)
 		})
 	}
 	for name, doc := range map[string]string{

@@ -29,6 +29,12 @@ func (v *crossCheck) overlayPrefixes() {
 	}
 	add("network.podCIDR", v.eff.Network.PodCIDR, v.cfg.Network.PodCIDR, -1)
 	add("network.serviceCIDR", v.eff.Network.ServiceCIDR, v.cfg.Network.ServiceCIDR, -2)
+	if net := v.k0s.Network; net.DualStack {
+		// The IPv6 ranges come only from k0s.patch, where the finding
+		// points when an interface's address falls inside one.
+		add(PatchPath(v.cfg.K0s.Patch, "spec.network.dualStack.IPv6podCIDR"), net.IPv6PodCIDR, net.IPv6PodCIDR, -3)
+		add(PatchPath(v.cfg.K0s.Patch, "spec.network.dualStack.IPv6serviceCIDR"), net.IPv6ServiceCIDR, net.IPv6ServiceCIDR, -4)
+	}
 	for i, wg := range v.cfg.WireGuard {
 		for j, a := range wg.Address {
 			path := finding.Path("wireguard").Index(i).Field("address").Index(j).String()

@@ -175,7 +175,8 @@ type WireGuard struct {
 	// characters.
 	Name string `yaml:"name" json:"name" validate:"required,ifname"`
 	// Address is one address with prefix or a list (dual-stack); the first
-	// is the node address.
+	// is the node address, and in a dual-stack cluster the first of the
+	// other family is the node's second address.
 	Address AddressList `yaml:"address" json:"address" validate:"required,min=1,dive,hostprefix"`
 	// ListenPort is the UDP port; omit it for a node nobody dials.
 	ListenPort *int `yaml:"listenPort,omitempty" json:"listenPort,omitempty" validate:"omitempty,min=1,max=65535"`

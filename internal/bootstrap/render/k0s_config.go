@@ -26,6 +26,10 @@ type K0sInputs struct {
 	// NodeAddress is the bare address the node registers; "" when it is
 	// decided at boot.
 	NodeAddress string
+	// SecondAddress is the node's address of the other family in a
+	// dual-stack cluster (Decision.Second), "" otherwise: a name of the
+	// API's certificate beside NodeAddress.
+	SecondAddress string
 	// Secrets are the document's secrets, resolved (ConfiguredSecrets),
 	// keyed by each one's field path (schema.SecretField.Path:
 	// schema.AuthPassPath, schema.DataSourcePath). The file looks up what
@@ -57,7 +61,7 @@ func RenderK0sConfig(cfg *schema.Config, eff k0s.Effective, in K0sInputs) ([]byt
 		return nil, fmt.Errorf("rendering %s: no MTU decided for %s, the node address's interface; decide it with InterfaceMTU, as the wg-quick file does", K0sConfigPath, wg.Name)
 	}
 	node := k0syaml.Node{
-		API:     k0sAPI(cfg, in.NodeAddress),
+		API:     k0sAPI(cfg, in.NodeAddress, in.SecondAddress),
 		Storage: k0sStorage(cfg, in),
 		Network: k0sNetwork(cfg, eff.Network, in),
 	}
@@ -86,11 +90,18 @@ func ConfiguredSecrets(cfg *schema.Config, secrets Secrets) Secrets {
 }
 
 // k0sAPI is spec.api; nil when the address is decided at boot and there
-// is no endpoint: k0s fills api in.
-func k0sAPI(cfg *schema.Config, addr string) *k0syaml.API {
+// is no endpoint: k0s fills api in. The API address is the node address,
+// of the primary family; the names on its certificate are the endpoint,
+// the node's address of each family (second is the other family's in a
+// dual-stack cluster, "" otherwise), so that clients reach the API at
+// either, and cluster.subjectAltNames. k0s signs the certificate for
+// api.address and api.sans (k0s v1.36.3+k0s.0 cmd/controller/
+// certificates.go:241-245); the agent's sans replace nothing k0s would
+// add but the addresses it detects itself.
+func k0sAPI(cfg *schema.Config, addr, second string) *k0syaml.API {
 	api := k0syaml.API{Address: addr, ExternalAddress: cfg.Cluster.Endpoint}
 	seen := map[string]bool{}
-	for _, s := range append([]string{cfg.Cluster.Endpoint, addr}, cfg.Cluster.SubjectAltNames...) {
+	for _, s := range append([]string{cfg.Cluster.Endpoint, addr, second}, cfg.Cluster.SubjectAltNames...) {
 		if s == "" || seen[s] {
 			continue
 		}

@@ -68,9 +68,12 @@ func TestK0sGolden(t *testing.T) {
 			cfg := loadTestConfig(t, filepath.Join(dir, "config.yaml"))
 			facts := loadTestFacts(t, dir)
 			d := SelectNodeAddress(cfg, schema.Effective(cfg), facts)
-			addr := ""
+			addr, second := "", ""
 			if d.Address.IsValid() {
 				addr = d.Address.String()
+			}
+			if d.Second.IsValid() {
+				second = d.Second.String()
 			}
 			got := map[string][]byte{}
 			if cfg.Role.IsController() {
@@ -86,7 +89,7 @@ func TestK0sGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: addr, Secrets: secrets, VRRP: vrrp, OverlayMTU: overlayMTU})
+				conf, err := RenderK0sConfig(cfg, schema.Effective(cfg), K0sInputs{NodeAddress: addr, SecondAddress: second, Secrets: secrets, VRRP: vrrp, OverlayMTU: overlayMTU})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,7 +97,7 @@ func TestK0sGolden(t *testing.T) {
 				got["k0s.yaml"] = conf
 			}
 			hasToken := !configuredSecret(k0sTestSecrets, "join.token", cfg.Join.Token, cfg.Join.TokenFrom != nil).IsZero()
-			args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, HasToken: hasToken})
+			args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, SecondAddress: second, HasToken: hasToken})
 			got["install.txt"] = []byte(strings.Join(args, "\n") + "\n")
 			compareGolden(t, filepath.Join(dir, "expected"), got, *update)
 		})

@@ -88,9 +88,12 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		// validated and decided the node address with.
 		return nil, false, errors.New("no effective k0s configuration to render from; hand in the document's (schema.Document.K0s)")
 	}
-	addr := ""
+	addr, second := "", ""
 	if in.Decision.Address.IsValid() {
 		addr = in.Decision.Address.String()
+	}
+	if in.Decision.Second.IsValid() {
+		second = in.Decision.Second.String()
 	}
 	var steps []plan.Step
 
@@ -122,7 +125,7 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 		if err := checkKineDataSource(cfg, secrets); err != nil {
 			return nil, false, err
 		}
-		conf, err := RenderK0sConfig(cfg, in.K0s, K0sInputs{NodeAddress: addr, Secrets: secrets, VRRP: vrrp, OverlayMTU: overlayMTU})
+		conf, err := RenderK0sConfig(cfg, in.K0s, K0sInputs{NodeAddress: addr, SecondAddress: second, Secrets: secrets, VRRP: vrrp, OverlayMTU: overlayMTU})
 		if err != nil {
 			return nil, false, err
 		}
@@ -157,10 +160,6 @@ func renderNode(in Inputs) (*plan.Plan, bool, error) {
 	// (the drop-in requiring it is RenderUnits').
 	steps = append(steps, guardStep)
 
-	second := ""
-	if in.Decision.Second.IsValid() {
-		second = in.Decision.Second.String()
-	}
 	args := K0sInstallArgs(cfg, K0sInstall{NodeAddress: addr, SecondAddress: second, HasToken: hasToken, UnitExists: in.K0sUnitExists})
 	if err := checkWithK0s(args, k0sConfigOf(k0s)); err != nil {
 		return nil, false, err

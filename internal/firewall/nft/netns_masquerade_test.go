@@ -88,11 +88,12 @@ type masqFamily struct {
 	name, podCIDR, serviceCIDR string
 	aAddr, bAddr               string // the node addresses on the overlay
 	aLAN                       string
+	patch                      string // k0s.patch, "" for none
 }
 
 var masqFamilies = []masqFamily{
-	{"IPv4", "10.244.0.0/16", "10.96.0.0/12", "10.10.0.1", "10.10.0.2", "192.0.2.1"},
-	{"IPv6", "fd00:10:244::/104", "fd00:96::/108", "fd10::1", "fd10::2", ""},
+	{"IPv4", "10.244.0.0/16", "10.96.0.0/12", "10.10.0.1", "10.10.0.2", "192.0.2.1", ""},
+	{"IPv6", "fd00:10:244::/104", "fd00:96::/108", "fd10::1", "fd10::2", "", ""},
 }
 
 // masqConfig is a node's document in the family: kube-router, the node
@@ -128,6 +129,9 @@ func masqConfig(t *testing.T, role schema.Role, fam masqFamily, n, peer *wgNode,
 		fmt.Fprintf(&b, "        endpoint: %s\n", hostPort(peer.underIP, peer.port))
 	}
 	fmt.Fprintf(&b, "firewall:\n  clusterPorts: %s\n", clusterPorts)
+	if fam.patch != "" {
+		fmt.Fprintf(&b, "k0s:\n  patch: %s\n", fam.patch)
+	}
 	cfg, _, err := schema.Load([]byte(b.String()))
 	if err != nil {
 		t.Fatalf("the agent refuses the document: %v\n%s", err, b.String())

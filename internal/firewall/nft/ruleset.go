@@ -2,7 +2,6 @@ package nft
 
 import (
 	"errors"
-	"fmt"
 	"net/netip"
 
 	"github.com/google/nftables"
@@ -78,11 +77,7 @@ func buildRuleset(g firewall.Guard) (*ruleset, error) {
 	if !g.On && !g.Masquerade {
 		return nil, errors.New("the guard is off and masquerades nothing, so it has no table")
 	}
-	pod, err := netip.ParsePrefix(g.PodCIDR)
-	if err != nil {
-		return nil, fmt.Errorf("podCIDR: %w", err)
-	}
-	pod = pod.Masked()
+	pods := g.PodNetworks()
 	t := table()
 	rs := &ruleset{table: t}
 	// Host byte order is how nft itself declares an ifname key; without it
@@ -94,10 +89,14 @@ func buildRuleset(g firewall.Guard) (*ruleset, error) {
 	}
 	rs.sets = []setDef{{ifaces, ifaceElems}}
 	if g.On {
-		rs.addGuard(g, pod)
+		rs.addGuard(g, pods)
 	}
 	if g.Masquerade {
-		rs.chains = append(rs.chains, chainDef{natChain(t), []rule{{masqueradeRule(pod), commentMasquerade}}})
+		var rules []rule
+		for _, pod := range pods {
+			rules = append(rules, rule{masqueradeRule(pod), commentMasquerade})
+		}
+		rs.chains = append(rs.chains, chainDef{natChain(t), rules})
 	}
 	rs.hash = rs.describeHash()
 	prefix := markerPrefix
@@ -108,14 +107,15 @@ func buildRuleset(g firewall.Guard) (*ruleset, error) {
 	return rs, nil
 }
 
-// addGuard adds the guard's sets and its input chain.
-func (rs *ruleset) addGuard(g firewall.Guard, pod netip.Prefix) {
+// addGuard adds the guard's sets and its input chain. pods are the pod
+// ranges, one of each family in a dual-stack cluster: each is trusted on
+// the pod interfaces and forged anywhere else, in its own family's rules.
+func (rs *ruleset) addGuard(g firewall.Guard, pods []netip.Prefix) {
 	t := rs.table
 	tcp := &nftables.Set{Table: t, Name: setTCP, KeyType: nftables.TypeInetService}
 	udp := &nftables.Set{Table: t, Name: setUDP, KeyType: nftables.TypeInetService}
 	rs.sets = append(rs.sets, setDef{tcp, portElems(g.Ports, "tcp")}, setDef{udp, portElems(g.Ports, "udp")})
 
-	fromPod := podSource(pod)
 	rules := []rule{{concat([]expr.Any{
 		&expr.Meta{Key: expr.MetaKeyIIFNAME, Register: 1},
 		&expr.Lookup{SourceRegister: 1, SetName: setIfaces},
@@ -132,13 +132,17 @@ func (rs *ruleset) addGuard(g firewall.Guard, pod netip.Prefix) {
 	}
 	// A pod address is only believed on the links the CNI delivers pods on;
 	// anywhere else it is forged, whatever route leads back to it.
-	for _, name := range g.PodInterfaces {
-		rules = append(rules, rule{concat(fromPod, iifname(name), accept()), commentPod})
+	for _, pod := range pods {
+		for _, name := range g.PodInterfaces {
+			rules = append(rules, rule{concat(podSource(pod), iifname(name), accept()), commentPod})
+		}
 	}
-	rules = append(rules,
-		rule{concat(fromPod, dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), countedDrop()), commentForged},
-		rule{concat(fromPod, dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentForged},
-	)
+	for _, pod := range pods {
+		rules = append(rules,
+			rule{concat(podSource(pod), dport(unix.IPPROTO_TCP, setTCP), tcpSyn(), countedDrop()), commentForged},
+			rule{concat(podSource(pod), dport(unix.IPPROTO_UDP, setUDP), countedDrop()), commentForged},
+		)
+	}
 	// After the forged sources: a pod address is no more believed on the
 	// underlay for being sent to the endpoint.
 	if e := g.Endpoint; e != nil {
