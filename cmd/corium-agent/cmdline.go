@@ -81,7 +81,7 @@ secrets inline or credentials in a secret's URL.`
 	// The line goes to stdout alone, so it can be captured; what the check
 	// found goes to stderr, in validate's form.
 	for _, f := range n.Findings.Shown() {
-		fmt.Fprintln(stderr, findingText(name, n.Delivery, f))
+		fmt.Fprintln(stderr, findingText(name, n.Delivery, f, n.Findings))
 	}
 	if len(n.Findings.Errors()) > 0 || n.Doc == nil || n.Doc.Config == nil {
 		fmt.Fprintf(stderr, "corium-agent cmdline: %s is not valid; fix it first\n", name)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/source"
 )
 
@@ -17,8 +18,9 @@ import (
 // file's line that carries the document, then the document and the
 // position in it, FILE:LINE: PLACE (decoded) LINE:COL: [warning: ]PATH:
 // message, and under it a window of the decoded line, every value that
-// could be a secret masked, with a ^ under the column.
-func findingText(file string, d *source.Delivery, f finding.Finding) string {
+// could be a secret masked, and every value one of all (the document's
+// findings) points at, with a ^ under the column.
+func findingText(file string, d *source.Delivery, f finding.Finding, all schema.Findings) string {
 	place, carrier, decoded := d.Decoded()
 	if !decoded || f.Line == 0 {
 		return formatFinding(file, f)
@@ -28,7 +30,13 @@ func findingText(file string, d *source.Delivery, f finding.Finding) string {
 	}
 	col := max(f.Col, 1)
 	text := fmt.Sprintf("%s: %s (decoded) %d:%d: %s%s", file, place, f.Line, col, severityWord(f), f)
-	if e, ok := d.Excerpt(f.Line, col); ok {
+	flagged := make([][2]int, 0, len(all))
+	for _, g := range all {
+		if g.Line > 0 {
+			flagged = append(flagged, [2]int{g.Line, g.Col})
+		}
+	}
+	if e, ok := d.Excerpt(f.Line, col, flagged); ok {
 		text += "\n    " + e.Text + "\n    " + strings.Repeat(" ", e.Col-1) + "^"
 	}
 	return text

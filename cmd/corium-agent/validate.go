@@ -261,10 +261,11 @@ func validateFile(ctx context.Context, file string, c checks) validateReport {
 	}
 	r.errors, r.warnings, r.strict = len(r.Findings.Errors()), len(r.Findings.Warnings()), c.strict
 	r.Valid = r.errors == 0 && (!c.strict || r.warnings == 0)
+	all := r.Findings
 	r.Findings = r.Findings.Shown() // the cluster check reads r.node's, all of them
 	r.text = make([]string, len(r.Findings))
 	for i, f := range r.Findings {
-		r.text[i] = findingText(r.File, n.Delivery, f)
+		r.text[i] = findingText(r.File, n.Delivery, f, all)
 	}
 	r.node.Compact() // kept for --cluster: its tree is parsed again if a finding needs a place
 	return r

@@ -50,8 +50,13 @@ func (p pos) before(q pos) bool {
 
 // Masked is the tree's text, data, masked; ok is false for a cloud-config,
 // whose other keys (chpasswd's, users', write_files') hold secrets the
-// contract does not know, and for a document with no YAML in it.
-func (t *Tree) Masked(data []byte) (m *Masked, ok bool) {
+// contract does not know, and for a document with no YAML in it. flagged
+// are the places (1-based line and column) of the document's findings: the
+// value a finding points at, or whose key it points at, is masked too,
+// whatever its field: a value the rules refuse may be a secret in the
+// wrong field (a password as cluster.name, a private key as publicKey), and
+// no message quotes one, so neither does the line shown under it.
+func (t *Tree) Masked(data []byte, flagged ...[2]int) (m *Masked, ok bool) {
 	if t == nil || t.CloudConfig || t.root == nil {
 		return nil, false
 	}
@@ -74,6 +79,13 @@ func (t *Tree) Masked(data []byte) (m *Masked, ok bool) {
 	})
 	if len(t.root.Content) > 0 {
 		w.typed(t.root.Content[0], reflect.TypeFor[Config]())
+	}
+	if len(flagged) > 0 {
+		at := map[pos]bool{}
+		for _, f := range flagged {
+			at[pos{f[0] - 1, f[1] - 1}] = true
+		}
+		w.flagged(t.root, at)
 	}
 	for l, ss := range m.spans {
 		m.spans[l] = merged(ss)
@@ -213,6 +225,38 @@ func (w *maskWalk) typed(n *yaml.Node, t reflect.Type) {
 		w.url(n)
 	default:
 		w.mask(n, secret.Redacted)
+	}
+}
+
+// flagged masks, below n, each value that starts at a place in at, or
+// whose key does: a scalar or an alias whole (a URL with credentials stays
+// as a plan shows it, its credentials out); a mapping or a list is left to
+// its own values, which carry findings of their own when they are wrong.
+func (w *maskWalk) flagged(n *yaml.Node, at map[pos]bool) {
+	value := func(v *yaml.Node) {
+		switch {
+		case v.Kind == yaml.ScalarNode && len(secret.URLCredentials(v.Value)) > 0:
+			// masked already, as a plan shows it
+		case v.Kind == yaml.ScalarNode || v.Kind == yaml.AliasNode:
+			w.mask(v, secret.Redacted)
+		}
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k, v := n.Content[i], n.Content[i+1]; at[start(k)] || at[start(v)] {
+				value(v)
+			}
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if at[start(c)] {
+				value(c)
+			}
+		}
+	}
+	for _, c := range n.Content {
+		w.flagged(c, at)
 	}
 }
 

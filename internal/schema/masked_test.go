@@ -168,3 +168,38 @@ func TestMaskedFlowValueOverLines(t *testing.T) {
 		t.Errorf("line 4 is %q", got)
 	}
 }
+
+// A value a finding points at is masked whatever its field, and so is one
+// whose key it points at: a value the rules refuse may be a secret in the
+// wrong field, and a window under another finding on the same line would
+// show it. A mapping pointed at is left to its own values.
+func TestMaskedHidesFlaggedValues(t *testing.T) {
+	doc := "cluster: {name: S3CRET-as-name}\nwireguard:\n- {name: wg0, publicKey: S3CRET-as-pub, mtu: 100}\nnode: {name: n1, labels: {a: b}}\n"
+	tree, err := ReadTree([]byte(doc), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(doc, "\n")
+	name := [2]int{1, strings.Index(lines[0], "S3CRET") + 1}
+	pubKey := [2]int{3, strings.Index(lines[2], "publicKey") + 1}
+	labels := [2]int{4, strings.Index(lines[3], "{a") + 1}
+	m, ok := tree.Masked([]byte(doc), name, pubKey, labels)
+	if !ok {
+		t.Fatal("no masked text")
+	}
+	for n, want := range []string{
+		"cluster: {name: [redacted]}",
+		"wireguard:",
+		"- {name: wg0, publicKey: [redacted], mtu: 100}",
+		"node: {name: n1, labels: {a: b}}",
+	} {
+		if got, _, _ := m.Line(n+1, 1); got != want {
+			t.Errorf("line %d:\n got %s\nwant %s", n+1, got, want)
+		}
+	}
+	// Without the findings' places, only what a plan masks is.
+	plain, _ := tree.Masked([]byte(doc))
+	if got, _, _ := plain.Line(1, 1); got != lines[0] {
+		t.Errorf("line 1 without findings is %q", got)
+	}
+}

@@ -46,19 +46,21 @@ type Excerpt struct {
 
 // Excerpt is the window of the decoded document's line around col (both
 // 1-based, as a finding gives them), every value that could be a secret
-// masked as a plan masks it (schema.Tree.Masked). ok is false when there
+// masked as a plan masks it, and every value at one of flagged, the places
+// of the document's findings (schema.Tree.Masked). ok is false when there
 // is none to show: positions count in the file (Decoded), the line is not
 // the document's, or what could be a secret in the document is not known
 // (a cloud-config, a document that does not parse). The masked text is
-// made on the first call and kept: one goroutine asks at a time.
-func (d *Delivery) Excerpt(line, col int) (Excerpt, bool) {
+// made on the first call, with that call's flagged, and kept: one
+// goroutine asks at a time, each time with all of the document's findings.
+func (d *Delivery) Excerpt(line, col int, flagged [][2]int) (Excerpt, bool) {
 	if _, _, ok := d.Decoded(); !ok || line < 1 {
 		return Excerpt{}, false
 	}
 	if !d.maskedDone {
 		d.maskedDone = true
 		if t, err := d.Tree(); err == nil {
-			d.masked, _ = t.Masked(d.Data)
+			d.masked, _ = t.Masked(d.Data, flagged...)
 		}
 	}
 	if d.masked == nil {

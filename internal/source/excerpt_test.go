@@ -51,7 +51,7 @@ func TestDecodedNamesTheCarryingLine(t *testing.T) {
 		if _, _, ok := d.Decoded(); ok {
 			t.Errorf("%s: its positions are said to count in a decoded document", name)
 		}
-		if _, ok := d.Excerpt(1, 1); ok {
+		if _, ok := d.Excerpt(1, 1, nil); ok {
 			t.Errorf("%s: an excerpt of a line an editor shows", name)
 		}
 	}
