@@ -62,8 +62,13 @@ func (l *Lab) startVIP(t testing.TB) {
 	if !l.S.VIP.IsValid() {
 		return
 	}
-	l.holder().NS.Run(t, "ip", "addr", "add", l.S.VIP.String(), "dev", "eth0")
-	rule := fmt.Sprintf("table ip labcplb {\n chain pre { type nat hook prerouting priority dstnat;\n  ip daddr %s tcp dport 6443 redirect to :6444\n }\n}\n", l.S.VIP.Addr())
+	add := []string{"ip", "addr", "add", l.S.VIP.String(), "dev", "eth0"}
+	ip := "ip"
+	if l.S.VIP.Addr().Is6() {
+		add, ip = append(add, "nodad"), "ip6"
+	}
+	l.holder().NS.Run(t, add...)
+	rule := fmt.Sprintf("table inet labcplb {\n chain pre { type nat hook prerouting priority dstnat;\n  %s daddr %s tcp dport 6443 redirect to :6444\n }\n}\n", ip, l.S.VIP.Addr())
 	for _, ln := range l.Nodes {
 		if ln.ha {
 			runStdin(t, rule, "ip", "netns", "exec", ln.NS.Name, "nft", "-f", "-")

@@ -41,6 +41,8 @@ type Service struct {
 }
 
 func controllers(n *Node) bool          { return n.controller() }
+func etcdControllers(n *Node) bool      { return n.controller() && !n.kine }
+func kineControllers(n *Node) bool      { return n.controller() && n.kine }
 func kubelets(n *Node) bool             { return n.kubelet() }
 func fromAny(_, _ *Node) bool           { return true }
 func fromController(from, _ *Node) bool { return from.controller() }
@@ -60,9 +62,9 @@ var Services = []Service{
 		Cite: "pkg/component/controller/konnectivity.go:148 (--agent-port), pkg/apis/k0s/v1beta1/konnectivity.go:35 (8132); the agents run on the nodes with a kubelet"},
 	{Name: "konnectivity-admin", Port: 8133, Bind: Loopback, On: controllers,
 		Cite: "pkg/component/controller/konnectivity.go:149 (--admin-port; konnectivity-server's admin bind address defaults to 127.0.0.1), pkg/apis/k0s/v1beta1/konnectivity.go:36"},
-	{Name: "etcd-peer", Port: 2380, Bind: PeerAddress, On: controllers, From: fromController,
+	{Name: "etcd-peer", Port: 2380, Bind: PeerAddress, On: etcdControllers, From: fromController,
 		Cite: "pkg/component/controller/etcd.go:176-177 (--listen-peer-urls from spec.storage.etcd.peerAddress)"},
-	{Name: "etcd-client", Port: 2379, Bind: Loopback, On: controllers,
+	{Name: "etcd-client", Port: 2379, Bind: Loopback, On: etcdControllers,
 		Cite: "pkg/component/controller/etcd.go:173 (--listen-client-urls https://127.0.0.1:2379)"},
 	{Name: "kube-controller-manager", Port: 10257, Bind: Loopback, On: controllers,
 		Cite: "pkg/component/controller/controllermanager.go:43 (bind-address 127.0.0.1)"},
@@ -78,6 +80,10 @@ var Services = []Service{
 		Cite: "pkg/component/controller/kuberouter.go:111-123 (run-router on, no bgp-port: kube-router's default 179, peering between every node with a kubelet)"},
 	{Name: "kube-router-metrics", Port: 8080, Bind: Every, On: kubelets,
 		Cite: "pkg/component/controller/kuberouter.go:121, pkg/apis/k0s/v1beta1/kuberouter.go:89 (metrics-port 8080)"},
+	// With storage type kine, kine runs in etcd's place: it serves the
+	// API server on a unix socket and only its metrics on the network.
+	{Name: "kine-metrics", Port: 2380, Bind: Every, On: kineControllers,
+		Cite: "pkg/component/controller/kine.go, Kine.Start (--listen-address unix://KineSocketPath, --metrics-bind-address :2380), at k0s's main branch"},
 	// On controllers with ha and no virtualServers; keep it last (cplbProxy).
 	{Name: "cplb-proxy", Port: 6444, Bind: Every, On: func(n *Node) bool { return n.ha },
 		Cite: "pkg/component/controller/cplb/cplb_linux.go:404,435 (tcpproxy on :UserSpaceProxyPort), pkg/apis/k0s/v1beta1/cplb.go:348-349 (6444)"},
