@@ -3,6 +3,7 @@ package lab
 import (
 	"bufio"
 	"fmt"
+	"hash/crc32"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -57,7 +58,7 @@ type genLab struct {
 // checks read of it).
 func genScenario(t testing.TB, g *clustergen.Set) *Scenario {
 	t.Helper()
-	s := &Scenario{outside: map[string]bool{}}
+	s := &Scenario{outside: map[string]bool{}, vipOnLast: true}
 	if g.IPv6 {
 		s.Underlay = IPv6
 	}
@@ -101,8 +102,7 @@ func genScenario(t testing.TB, g *clustergen.Set) *Scenario {
 // the router's address on it (the network's first).
 func siteOf(p netip.Prefix) (string, netip.Addr) {
 	m := p.Masked()
-	b := m.Addr().AsSlice()
-	return fmt.Sprintf("s%x", b[len(b)-4:len(b)-1]), m.Addr().Next()
+	return fmt.Sprintf("s%08x", crc32.ChecksumIEEE([]byte(m.String()))), m.Addr().Next()
 }
 
 // parseGenDoc reads what the lab's checks use of a generated document;

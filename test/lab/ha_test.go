@@ -42,14 +42,19 @@ func haDoc(s *Scenario, n *Node, d *Doc) {
 	}
 }
 
-// holder is the controller the virtual IP is on.
+// holder is the controller the virtual IP is on: the first with ha, or
+// the last (Scenario.vipOnLast).
 func (l *Lab) holder() *LabNode {
+	var h *LabNode
 	for _, ln := range l.Nodes {
 		if ln.ha {
-			return ln
+			if !l.S.vipOnLast {
+				return ln
+			}
+			h = ln
 		}
 	}
-	return nil
+	return h
 }
 
 // startVIP does what keepalived and k0s do on the controllers: the address

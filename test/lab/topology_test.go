@@ -75,6 +75,10 @@ type Scenario struct {
 	// no node of it (clustergen's unused peer): nothing shakes hands with
 	// them.
 	outside map[string]bool
+	// vipOnLast puts the virtual IP on the last controller with ha, not
+	// the first: the state after keepalived moved it, where a set that
+	// works only while the first holds it fails.
+	vipOnLast bool
 }
 
 // Node returns the scenario's node by name.
