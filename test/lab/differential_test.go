@@ -45,8 +45,8 @@ const keptDir = "testdata/differential"
 // of each): an mtu over the route's (the lab's links fragment what
 // WireGuard sends, as an underlay that passes fragments does), a dropped
 // keepalive (a NAT's mapping outlives the lab), a virtual IP in an
-// allowedIPs (it works until the address moves, and keepalived does not
-// run), the unicast peers (no keepalived), the cluster name, the pod
+// allowedIPs (between two controllers it works whichever holds the
+// address, docs/lab.md), the unicast peers (no keepalived), the cluster name, the pod
 // range, a second founder (no k0s, no etcd here), and the families the
 // check reports as warnings by design.
 var labFamilies = []string{
