@@ -25,6 +25,11 @@
 //
 // It does not run k0s, etcd, kine or keepalived (the stand-ins take their
 // ports; Lab.Replace lets a test run a real process in a stand-in's place),
-// it does not check UDP listeners beyond the WireGuard port, and it does not
-// hold validate --cluster to what it finds. docs/lab.md says how to run it.
+// and it does not check UDP listeners beyond the WireGuard port.
+//
+// The differential (differential_test.go) builds labs from generated sets
+// (internal/cluster/clustergen: their documents unchanged, on their own
+// networks, gen_lab_test.go) and holds validate --cluster --facts DIR, with
+// the facts each node gathered, to the lab's truth: no error exactly when
+// the cluster works. docs/lab.md says how to run it all.
 package lab
