@@ -24,6 +24,7 @@ func Check(in []Node) Findings {
 	c.endpointOwners()
 	c.listenPorts()
 	c.ha()
+	c.sharedEndpoints()
 	c.patches()
 	c.pairs()
 	c.dial()
