@@ -29,6 +29,7 @@ func Check(in []Node, opts ...Option) Findings {
 	c.endpointOwners()
 	c.listenPorts()
 	c.ha()
+	c.sharedEndpoints()
 	c.patches()
 	c.pairs()
 	c.dial()

@@ -33,4 +33,10 @@
 // keepalived (keepalived_test.go). It does not check UDP listeners
 // beyond the WireGuard port, and it does not hold validate --cluster to
 // what it finds. docs/lab.md says how to run it.
+//
+// The differential (differential_test.go) builds labs from generated sets
+// (internal/cluster/clustergen: their documents unchanged, on their own
+// networks, gen_lab_test.go) and holds validate --cluster --facts DIR, with
+// the facts each node gathered, to the lab's truth: no error exactly when
+// the cluster works. docs/lab.md says how to run it all.
 package lab

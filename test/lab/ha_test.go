@@ -48,14 +48,27 @@ func haDoc(s *Scenario, n *Node, d *Doc) {
 	}
 }
 
-// holder is the controller the virtual IP is on (the first one found).
+// holder is the controller the virtual IP is on: with keepalived, the
+// one that holds it; else the first with ha, or the last
+// (Scenario.vipOnLast).
 func (l *Lab) holder() *LabNode {
+	var h *LabNode
 	for _, ln := range l.Nodes {
-		if ln.ha && (l.Replace[keepalivedService] == nil || ln.holdsVIP(l.S.VIP)) {
+		if !ln.ha {
+			continue
+		}
+		if l.Replace[keepalivedService] != nil {
+			if ln.holdsVIP(l.S.VIP) {
+				return ln
+			}
+			continue
+		}
+		if !l.S.vipOnLast {
 			return ln
 		}
+		h = ln
 	}
-	return nil
+	return h
 }
 
 // startVIP does what keepalived and k0s do on the controllers: the address
@@ -75,9 +88,17 @@ func (l *Lab) startVIP(t testing.TB) {
 			}
 		}
 	} else {
-		l.holder().NS.Run(t, "ip", "addr", "add", l.S.VIP.String(), "dev", "eth0")
+		add := []string{"ip", "addr", "add", l.S.VIP.String(), "dev", "eth0"}
+		if l.S.VIP.Addr().Is6() {
+			add = append(add, "nodad")
+		}
+		l.holder().NS.Run(t, add...)
 	}
-	rule := fmt.Sprintf("table ip labcplb {\n chain pre { type nat hook prerouting priority dstnat;\n  ip daddr %s tcp dport 6443 redirect to :6444\n }\n}\n", l.S.VIP.Addr())
+	ip := "ip"
+	if l.S.VIP.Addr().Is6() {
+		ip = "ip6"
+	}
+	rule := fmt.Sprintf("table inet labcplb {\n chain pre { type nat hook prerouting priority dstnat;\n  %s daddr %s tcp dport 6443 redirect to :6444\n }\n}\n", ip, l.S.VIP.Addr())
 	for _, ln := range l.Nodes {
 		if ln.ha {
 			runStdin(t, rule, "ip", "netns", "exec", ln.NS.Name, "nft", "-f", "-")

@@ -46,6 +46,9 @@ func kineBinary(t testing.TB) string {
 // storage.type kine, or sqlite (kine with its default datasource), which
 // a single node has by default.
 func (n *Node) runsKine() bool {
+	if n.kine {
+		return true // a generated set's controller with a datasource
+	}
 	var st map[string]any
 	if n.Doc != nil {
 		st, _ = n.Doc.Extra["storage"].(map[string]any)

@@ -19,6 +19,9 @@ type Lab struct {
 	Nodes   []*LabNode
 	u       *underlay
 	dir     string
+	// primed: every tunnel has been opened (coldDials), prime has
+	// nothing to do.
+	primed bool
 }
 
 // requireLab skips (or, in CI, fails) when the lab cannot run here.

@@ -3,7 +3,6 @@ package lab
 import (
 	"net"
 	"net/netip"
-	"strings"
 	"testing"
 	"time"
 )
@@ -20,6 +19,9 @@ const primeTimeout = 2 * time.Second
 // not. A tunnel that does not open here is left to the checks to find.
 func (l *Lab) prime(t testing.TB) {
 	t.Helper()
+	if l.primed {
+		return
+	}
 	for i, a := range l.Nodes {
 		for _, b := range l.Nodes[i+1:] {
 			switch {
@@ -41,11 +43,15 @@ func hasPeer(a, b *LabNode) bool {
 	return false
 }
 
-// primeTo sends one datagram from ln to b's overlay address (the discard
-// port; what matters is that WireGuard must open the tunnel to carry it)
-// and waits until ln has shaken hands with b.
+// primeTo opens ln's tunnel to b (shakesHands).
 func (ln *LabNode) primeTo(t testing.TB, b *LabNode) {
 	t.Helper()
+	ln.shakesHands(b, primeTimeout)
+}
+
+// send sends one datagram from ln to b's overlay address (the discard
+// port; what matters is that WireGuard must open the tunnel to carry it).
+func (ln *LabNode) send(b *LabNode) {
 	dst := netip.AddrPortFrom(b.OverlayAddr(), 9)
 	_ = ln.NS.Do(func() error {
 		c, err := net.Dial("udp", dst.String())
@@ -56,14 +62,4 @@ func (ln *LabNode) primeTo(t testing.TB, b *LabNode) {
 		_, err = c.Write([]byte("lab"))
 		return err
 	})
-	deadline := time.Now().Add(primeTimeout)
-	for time.Now().Before(deadline) {
-		out, _ := ln.Exec("wg", "show", "wg0", "latest-handshakes")
-		for _, line := range strings.Split(out, "\n") {
-			if f := strings.Fields(line); len(f) == 2 && f[0] == b.pubKey && f[1] != "0" {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }

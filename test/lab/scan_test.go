@@ -42,12 +42,14 @@ func listening(t testing.TB, ln *LabNode) []int {
 }
 
 // mayAnswer is whether the node's port may answer the open network: one of
-// its publicPorts, or with clusterPorts open one of its role's ports.
+// its publicPorts, or with clusterPorts open one of its role's ports (in a
+// generated set, only when no node of the set guards: one node left open
+// among guarded ones is a hole in the set's guard).
 func mayAnswer(n *Node, port int) bool {
 	if slices.Contains(n.Doc.Firewall.PublicPorts, port) {
 		return true
 	}
-	if n.Doc.Firewall.ClusterPorts != "open" {
+	if n.Doc.Firewall.ClusterPorts != "open" || n.gen != nil && n.gen.setGuards {
 		return false
 	}
 	for _, svc := range Services {

@@ -54,7 +54,11 @@ type Node struct {
 	// before each apply: what a SecretSource of its document reads there.
 	Files map[string]string
 
-	ha      bool // a controller of a scenario with a VIP
+	ha bool // a controller of a scenario with a VIP
+	// gen places a node of a generated set (gen_lab_test.go) on its
+	// site's link instead of the scenario's.
+	gen     *genPlace
+	kine    bool // a controller whose storage is kine, not etcd
 	index   int  // 1-based, the last byte of the node's addresses
 	key     string
 	pubKey  string
@@ -70,6 +74,14 @@ type Scenario struct {
 	// VIP, when set, is the controllers' virtual IP on the underlay
 	// (ha_test.go).
 	VIP netip.Prefix
+	// outside are the public keys of peers a generated set lists that are
+	// no node of it (clustergen's unused peer): nothing shakes hands with
+	// them.
+	outside map[string]bool
+	// vipOnLast puts the virtual IP on the last controller with ha, not
+	// the first: the state after keepalived moved it, where a set that
+	// works only while the first holds it fails.
+	vipOnLast bool
 }
 
 // Node returns the scenario's node by name.
@@ -102,6 +114,8 @@ var (
 // for an open node, the router's LAN behind it.
 func (n *Node) underlayAddr(f Family) netip.Addr {
 	switch {
+	case n.gen != nil:
+		return n.gen.own.Addr()
 	case n.Site != Open:
 		return netip.AddrFrom4([4]byte{198, 51, 100, byte(10 + n.index)})
 	case f == IPv6:
@@ -113,6 +127,9 @@ func (n *Node) underlayAddr(f Family) netip.Addr {
 
 // publicAddr is the router's address mapped to a 1:1-NAT node.
 func (n *Node) publicAddr() netip.Addr {
+	if n.gen != nil {
+		return n.gen.public
+	}
 	return netip.AddrFrom4([4]byte{192, 0, 2, byte(100 + n.index)})
 }
 

@@ -138,6 +138,10 @@ func hostOnOpen(f Family, v4, v6 netip.Addr) string {
 func (u *underlay) plugNode(t testing.TB, n *Node, ns *netns.Netns, f Family) {
 	t.Helper()
 	port := "p-" + n.Name
+	if n.gen != nil {
+		u.plugGen(t, n, ns)
+		return
+	}
 	if n.Site == Open {
 		plug(t, u.sw, "br0", port, ns, prefixOnOpen(n.underlayAddr(f)))
 		return
