@@ -83,10 +83,6 @@ var Services = []Service{
 		Cite: "pkg/component/controller/kuberouter.go:111-123 (run-router on, no bgp-port: kube-router's default 179, peering between every node with a kubelet)"},
 	{Name: "kube-router-metrics", Port: 8080, Bind: Every, On: kubelets,
 		Cite: "pkg/component/controller/kuberouter.go:121, pkg/apis/k0s/v1beta1/kuberouter.go:89 (metrics-port 8080)"},
-	// With storage type kine, kine runs in etcd's place: it serves the
-	// API server on a unix socket and only its metrics on the network.
-	{Name: "kine-metrics", Port: 2380, Bind: Every, On: kineControllers,
-		Cite: "pkg/component/controller/kine.go, Kine.Start (--listen-address unix://KineSocketPath, --metrics-bind-address :2380), at k0s's main branch"},
 	// On controllers with ha and no virtualServers; keep it last (cplbProxy).
 	{Name: "cplb-proxy", Port: 6444, Bind: Every, On: func(n *Node) bool { return n.ha },
 		Cite: "pkg/component/controller/cplb/cplb_linux.go:404,435 (tcpproxy on :UserSpaceProxyPort), pkg/apis/k0s/v1beta1/cplb.go:348-349 (6444)"},
