@@ -133,6 +133,12 @@ func (v *haView) vipOnVRRPInterfaces() (reported, all bool) {
 // vipInAllowedIPs: the virtual IP of an underlay VRRP group is reached over
 // the underlay, as any client reaches it; an allowedIPs that holds it makes
 // wg-quick route it into one peer's tunnel, whichever controller holds it.
+// While a controller that is neither the entry's node nor its peer holds
+// it, the packets reach a peer that does not, and the cluster endpoint is
+// lost on this node: an error. Where every controller sharing it is one
+// of the two, it works after any failover (the peer holds it, or the
+// local address wins over the tunnel's route), until a third controller
+// shares it: a warning.
 // Not where VRRP runs on the overlay: a hub's allowedIPs then hold the
 // overlay's network, the virtual IP in it, on purpose.
 func (v *haView) vipInAllowedIPs() {
@@ -150,16 +156,24 @@ func (v *haView) vipInAllowedIPs() {
 	ref := v.carriers[0]
 	v.c.entries(func(e *entry) {
 		for k, p := range e.allowed {
-			if p.Bits() == 0 || !p.Contains(vip) || e.in.n.bad[e.path().Field("allowedIPs").Index(k).String()] {
+			path := e.path().Field("allowedIPs").Index(k).String()
+			if p.Bits() == 0 || !p.Contains(vip) || e.in.n.bad[path] {
 				continue
 			}
-			peer := "its peer"
+			peer, to := "its peer", (*node)(nil)
 			if e.target != nil {
-				peer = e.target.String()
+				peer, to = e.target.String(), e.target.n
 			}
-			v.c.errorf(e.in.n, e.path().Field("allowedIPs").Index(k).String(), []Place{ref.at("ha.virtualIP")},
-				"%s holds the virtual IP %s, which keepalived moves between the controllers on the underlay: wg-quick routes it into the tunnel to %s, whichever controller holds it, and the answers come back outside the tunnel; the virtual IP belongs in no allowedIPs: drop it",
-				p, vip, peer)
+			other := slices.IndexFunc(v.carriers, func(c *node) bool { return c != e.in.n && c != to })
+			if other < 0 {
+				v.c.warnf(e.in.n, path, []Place{ref.at("ha.virtualIP")},
+					"%s holds the virtual IP %s: wg-quick routes it into the tunnel to %s; that works only while the virtual IP moves between this node and that peer alone (the local address wins here), and fails once a third controller shares it, whose packets would reach a peer that does not hold it; the virtual IP is reached over the underlay and belongs in no allowedIPs: drop it",
+					p, vip, peer)
+				continue
+			}
+			v.c.errorf(e.in.n, path, []Place{ref.at("ha.virtualIP"), v.carriers[other].at("ha.virtualIP")},
+				"%s holds the virtual IP %s, which keepalived moves between the controllers on the underlay: wg-quick routes it into the tunnel to %s, so while %s holds it this node's packets for it reach a peer that does not, and the cluster endpoint is lost here after a failover; the virtual IP belongs in no allowedIPs: drop it",
+				p, vip, peer, v.carriers[other].File)
 		}
 	})
 }
