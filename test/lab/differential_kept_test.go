@@ -138,3 +138,34 @@ func TestDifferentialBlindCheckDisagrees(t *testing.T) {
 		t.Fatal("no kept case of a mistake that breaks the cluster")
 	}
 }
+
+// The negative control of the topology: on every kept case of a set with
+// sites whose mistake breaks the cluster at a node behind a 1:1 NAT, the
+// check run without the set's topology (as it was before the differential
+// passed it) disagrees with the lab: with no sites known, a node dialled at
+// its private address from another site, or at an address that is none of
+// its own, is only a warning.
+func TestDifferentialWithoutTopologyDisagrees(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, dir := range keptDirs(t) {
+		c, problems := readKept(t, dir)
+		if !fileExists(filepath.Join(dir, clustergen.TopologyName)) || c.mistake == nil || len(problems) == 0 ||
+			!strings.HasPrefix(c.what, "mistake nat-") {
+			continue
+		}
+		n++
+		if d := disagreement(c, checkErrors(t, dir), problems); d != "" {
+			t.Errorf("%s: with the topology: %s", dir, d)
+		}
+		d := disagreement(c, checkErrorsWith(t, dir, false), problems)
+		if d == "" || !strings.Contains(d, fmt.Sprintf("seed %d ", c.seed)) {
+			t.Errorf("%s: without the topology the check agrees with the lab on %s, or does not say which case: %q", dir, c.what, d)
+			continue
+		}
+		t.Logf("%s: without the topology, the differential says: %s", filepath.Base(dir), strings.SplitN(d, "\n", 2)[0])
+	}
+	if n == 0 {
+		t.Fatal("no kept case of a NAT mistake with its topology")
+	}
+}

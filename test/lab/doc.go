@@ -21,7 +21,9 @@
 //
 // With a virtual IP (ha_test.go) the lab stands in for keepalived too, the
 // address put on one controller, and adds k0s's redirect of its API port to
-// the control-plane load balancer; every node must reach the API there.
+// the control-plane load balancer; every node must reach the endpoint's
+// ports there, and again with the address moved to each other controller
+// in turn, as a failover moves it.
 // keepalived_test.go runs Debian's keepalived there instead, on the
 // configuration k0s renders from the agent's k0s.yaml (its template
 // mirrored in cplb_template_test.go), and holds it to one holder and a
@@ -36,7 +38,9 @@
 //
 // The differential (differential_test.go) builds labs from generated sets
 // (internal/cluster/clustergen: their documents unchanged, on their own
-// networks, gen_lab_test.go) and holds validate --cluster --facts DIR, with
-// the facts each node gathered, to the lab's truth: no error exactly when
-// the cluster works. docs/lab.md says how to run it all.
+// networks behind a router that lets another network into a network
+// behind NAT only through the NAT, gen_lab_test.go) and holds validate
+// --cluster --facts DIR (--topology with the set's sites), with the facts
+// each node gathered, to the lab's truth: no error exactly when the
+// cluster works. docs/lab.md says how to run it all.
 package lab

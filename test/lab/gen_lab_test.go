@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -28,7 +29,10 @@ import (
 // routes between them: site A, site B, the private network behind a
 // masquerade (the nodes that only dial out) and the one behind a 1:1 NAT
 // (cloud hosts, dialled at a public address of site B that the router
-// maps both ways). The attacker sits at the first controller's site.
+// maps both ways). As a cloud's or an office's NAT does, the router lets
+// another network into those two only through the NAT: a connection
+// opened from elsewhere to a private address there is dropped. The
+// attacker sits at the first controller's site.
 
 // genPlace is where a generated node sits.
 type genPlace struct {
@@ -46,7 +50,7 @@ type genPlace struct {
 type genLab struct {
 	*Lab
 	g        *clustergen.Set
-	setDir   string // the documents, NAME.yaml, and facts/NAME.json
+	setDir   string // the documents, NAME.yaml, facts/NAME.json and with sites cluster.topology
 	notUp    []string
 	upTook   time.Duration
 	verdict  *Verdict
@@ -136,7 +140,9 @@ func parseGenDoc(t testing.TB, gn *clustergen.Node) *Doc {
 
 // newGenUnderlay is the router with a bridge for every network of the
 // set's hosts and of its 1:1 NATs' public addresses, forwarding between
-// them with the set's NAT, and the attacker.
+// them with the set's NAT (and into a network behind NAT only what the NAT
+// let in or what answers its hosts), dropping fragments (fragments_test.go),
+// and the attacker.
 func newGenUnderlay(t testing.TB, s *Scenario) *underlay {
 	t.Helper()
 	u := &underlay{sw: newNamespace(t, "lsw"), router: newNamespace(t, "lrt")}
@@ -156,9 +162,12 @@ func newGenUnderlay(t testing.TB, s *Scenario) *underlay {
 	}
 	var nat strings.Builder
 	nat.WriteString("table inet labnat {\n chain pre { type nat hook prerouting priority dstnat;\n")
-	var post []string
+	var post, private []string
 	for _, n := range s.Nodes {
 		bridge(n.gen.own)
+		if n.Site != Open && !slices.Contains(private, n.gen.bridge) {
+			private = append(private, n.gen.bridge)
+		}
 		switch n.Site {
 		case OneToOne:
 			pub := netip.PrefixFrom(n.gen.public, n.gen.own.Bits())
@@ -179,9 +188,20 @@ func newGenUnderlay(t testing.TB, s *Scenario) *underlay {
 	}
 	nat.WriteString(" }\n chain post { type nat hook postrouting priority srcnat;\n")
 	nat.WriteString(strings.Join(post, ""))
+	nat.WriteString(" }\n")
+	// A private network behind NAT is reached from another network only
+	// through its NAT: a connection into it that another network opens is
+	// dropped unless the router mapped it there from a public address;
+	// replies to what its hosts opened come back.
+	nat.WriteString(" chain inward { type filter hook forward priority filter; policy accept;\n")
+	nat.WriteString("  ct state established,related accept\n  ct status dnat accept\n")
+	for _, br := range private {
+		fmt.Fprintf(&nat, "  iifname != %q oifname %q drop\n", br, br)
+	}
 	nat.WriteString(" }\n}\n")
 	u.router.Run(t, "sysctl", "-qw", "net.ipv4.ip_forward=1", "net.ipv6.conf.all.forwarding=1")
 	runStdin(t, nat.String(), "ip", "netns", "exec", u.router.Name, "nft", "-f", "-")
+	dropFragments(t, u.router)
 	// The attacker: at the first node's site, its network's address 250.
 	first := s.Nodes[0].gen
 	b := first.own.Masked().Addr().As16()
@@ -229,6 +249,13 @@ func upGen(t testing.TB, g *clustergen.Set) *genLab {
 	gl.setDir = filepath.Join(gl.dir, "set")
 	if err := os.MkdirAll(filepath.Join(gl.setDir, "facts"), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	if g.Sites {
+		// The set's sites and NATs, as validate --cluster --topology
+		// reads them (no node reads it).
+		if err := os.WriteFile(filepath.Join(gl.setDir, clustergen.TopologyName), []byte(g.TopologyFile()), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	gl.u = newGenUnderlay(t, s)
 	for _, n := range s.Nodes {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/corium/corium-agent/internal/testutil/netns"
 )
 
 // The virtual IP, where a scenario sets Scenario.VIP: every controller's
@@ -49,9 +51,12 @@ func haDoc(s *Scenario, n *Node, d *Doc) {
 }
 
 // holder is the controller the virtual IP is on: with keepalived, the
-// one that holds it; else the first with ha, or the last
-// (Scenario.vipOnLast).
+// one that holds it; else where vipAt last put it, or at first the first
+// with ha, or the last (Scenario.vipOnLast).
 func (l *Lab) holder() *LabNode {
+	if l.vipHolder != nil && l.Replace[keepalivedService] == nil {
+		return l.vipHolder
+	}
 	var h *LabNode
 	for _, ln := range l.Nodes {
 		if !ln.ha {
@@ -106,36 +111,127 @@ func (l *Lab) startVIP(t testing.TB) {
 	}
 }
 
-// checkVIP connects every node but the holder to the virtual IP's API
-// port, across the underlay as the design sends it: the holder's proxy
-// must answer.
+// checkVIP connects every node but the holder to each of the virtual IP's
+// ports (endpointPorts), across the underlay as the design sends it: the
+// holder must answer. Then, where the lab stands in for keepalived and the
+// test does not say otherwise (Lab.noFailover), the address moves to each
+// other controller with ha in turn, as keepalived moves it on a failover,
+// and every node must reach it there too: a node that reaches it only
+// while one controller holds it (an allowedIPs that routes it into that
+// controller's tunnel) loses the cluster endpoint on the first failover.
+// The address goes back to its first holder after. Where the first holder
+// already fails, the failover is not tried: the cluster is broken.
 func (l *Lab) checkVIP(t testing.TB, v *Verdict) {
 	t.Helper()
 	if !l.S.VIP.IsValid() {
 		return
 	}
-	h := l.holder()
-	ap := netip.AddrPortFrom(l.S.VIP.Addr(), 6443)
+	first := l.holder()
+	if !l.checkVIPAt(first, "", v) || l.noFailover || l.Replace[keepalivedService] != nil {
+		return
+	}
+	defer l.vipAt(t, first)
+	for _, ln := range l.Nodes {
+		if ln.ha && ln != first {
+			l.vipAt(t, ln)
+			l.checkVIPAt(ln, " while "+ln.Name+" holds it", v)
+		}
+	}
+}
+
+// checkVIPAt connects every node but h, the holder, to the virtual IP's
+// ports, and says whether all reached h (while names the holder in a
+// problem after a failover).
+func (l *Lab) checkVIPAt(h *LabNode, while string, v *Verdict) bool {
 	var wg sync.WaitGroup
+	ok := true
+	fail := func(format string, args ...any) {
+		v.fail(format, args...)
+		v.mu.Lock()
+		ok = false
+		v.mu.Unlock()
+	}
 	for _, ln := range l.Nodes {
 		if ln == h {
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			v.count()
-			got, err := dialFrom(ln.NS, ap, pairTimeout)
-			switch {
-			case err != nil:
-				v.fail("%s -> the virtual IP (%s): does not connect: %v", ln.Name, ap, err)
-			case l.Replace[cplbProxy.Name] == nil && got != h.Name:
-				v.fail("%s -> the virtual IP (%s): answered by %q, not its holder %s", ln.Name, ap, got, h.Name)
-			}
-		}()
+		for _, port := range endpointPorts {
+			ap := netip.AddrPortFrom(l.S.VIP.Addr(), uint16(port))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				v.count()
+				got, err := dialFrom(ln.NS, ap, pairTimeout)
+				switch {
+				case err != nil:
+					fail("%s -> the virtual IP (%s)%s: does not connect: %v", ln.Name, ap, while, err)
+				case l.Replace[vipService(port).Name] == nil && got != h.Name:
+					fail("%s -> the virtual IP (%s)%s: answered by %q, not its holder %s", ln.Name, ap, while, got, h.Name)
+				}
+			}()
+		}
 	}
 	wg.Wait()
+	return ok
+}
+
+// vipService is the service that answers port at the virtual IP on its
+// holder: k0s's proxy for the API port (startVIP's redirect) and its own,
+// the controller's service on the port for the others.
+func vipService(port int) Service {
+	if port == 6443 || port == cplbProxy.Port {
+		return cplbProxy
+	}
+	for _, svc := range Services {
+		if svc.Port == port && svc.On(&Node{Role: "controller"}) {
+			return svc
+		}
+	}
+	panic(fmt.Sprintf("lab: no controller's service on %d", port))
+}
+
+// vipAt puts the virtual IP on to's eth0 and off every other controller's,
+// as keepalived moves it on a failover, and flushes every namespace's
+// neighbour entry for it: keepalived's gratuitous ARP (or unsolicited
+// neighbour advertisement) would have told them where it went, which the
+// lab's stand-in does not send.
+func (l *Lab) vipAt(t testing.TB, to *LabNode) {
+	t.Helper()
+	vip := l.S.VIP
+	for _, ln := range l.Nodes {
+		if ln.ha && ln != to && ln.holdsVIP(vip) {
+			ln.NS.Run(t, "ip", "addr", "del", vip.String(), "dev", "eth0")
+		}
+	}
+	if !to.holdsVIP(vip) {
+		add := []string{"ip", "addr", "add", vip.String(), "dev", "eth0"}
+		if vip.Addr().Is6() {
+			add = append(add, "nodad")
+		}
+		to.NS.Run(t, add...)
+	}
+	l.vipHolder = to
+	nss := []*netns.Netns{l.u.attacker, l.u.router}
+	for _, ln := range l.Nodes {
+		nss = append(nss, ln.NS)
+	}
+	for _, ns := range nss {
+		if ns != nil {
+			ns.Run(t, "ip", "neigh", "flush", "to", vip.Addr().String())
+		}
+	}
 }
 
 // vipMayAnswer is whether port may answer at the virtual IP on its holder.
 func vipMayAnswer(port int) bool { return slices.Contains(endpointPorts, port) }
+
+// threeVIPControllers is three controllers sharing a virtual IP on the
+// underlay and a worker, the set the virtual IP's own tests build.
+func threeVIPControllers() *Scenario {
+	return &Scenario{VIP: netip.MustParsePrefix("192.0.2.200/24"), Nodes: []*Node{
+		{Name: "c1", Role: "controller+worker"},
+		{Name: "c2", Role: "controller+worker"},
+		{Name: "c3", Role: "controller+worker"},
+		{Name: "w1", Role: "worker"},
+	}}
+}

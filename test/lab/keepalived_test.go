@@ -113,6 +113,7 @@ func useKeepalived(l *Lab, pass string) *keepalivedCluster {
 		l.Replace = map[string]Starter{}
 	}
 	l.Replace[keepalivedService] = kc.prepare
+	l.noFailover = true // keepalived holds the address: the lab does not move it
 	return kc
 }
 

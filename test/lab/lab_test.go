@@ -22,6 +22,12 @@ type Lab struct {
 	// primed: every tunnel has been opened (coldDials), prime has
 	// nothing to do.
 	primed bool
+	// vipHolder is where vipAt last put the virtual IP (nil: where
+	// startVIP put it).
+	vipHolder *LabNode
+	// noFailover: checkVIP tests the virtual IP at its holder alone, not
+	// moved to each controller in turn (keepalived moves it itself).
+	noFailover bool
 }
 
 // requireLab skips (or, in CI, fails) when the lab cannot run here.

@@ -1,6 +1,9 @@
 package lab
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The negative controls: each is a scenario that passes with one mistake
 // put in, and the lab's verdict must fail on it, naming it.
@@ -75,6 +78,32 @@ func TestNegativeHubWithoutForwarding(t *testing.T) {
 	for _, p := range v.Problems {
 		if p[:2] != "s1" && p[:2] != "s2" {
 			t.Errorf("a problem not between the spokes: %s", p)
+		}
+	}
+}
+
+// w1 routes the virtual IP into c1's tunnel (c1's allowedIPs): while c1
+// holds the address, w1 reaches it through the tunnel, and the verdict at
+// that holder alone passes (the control: the lab without the failover
+// does not see the mistake); once the address moves to c2 or c3, w1's
+// packets still go to c1, and the cluster endpoint is lost on w1.
+func TestNegativeVIPRoutedToOneController(t *testing.T) {
+	t.Parallel()
+	s := threeVIPControllers()
+	Build(t, s)
+	p := s.Node("w1").Doc.Peer(s.Node("c1"))
+	p.AllowedIPs = append(p.AllowedIPs, "192.0.2.200/32")
+	l := Up(t, s)
+	l.noFailover = true
+	requirePass(t, l, l.Verdict(t))
+	l.noFailover = false
+	v := l.Verdict(t)
+	t.Logf("with the failover:\n%s", v)
+	requireFail(t, v, "w1 -> the virtual IP (192.0.2.200:6443) while c2 holds it")
+	requireFail(t, v, "w1 -> the virtual IP (192.0.2.200:6443) while c3 holds it")
+	for _, p := range v.Problems {
+		if !strings.HasPrefix(p, "w1 -> the virtual IP") {
+			t.Errorf("a problem not of w1's route to the virtual IP: %s", p)
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package lab
 
 import (
-	"net/netip"
 	"testing"
 )
 
@@ -125,12 +124,7 @@ func TestDayTwo(t *testing.T) {
 // alone.
 func TestVirtualIP(t *testing.T) {
 	t.Parallel()
-	s := &Scenario{VIP: netip.MustParsePrefix("192.0.2.200/24"), Nodes: []*Node{
-		{Name: "c1", Role: "controller+worker"},
-		{Name: "c2", Role: "controller+worker"},
-		{Name: "c3", Role: "controller+worker"},
-		{Name: "w1", Role: "worker"},
-	}}
+	s := threeVIPControllers()
 	l := Up(t, s)
 	requirePass(t, l, l.Verdict(t))
 }

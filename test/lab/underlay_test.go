@@ -15,7 +15,8 @@ import (
 // The underlay is one bridge (br0) in a switch namespace of its own; each
 // open node, the attacker and the router plug into it with a veth pair.
 // Nodes behind the router plug into a second bridge (lan0) in the router's
-// namespace, which routes and NATs between the two.
+// namespace, which routes and NATs between the two. Both bridges drop IP
+// fragments (fragments_test.go).
 
 // newNamespace is a namespace whose processes (wireguard-go, a mount
 // namespace's holder) are killed when the test ends, before the namespace
@@ -70,6 +71,7 @@ func newUnderlay(t testing.TB, s *Scenario) *underlay {
 	t.Helper()
 	u := &underlay{sw: newNamespace(t, "lsw")}
 	newBridge(t, u.sw, "br0", "")
+	dropFragments(t, u.sw)
 	u.attacker = newNamespace(t, "latk")
 	plug(t, u.sw, "br0", "p-atk", u.attacker, hostOnOpen(s.Underlay, attacker4, attacker6))
 	var behind []*Node
@@ -95,6 +97,7 @@ func newUnderlay(t testing.TB, s *Scenario) *underlay {
 	newBridge(t, u.router, "lan0", prefixOnOpen(routerLAN4))
 	u.router.Run(t, "sysctl", "-qw", "net.ipv4.ip_forward=1")
 	runStdin(t, natRules(behind), "ip", "netns", "exec", u.router.Name, "nft", "-f", "-")
+	dropFragments(t, u.router)
 	return u
 }
 

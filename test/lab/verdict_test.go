@@ -38,7 +38,8 @@ func (v *Verdict) String() string {
 	return strings.Join(p, "\n")
 }
 
-// Verdict runs every check of the lab: the pairs over the overlay, then
+// Verdict runs every check of the lab: the pairs over the overlay, a
+// packet of each sender's full size between them (fullsize_test.go), then
 // the open network's view of every node.
 func (l *Lab) Verdict(t testing.TB) *Verdict {
 	t.Helper()
@@ -47,6 +48,7 @@ func (l *Lab) Verdict(t testing.TB) *Verdict {
 	l.prime(t)
 	primed := time.Now()
 	l.checkPairs(t, v)
+	l.checkFullSize(t, v)
 	l.checkHandshakes(t, v)
 	l.checkVIP(t, v)
 	paired := time.Now()
