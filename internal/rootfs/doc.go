@@ -28,9 +28,11 @@
 // Every write is atomic (a temp file in the same directory, fsync, rename,
 // fsync of the directory) and skipped when the bytes and mode already match,
 // so a second run changes nothing (same inode, same mtime); links are made
-// the same careful way. Directories the agent creates are 0755 but for the
-// one asked for, which gets the requested mode; an existing one is tightened
-// to a private mode (0700 for secrets) through its descriptor.
+// the same careful way. SyncFS syncs the whole filesystem holding a
+// directory, for what a program the agent ran wrote there unsynced.
+// Directories the agent creates are 0755 but for the one asked for, which
+// gets the requested mode; an existing one is tightened to a private mode
+// (0700 for secrets) through its descriptor.
 //
 // The crash-consistency test can stop the process at any write point
 // (FailpointEnv); unset, that costs one comparison.

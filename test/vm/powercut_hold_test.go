@@ -22,8 +22,9 @@ const (
 	// holdInstalling: `k0s install` mid-way, its unit written and not
 	// enabled (the stand-in, test/boot/k0sstandin/hold.go).
 	holdInstalling = "installing"
-	// holdInstalled: the install complete and synced, the agent not yet at
-	// its records and marker (the stand-in, before it exits).
+	// holdInstalled: the install complete and synced, as the agent syncs it
+	// after the install, the agent not yet at its records and marker (the
+	// stand-in, before it exits).
 	holdInstalled = "installed"
 	// holdMarker: the agent's run ended (its marker written, its run record
 	// removed, k0s queued); k0s is held before it starts (a unit of the
@@ -65,9 +66,24 @@ ExecStart=/bin/sh -c 'echo "corium-vmtest HOLD ` + holdMarker + `: the agent is 
 WantedBy=multi-user.target
 `
 
+// powerCutNoWriteback turns off the guest kernel's periodic writeback, so
+// that a cut loses every page nobody synced: what survives is what was
+// synced, not what happened to be flushed by the flusher's 30 s expiry in
+// the seconds the test spends at a hold. Without it a missing sync (the
+// agent's after `k0s install`, whose unit k0s writes unsynced) shows only
+// when the test is quick; with it, every time. ext4 still commits its
+// journal every 5 s: a file created unsynced survives as a name and no
+// bytes, as it would on a busy node.
+const powerCutNoWriteback = `# VM test equipment, not part of the Corium image (TestVMPowerCut).
+vm.dirty_writeback_centisecs = 0
+vm.dirty_expire_centisecs = 360000
+`
+
 // powerCutEquipment puts the holds on a disk; without vmtest.hold= on the
-// kernel command line they change nothing.
+// kernel command line they change nothing. The writeback setting is on
+// every boot of the test's machines.
 func powerCutEquipment(s *staging) {
+	s.WriteFile("/usr/lib/sysctl.d/90-corium-vmtest-no-writeback.conf", []byte(powerCutNoWriteback), 0o644)
 	s.WriteFile("/usr/lib/systemd/system/wg-quick@wg0.service.d/50-corium-vmtest-hold.conf", []byte(powerCutHoldWG), 0o644)
 	s.WriteFile("/usr/lib/systemd/system/corium-vmtest-hold-k0s.service", []byte(powerCutHoldK0s), 0o644)
 	s.Symlink("../corium-vmtest-hold-k0s.service", "/usr/lib/systemd/system/multi-user.target.wants/corium-vmtest-hold-k0s.service")

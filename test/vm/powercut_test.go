@@ -87,6 +87,9 @@ func TestVMPowerCut(t *testing.T) {
 
 	p2.waitHold(holdMarker)
 	p2.attach()
+	if got := strings.TrimSpace(p2.MustExec("cat", "/proc/sys/vm/dirty_writeback_centisecs")); got != "0" {
+		t.Errorf("p2: vm.dirty_writeback_centisecs = %s, want 0 (powerCutNoWriteback): a cut would keep pages written back by chance", got)
+	}
 	refStatus := p2.readStatus()
 	if refStatus.Outcome != status.Provisioned || refStatus.Provenance == nil || refStatus.Provenance.Source != chain.NameFile || refStatus.Unfinished != nil {
 		t.Fatalf("p2: the reference's run: outcome %q, provenance %+v, unfinished %+v; want provisioned from %s, nothing unfinished",

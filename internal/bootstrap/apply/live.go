@@ -30,8 +30,16 @@ type LiveHost struct {
 	// Peers adds and removes whole WireGuard peers; nil is WgTool.
 	Peers WireGuardPeers
 	// Root is where a wireguard-peers action reads the file it adds peers
-	// from; the zero Root is the host's "/".
+	// from, and whose unit directory's filesystem an install syncs; the
+	// zero Root is the host's "/".
 	Root rootfs.Root
+}
+
+func (h *LiveHost) root() rootfs.Root {
+	if h.Root.Dir() == "" {
+		return rootfs.New("/")
+	}
+	return h.Root
 }
 
 // Do performs one action.
@@ -65,6 +73,12 @@ func (h *LiveHost) Do(ctx context.Context, a plan.Action) error {
 		}
 		if err := run(ctx, a.Args); err != nil {
 			return fmt.Errorf("installing k0s (%s): %w", strings.Join(a.Args, " "), err)
+		}
+		// k0s writes its unit unsynced; the step after this one ends in the
+		// marker, and a node whose marker outlives its unit never runs the
+		// agent again to mend it.
+		if err := h.root().SyncFS(systemd.UnitDir); err != nil {
+			return fmt.Errorf("installing k0s: making its unit durable: %w", err)
 		}
 		return nil
 	case plan.ActionHostname:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/corium/corium-agent/internal/bootstrap/plan"
-	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/wgquick"
 )
 
@@ -34,11 +33,7 @@ func (h *LiveHost) changePeers(ctx context.Context, c *plan.PeerChange) error {
 		peers = WgTool{}
 	}
 	if len(c.Add) > 0 {
-		root := h.Root
-		if root.Dir() == "" {
-			root = rootfs.New("/")
-		}
-		data, err := root.ReadFile(c.Conf)
+		data, err := h.root().ReadFile(c.Conf)
 		if err != nil {
 			return fmt.Errorf("adding peers to wireguard %s: reading %s: %w", c.Interface, c.Conf, err)
 		}

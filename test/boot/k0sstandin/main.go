@@ -101,8 +101,9 @@ func install(args []string) error {
 	// systemd (an image build) there is nothing to reload.
 	_ = exec.Command("systemctl", "daemon-reload").Run()
 	fmt.Println("k0s stand-in: installed " + unit)
-	// Synced before the hold: the install is complete and on disk, as the
-	// agent's next write (its record, synced) would make it.
+	// Synced before the hold: the hold stands for the install complete and
+	// on disk, as the agent's syncfs right after it makes it (apply's
+	// k0s-install action); a cut before that sync is the installing hold's.
 	holdAt(holdInstalled, filepath.Join(unitDir, unit), unitDir, filepath.Join(unitDir, "multi-user.target.wants"))
 	return nil
 }
