@@ -37,6 +37,22 @@ const keepalivedBinary = "keepalived"
 // skew (RFC 3768 6.1), so about 3.2 s with k0s's priority of 200.
 const vrrpAdvert = time.Second
 
+// garpMasterDelay is keepalived's vrrp_garp_master_delay, left at its
+// default by k0s's template (no global_defs): a new master sends a second
+// set of gratuitous ARPs (unsolicited NAs) that long after its transition
+// (keepalived.conf(5): "default 5"). Two controllers of k0s's equal
+// priority can both take the address at once; the one that gives it up
+// leaves the neighbours that took its gratuitous ARPs pointing at it, and
+// only that second set corrects them (TestKeepalivedUnicast once saw w1's
+// connection to the virtual IP answered by such a controller, 2 s after the
+// holders settled). The cluster has converged once the holders have not
+// changed for that long.
+const garpMasterDelay = 5 * time.Second
+
+// vipSettled is how long the holders must not change before the virtual
+// IP is connected to: the second set of gratuitous ARPs, and an advert.
+const vipSettled = garpMasterDelay + vrrpAdvert
+
 // keepalivedCluster is keepalived on the controllers of a lab.
 type keepalivedCluster struct {
 	// pass is the documents' VRRP password, drawn for the test: nothing the
@@ -329,8 +345,8 @@ func keepalivedFailover(t *testing.T, unicast bool) {
 	l.Up(t, s)
 	start := time.Now()
 	kc.start(t, l.haNames()...)
-	hs := l.settleHolders(15*time.Second, 2*vrrpAdvert)
-	t.Logf("keepalived: %s holds the virtual IP, %v after the start (settled for %v)", names(hs), time.Since(start).Round(time.Millisecond), 2*vrrpAdvert)
+	hs := l.settleHolders(20*time.Second, vipSettled)
+	t.Logf("keepalived: %s holds the virtual IP, %v after the start (settled for %v)", names(hs), time.Since(start).Round(time.Millisecond), vipSettled)
 	v := &Verdict{}
 	l.checkOneHolder(v, hs)
 	if len(v.Problems) > 0 {
@@ -357,8 +373,8 @@ func keepalivedFailover(t *testing.T, unicast bool) {
 		moved = time.Since(stopped)
 		return nil
 	})
-	hs = l.settleHolders(10*time.Second, 2*vrrpAdvert)
-	t.Logf("keepalived: %s's stopped; %s holds the virtual IP, %v after (settled for %v)", old.Name, names(hs), moved.Round(time.Millisecond), 2*vrrpAdvert)
+	hs = l.settleHolders(15*time.Second, vipSettled)
+	t.Logf("keepalived: %s's stopped; %s holds the virtual IP, %v after (settled for %v)", old.Name, names(hs), moved.Round(time.Millisecond), vipSettled)
 	v2 := &Verdict{}
 	l.checkOneHolder(v2, hs)
 	if len(hs) == 1 && hs[0] == old {
