@@ -204,7 +204,13 @@ func TestClusterMistakes(t *testing.T) {
 		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "runs pods between nodes with calico's vxlan on 4790/udp, but a1.yaml has calico's vxlan on 4789/udp"}, false},
 		{"a controller's patch of kube-router's BGP port", []edit{
 			{"a1.yaml", "role: controller+worker\n", "role: controller+worker\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {bgp-port: \"1790\"}}}}}}\n"},
-		}, want{"a1.yaml", `k0s.patch["spec"]["network"]`, errorSev, "has kube-router's BGP on 1790/tcp and metrics on 8080/tcp, but a2-user-data.yaml has kube-router's BGP on 179/tcp"}, false},
+		}, want{"a1.yaml", `k0s.patch["spec"]["network"]`, errorSev, "has kube-router's BGP on 1790/tcp, metrics on 8080/tcp and health on 20244/tcp, but a2-user-data.yaml has kube-router's BGP on 179/tcp"}, false},
+		{"a controller's patch of kube-router's health port", []edit{
+			{"a2.yaml", "role: controller\n", "role: controller\nk0s: {patch: {spec: {network: {kuberouter: {extraArgs: {health-port: \"20245\"}}}}}}\n"},
+		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "has kube-router's BGP on 179/tcp, metrics on 8080/tcp and health on 20245/tcp, but a1.yaml has kube-router's BGP on 179/tcp, metrics on 8080/tcp and health on 20244/tcp"}, false},
+		{"a controller that turns on node-local load balancing alone", []edit{
+			{"a2.yaml", "role: controller\n", "role: controller\nk0s: {patch: {spec: {network: {nodeLocalLoadBalancing: {enabled: true}}}}}\n"},
+		}, want{a2File, `k0s.patch["spec"]["network"]`, errorSev, "has node-local load balancing on (the konnectivity agent's health on 8093/tcp), but a1.yaml has node-local load balancing off"}, false},
 		{"two kubelets that are no peers and have no route through one", []edit{
 			{"a1.yaml", "      - publicKey: VhllM4t61Ek1CNOC9t+Ri/EyCil5859QS9+Lq2bKwmE= # w1, behind NAT: it dials\n        allowedIPs: [10.30.0.11/32]\n", ""},
 			{"w1.yaml", "      - publicKey: Mkpl/vcJ4FmX/PyiqaK99Ch21Mo6YxfWheNYUPF1wlc= # a1\n        endpoint: 192.0.2.11:51820\n        allowedIPs: [10.30.0.1/32]\n        persistentKeepalive: 25\n", ""},

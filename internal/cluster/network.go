@@ -20,6 +20,7 @@ var netFacts = []netFact{
 	{encapsulation, "runs pods between nodes with %s, but %s has %s"},
 	{cniPorts, "has %s, but %s has %s"},
 	{kubeProxyPorts, "has %s, but %s has %s"},
+	{nodeLocalLB, "has %s, but %s has %s"},
 }
 
 // networkFacts: the cluster's network as k0s will run it (each document's
@@ -89,17 +90,30 @@ func encapsulation(n *node, net config.Network) (string, bool) {
 	return "", false
 }
 
-// cniPorts are the CNI's own ports beside its tunnel: kube-router's BGP and
-// metrics (calico's BGP port is fixed).
+// cniPorts are the CNI's own ports beside its tunnel: kube-router's BGP,
+// metrics and health (calico's BGP port is fixed).
 func cniPorts(n *node, net config.Network) (string, bool) {
 	if n.eff.Network.CNI != schema.CNIKubeRouter {
 		return "", false
 	}
-	metrics := "off"
-	if net.KubeRouter.MetricsPort > 0 {
-		metrics = fmt.Sprintf("on %d/tcp", net.KubeRouter.MetricsPort)
+	on := func(p int) string {
+		if p == 0 {
+			return "off"
+		}
+		return fmt.Sprintf("on %d/tcp", p)
 	}
-	return fmt.Sprintf("kube-router's BGP on %d/tcp and metrics %s", net.KubeRouter.BGPPort, metrics), true
+	return fmt.Sprintf("kube-router's BGP on %d/tcp, metrics %s and health %s", net.KubeRouter.BGPPort, on(net.KubeRouter.MetricsPort), on(net.KubeRouter.HealthPort)), true
+}
+
+// nodeLocalLB is whether the workers run k0s's node-local load balancing,
+// which the controllers turn on for all of them: it puts the konnectivity
+// agent in the host network, with its health port on every address, which a
+// worker's guard holds only when its own document turns it on too.
+func nodeLocalLB(_ *node, net config.Network) (string, bool) {
+	if net.NLLB {
+		return "node-local load balancing on (the konnectivity agent's health on 8093/tcp)", true
+	}
+	return "node-local load balancing off", true
 }
 
 func kubeProxyPorts(_ *node, net config.Network) (string, bool) {
