@@ -12,8 +12,10 @@ import (
 
 // TestListenerRefusalsAgree: a k0s.patch that moves listeners where the
 // guard cannot follow (one setting of each spelling of k0s's listeners'
-// table) is refused by validate, plan, apply and firewall show alike, each
-// setting at its path with the same words, and nothing is written.
+// table, a block's patches, and keys spelled otherwise than k0s and the
+// components read them) is refused by validate, plan, apply and firewall
+// show alike, each setting at its path with the same words, and nothing is
+// written.
 func TestListenerRefusalsAgree(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(demo, "config.yaml"))
 	if err != nil {
@@ -25,13 +27,18 @@ func TestListenerRefusalsAgree(t *testing.T) {
       controllerManager: {extraArgs: {bind-address: 0.0.0.0}}
       storage: {etcd: {rawArgs: [--listen-client-urls=https://0.0.0.0:12379]}}
       workerProfiles: [{name: default, values: {readOnlyPort: 10255}}]
-      network: {calico: {envVars: {FELIX_HEALTHHOST: 0.0.0.0}}}
+      network: {calico: {envVars: {FELIX_HEALTHHOST: 0.0.0.0, felix_logseverityscreen: info}}, kuberouter: {extraArgs: {enable-pprof: "true"}}, kubeProxy: {patches: [{target: {kind: DaemonSet, name: kube-proxy}, patch: {type: json, content: "[]"}}]}}
+      API: {rawArgs: [--secure_port=16443]}
 `)
 	paths := []string{
 		`k0s.patch["spec"]["controllerManager"]["extraArgs"]["bind-address"]`,
 		`k0s.patch["spec"]["storage"]["etcd"]["rawArgs"][0]`,
 		`k0s.patch["spec"]["workerProfiles"][0]["values"]["readOnlyPort"]`,
 		`k0s.patch["spec"]["network"]["calico"]["envVars"]["FELIX_HEALTHHOST"]`,
+		`k0s.patch["spec"]["network"]["calico"]["envVars"]["felix_logseverityscreen"]`,
+		`k0s.patch["spec"]["network"]["kuberouter"]["extraArgs"]["enable-pprof"]`,
+		`k0s.patch["spec"]["network"]["kubeProxy"]["patches"]`,
+		`k0s.patch["spec"]["API"]`,
 	}
 	facts := filepath.Join(demo, "facts.json")
 	said := map[string]map[string]string{} // path -> command -> message

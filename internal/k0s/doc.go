@@ -16,7 +16,18 @@
 // where the guard cannot follow is one of the effective configuration's
 // problems, at its path (with firewall.clusterPorts overlay), so that
 // validate, plan, apply and firewall refuse it alike. docs/firewall.md
-// shows the table, generated from the rows (go generate).
+// shows the table, generated from the rows (go generate). A worker's rows
+// are refused in a controller's document too: the controllers publish the
+// workers' settings. A refused setting is found however its consumer reads
+// its name (a flag's `_` as `-`, Felix's variables and the kubelet's keys in
+// any case).
+//
+// It reads the ClusterConfig by exact key, so it refuses, whatever the
+// guard, every spelling that k0s or a component reads as another key
+// (spelling.go): a key k0s's decoder matches only by folding case, `_` or
+// dashes in a flag's name where the agent reads it, a Felix variable not in
+// capitals. Refusing them keeps every exact-key reader right by
+// construction, instead of emulating each consumer's folding.
 //
 // Its subpackages hold the facts it is computed from, each citing k0s's
 // source (file and line at the tag): config the ClusterConfig's base, merge

@@ -46,6 +46,7 @@ func Of(in Input) Effective {
 	e := Effective{Input: in, Base: config.Base(in.BaseInput)}
 	e.Config = e.withPatch(e.Base)
 	e.Network, e.Problems = config.ReadNetwork(e.Config)
+	e.Problems = append(e.Problems, spellingProblems(e.Config)...)
 	e.Problems = append(e.Problems, refusals(in, e.Config)...)
 	e.Ports = portsOf(in, e.Network)
 	return e

@@ -5,12 +5,18 @@ import "github.com/corium/corium-agent/internal/k0s/config"
 // Sources are at the tag of each project: k0s v1.36.3+k0s.0 unless named,
 // kube-router v2.10.0 (the image k0s runs, pkg/constant/constant.go:103),
 // apiserver-network-proxy v0.36.0 (konnectivity,
-// embedded-bins/Makefile.variables).
+// embedded-bins/Makefile.variables), and the etcd, kine and calico
+// releases named below.
 const (
 	kr   = "kube-router v2.10.0 pkg/options/options.go:"
 	anp  = "apiserver-network-proxy v0.36.0 cmd/"
 	cnm  = "static/manifests/calico/DaemonSet/calico-node.yaml:"
 	ctrl = "pkg/component/controller/"
+	// The releases k0s bundles (embedded-bins/Makefile.variables:44, 56;
+	// pkg/constant/constant.go:97).
+	etcd   = "etcd v3.6.14 "
+	kine   = "kine v0.16.3 "
+	calico = "calico v3.32.1 "
 )
 
 // Bind addresses of the table.
@@ -67,7 +73,7 @@ var table = []Listener{
 		Handling: Followed, Follows: "`spec.storage.etcd.peerAddress` (the agent's: the node address)",
 		Refuses: []Setting{{Arg, "spec.storage.etcd", "listen-peer-urls"}},
 		Instead: "leave etcd's URLs to k0s",
-		Source:  ctrl + "etcd.go:176, 219-225, 240; pkg/apis/k0s/v1beta1/storage.go:201-204",
+		Source:  ctrl + "etcd.go:176, 218-224, 240; pkg/apis/k0s/v1beta1/storage.go:201-204",
 		port: func(in Input, _ config.Network) int {
 			if in.Storage == config.StorageEtcd {
 				return config.EtcdPeerPort
@@ -80,14 +86,28 @@ var table = []Listener{
 		Handling: Loopback,
 		Refuses:  []Setting{{Arg, "spec.storage.etcd", "listen-client-urls"}},
 		Instead:  "leave etcd's URLs to k0s; its clients are on the node",
-		Source:   ctrl + "etcd.go:173, 219-225, 240",
+		Source:   ctrl + "etcd.go:173, 218-224, 240",
 	},
 	{
 		Component: "etcd (metrics)", Proto: "tcp", Bind: "off (served on the client URL)", Role: RoleController, When: "storage etcd",
 		Handling: Refused,
 		Refuses:  []Setting{{Arg, "spec.storage.etcd", "listen-metrics-urls"}},
 		Instead:  "leave etcd's URLs to k0s; its metrics are on the client URL, on loopback",
-		Source:   ctrl + "etcd.go:171-189, 219-225, 240",
+		Source:   ctrl + "etcd.go:171-189, 218-224, 240",
+	},
+	{
+		Component: "etcd (HTTP clients)", Proto: "tcp", Bind: "off", Role: RoleController, When: "storage etcd",
+		Handling: Refused,
+		Refuses:  []Setting{{Arg, "spec.storage.etcd", "listen-client-http-urls"}},
+		Instead:  "leave etcd's URLs to k0s; its clients are on the node",
+		Source:   ctrl + "etcd.go:171-189, 218-224, 240; " + etcd + "server/embed/config.go:763-766, server/etcdmain/config.go:315",
+	},
+	{
+		Component: "etcd (every listener, from a file)", Proto: "tcp", Bind: "off", Role: RoleController, When: "storage etcd",
+		Handling: Refused,
+		Refuses:  []Setting{{Arg, "spec.storage.etcd", "config-file"}},
+		Instead:  "leave etcd's flags to k0s: with a configuration file etcd ignores every flag k0s sets, its listen URLs and certificates included",
+		Source:   ctrl + "etcd.go:218-224, 240; " + etcd + "server/etcdmain/config.go:128, 165-182",
 	},
 	{
 		Component: "kine (metrics)", Port: config.KineMetricsPort, Proto: "tcp", Bind: everyAddress, Role: RoleController, When: "storage kine or sqlite",
@@ -108,6 +128,13 @@ var table = []Listener{
 		Refuses:  []Setting{{Arg, "spec.storage.kine", "listen-address"}},
 		Instead:  "leave kine's listen address to k0s: over TCP its etcd API answers without authentication",
 		Source:   ctrl + "kine.go:110-113, 119-125, 131",
+	},
+	{
+		Component: "kine (embedded NATS)", Proto: "tcp", Bind: "off (a nats:// endpoint starts it on every address, at a random port)", Role: RoleController, When: "storage kine or sqlite",
+		Handling: Refused,
+		Refuses:  []Setting{{Arg, "spec.storage.kine", "endpoint"}},
+		Instead:  "give kine's database at storage.dataSourceFrom: the agent owns the datasource, which k0s hands kine as its endpoint",
+		Source:   ctrl + "kine.go:108-109, 119-125, 131; " + kine + "pkg/app/app.go:38-43, pkg/drivers/nats/new.go:71-131, pkg/drivers/nats/server/server.go:87-96",
 	},
 	{
 		Component: "kube-controller-manager", Port: 10257, Proto: "tcp", Bind: localhost, Role: RoleController,
@@ -212,6 +239,13 @@ var table = []Listener{
 		Source:   kr + "16-17, 174-178",
 	},
 	{
+		Component: "kube-router (pprof)", Port: 6060, Proto: "tcp", Bind: "off", Role: RoleWorker, When: "cni kuberouter",
+		Handling: Refused,
+		Refuses:  []Setting{{Arg, "spec.network.kuberouter", "enable-pprof"}},
+		Instead:  "leave it off: it serves kube-router's profiles and memory on every address without authentication",
+		Source:   ctrl + "kuberouter.go:140, 151; " + kr + "168-169; kube-router v2.10.0 cmd/kube-router/kube-router.go:75-84",
+	},
+	{
 		Component: "calico-node (BGP)", Port: config.BGPPort, Proto: "tcp", Bind: everyAddress, Role: RoleWorker, When: "cni calico (bird runs BGP in mode bird; guarded in every mode)",
 		Handling: Followed,
 		Source:   cnm + "185-189",
@@ -251,6 +285,20 @@ var table = []Listener{
 		Source:   cnm + "269-270, 287-292",
 	},
 	{
+		Component: "calico-node (Felix pprof)", Proto: "tcp", Bind: "localhost", Role: RoleWorker, When: "cni calico, FELIX_DEBUGPORT set",
+		Handling: Loopback,
+		Refuses:  []Setting{{EnvVar, "spec.network.calico", "FELIX_DEBUGHOST"}},
+		Instead:  keepLoopback,
+		Source:   cnm + "285-292; " + calico + "felix/config/config_params.go:456-459, felix/daemon/daemon.go:444-446",
+	},
+	{
+		Component: "calico-node (Felix WireGuard)", Port: 51820, Proto: "udp", Bind: "off", Role: RoleWorker, When: "cni calico",
+		Handling: Refused,
+		Refuses:  []Setting{{EnvVar, "spec.network.calico", "FELIX_WIREGUARDENABLED"}, {EnvVar, "spec.network.calico", "FELIX_WIREGUARDENABLEDV6"}},
+		Instead:  "leave it off: the node's overlay already encrypts between nodes, and calico's own WireGuard (51820/udp, 51821/udp for IPv6) runs a device and port the guard does not follow",
+		Source:   cnm + "226-229, 285-292; " + calico + "felix/config/config_params.go:176-179",
+	},
+	{
 		Component: "node-local load balancer (API)", Port: 7443, Proto: "tcp", Bind: "a loopback address", Role: RoleWorker, When: "spec.network.nodeLocalLoadBalancing.enabled",
 		Handling: Loopback, Follows: "`spec.network.nodeLocalLoadBalancing` `envoyProxy` / `traefik` `apiServerBindPort` (moves it on loopback)",
 		Source: "pkg/component/worker/nllb/envoy.go:120-137, 344-345; pkg/component/worker/nllb/traefik.go:309-312; pkg/apis/k0s/v1beta1/nllb.go:130-137",
@@ -280,8 +328,9 @@ var table = []Listener{
 	},
 	{
 		Component: "k0s static pods server", Proto: "tcp", Bind: localhost + ", a port of its own", Role: RoleWorker,
+		When:     "spec.network.nodeLocalLoadBalancing.enabled",
 		Handling: Loopback,
-		Source:   "pkg/component/worker/static_pods.go:337",
+		Source:   "cmd/worker/worker.go:245-264; pkg/component/worker/static_pods.go:337",
 	},
 }
 

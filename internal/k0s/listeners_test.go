@@ -107,6 +107,13 @@ var named = []string{
 	"spec.network.calico.envVars.FELIX_VXLANPORT",
 	"spec.network.calico.envVars.FELIX_PROMETHEUSMETRICSPORT",
 	"spec.network.calico.envVars.FELIX_HEALTHHOST",
+	"spec.storage.etcd.extraArgs.listen-client-http-urls",
+	"spec.storage.etcd.extraArgs.config-file",
+	"spec.storage.kine.extraArgs.endpoint",
+	"spec.network.kuberouter.extraArgs.enable-pprof",
+	"spec.network.calico.envVars.FELIX_DEBUGHOST",
+	"spec.network.calico.envVars.FELIX_WIREGUARDENABLED",
+	"spec.network.calico.envVars.FELIX_WIREGUARDENABLEDV6",
 }
 
 // patchOf is a ClusterConfig patch that sets a dotted path (a list item
@@ -130,17 +137,29 @@ func spellings(s Setting) map[string]map[string]any {
 	out := map[string]map[string]any{}
 	switch s.Kind {
 	case ProfileValue:
-		at := "spec.workerProfiles[0].values." + s.Key
-		out[at] = patchOf("spec.workerProfiles[0]", map[string]any{"name": "default", "values": map[string]any{s.Key: "0.0.0.0"}})
+		// As k0s decodes the values into the kubelet's configuration
+		// (sigs.k8s.io/yaml, without regard to case).
+		for _, key := range []string{s.Key, strings.ToUpper(s.Key[:1]) + s.Key[1:]} {
+			at := "spec.workerProfiles[0].values." + key
+			out[at] = patchOf("spec.workerProfiles[0]", map[string]any{"name": "default", "values": map[string]any{key: "0.0.0.0"}})
+		}
 	case EnvVar:
-		at := s.Block + ".envVars." + s.Key
-		out[at] = patchOf(at, "1234")
+		// As Felix reads its variables, lower-cased.
+		for _, key := range []string{s.Key, strings.ToLower(s.Key)} {
+			at := s.Block + ".envVars." + key
+			out[at] = patchOf(at, "1234")
+		}
 	default:
-		at := s.Block + ".extraArgs." + s.Key
-		out[at] = patchOf(at, "0.0.0.0")
+		// As the components read a flag's name: `_` as `-`, one dash or
+		// two.
+		for _, key := range []string{s.Key, strings.ReplaceAll(s.Key, "-", "_")} {
+			at := s.Block + ".extraArgs." + key
+			out[at] = patchOf(at, "0.0.0.0")
+		}
 		raw := s.Block + ".rawArgs"
 		out[raw+"[1]"] = patchOf(raw, []any{"--v=2", "--" + s.Key + "=0.0.0.0"})
 		out[raw+"[0]"] = patchOf(raw, []any{"--" + s.Key, "0.0.0.0"})
+		out[raw+"[2]"] = patchOf(raw, []any{"--v=2", "--v=3", "-" + strings.ReplaceAll(s.Key, "-", "_") + "=0.0.0.0"})
 	}
 	return out
 }
@@ -154,9 +173,12 @@ func TestEveryRefusedSettingIsRefused(t *testing.T) {
 		for _, s := range l.Refuses {
 			for at, patch := range spellings(s) {
 				covered = append(covered, at)
-				for _, guarded := range []bool{true, false} {
+				// A controller without a kubelet publishes the workers'
+				// settings, so it answers for them too.
+				for _, c := range []struct{ guarded, kubelet bool }{{true, true}, {false, true}, {true, false}} {
+					guarded := c.guarded
 					in := everyCondition[0]
-					in.Patch, in.Guarded = patch, guarded
+					in.Patch, in.Guarded, in.Kubelet = patch, guarded, c.kubelet
 					var got []string
 					for _, p := range Of(in).Problems {
 						if p.Path == at && strings.Contains(p.Message, l.Name()) {
@@ -165,7 +187,7 @@ func TestEveryRefusedSettingIsRefused(t *testing.T) {
 					}
 					switch {
 					case guarded && len(got) != 1:
-						t.Errorf("%s set at %s: %d refusals naming %s there, want 1 (problems %v)", s, at, len(got), l.Name(), Of(in).Problems)
+						t.Errorf("%s set at %s (kubelet %v): %d refusals naming %s there, want 1 (problems %v)", s, at, c.kubelet, len(got), l.Name(), Of(in).Problems)
 					case !guarded && len(got) != 0:
 						t.Errorf("%s set at %s with the guard off: refused (%v)", s, at, got)
 					}

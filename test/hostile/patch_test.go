@@ -102,3 +102,73 @@ func indent(doc string) string {
 	}
 	return b.String()
 }
+
+// TestRespelledPatchSecretsRefusedUnshown: a helm repository's password
+// under a key k0s reads as password only by folding its case (alone, or
+// beside the key's own spelling) is refused by every command and every
+// delivery, at the key, and no output shows the password while refusing it;
+// nothing is written for the node.
+func TestRespelledPatchSecretsRefusedUnshown(t *testing.T) {
+	files, err := filepath.Glob("testdata/patch-refused/*.yaml")
+	if err != nil || len(files) < 2 {
+		t.Fatalf("want the refused patch documents in testdata/patch-refused, found %d (%v)", len(files), err)
+	}
+	r := newRunSetup(t)
+	r.secrets["HELM_PASS"] = secret{"H" + rand.Text(), k0sHolder}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
+			t.Parallel()
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			doc := strings.TrimRight(r.base, "\n") + "\n" + expand(string(raw), r.secrets, r.srv.URL)
+			a := &agent{bin: r.bin, env: r.env, notes: notifytest.Listen(t)}
+			dir := t.TempDir()
+			config := filepath.Join(dir, "config.yaml")
+			write(t, config, doc, 0o600)
+			cloudConfig := "#cloud-config\ncorium:\n" + indent(doc)
+			write(t, filepath.Join(dir, "user-data"), cloudConfig, 0o600)
+			refused := func(args ...string) {
+				t.Helper()
+				code, out := a.run(t, args...)
+				if code == 0 || !strings.Contains(out, "repositories") || !strings.Contains(out, "spell it password") {
+					t.Errorf("%s: exit %d, want a refusal naming the respelled key:\n%s", args[0], code, out)
+				}
+			}
+			refused("validate", config)
+			refused("validate", "--format", "json", dir)
+			for _, shape := range []struct {
+				name  string
+				flags []string
+				file  string
+				text  string
+			}{
+				{"--config", []string{"--config", config}, "", ""},
+				{"the node's file", nil, "etc/corium/config.yaml", doc},
+				{"cloud-init", nil, "var/lib/cloud/instance/cloud-config.txt", cloudConfig},
+			} {
+				root := newRoot(t, r.secrets)
+				if shape.file != "" {
+					write(t, filepath.Join(root, shape.file), shape.text, 0o600)
+				}
+				with := func(args ...string) []string { return append(append(args, "--root", root), shape.flags...) }
+				refused(with("plan", "--facts", r.factsFile)...)
+				refused(with("apply", "--facts", r.factsFile)...)
+				if _, err := os.Stat(filepath.Join(root, "etc/k0s/k0s.yaml")); err == nil {
+					t.Errorf("%s: a refused document wrote k0s.yaml", shape.name)
+				}
+				if shape.file != "" {
+					if err := os.Remove(filepath.Join(root, shape.file)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				checkFiles(t, root, r.secrets, map[string]bool{})
+			}
+			all := strings.Join(append(a.out, a.notes.Text()), "\n")
+			if found := leaks(all, r.secrets); len(found) > 0 {
+				t.Errorf("the outputs show %v:\n%s", found, all)
+			}
+		})
+	}
+}

@@ -19,6 +19,10 @@
 //     everywhere: spec.api, spec.storage, spec.network and spec.images have
 //     UnmarshalJSON methods that decode with a plain json.Unmarshal, so k0s
 //     drops unknown keys below them without a word (DroppedKeys lists them);
+//   - the keys encoding/json matches to a field only by folding case
+//     (Respelled), and the blocks that carry flags, patches and
+//     environment variables (ArgBlocks, PatchBlocks, EnvBlocks), read from
+//     the same tables, for package k0s to refuse what it would misread;
 //   - the Validate methods of the v1beta1 types that a rendered config or a
 //     k0s.patch can break;
 //   - the flags of the install, controller and worker commands, with the

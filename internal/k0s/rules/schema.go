@@ -1,7 +1,5 @@
 package rules
 
-import "strings"
-
 // The ClusterConfig's shape as k0s's decoder sees it: for each v1beta1 type,
 // its JSON field names (the json tags) and what each holds. The tables are
 // written from the type definitions in pkg/apis/k0s/v1beta1 at
@@ -56,14 +54,12 @@ func (t *typ) field(key string) (field, bool) {
 		}
 	}
 	for _, f := range t.fields {
-		if equalFoldJSON(f.name, key) {
+		if FoldEqual(f.name, key) {
 			return f, true
 		}
 	}
 	return field{}, false
 }
-
-func equalFoldJSON(a, b string) bool { return strings.EqualFold(a, b) }
 
 func str(name string) field             { return field{name: name, kind: kString} }
 func boolean(name string) field         { return field{name: name, kind: kBool} }
