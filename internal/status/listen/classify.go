@@ -26,6 +26,10 @@ const (
 	// WireGuardPort: a WireGuard interface's listen port, which the
 	// underlay must reach.
 	WireGuardPort Class = "wireguard"
+	// HealthCheckNodePort: kube-proxy's or kube-router's listener for a
+	// LoadBalancer Service's health check, in the service node-port range,
+	// which the guard leaves to Kubernetes (healthCheckNodePort).
+	HealthCheckNodePort Class = "healthCheckNodePort"
 	// Host: another service of the host, or a socket no process holds;
 	// information only, the guard leaves them alone on purpose.
 	Host Class = "host"
@@ -170,6 +174,29 @@ func judge(s Socket, n Node) (string, Class) {
 		return unit, Guarded
 	case slices.Contains(n.PublicPorts, s.Port):
 		return unit, Public
+	case healthCheckNodePort(s):
+		return unit, HealthCheckNodePort
 	}
 	return unit, Unguarded
+}
+
+// nodePortFirst and nodePortLast bound the service node-port range as
+// kube-apiserver has it by default (--service-node-port-range, Kubernetes
+// v1.36.3 pkg/kubeapiserver/options/options.go:27), from which a
+// Service's healthCheckNodePort is allocated.
+const nodePortFirst, nodePortLast = 30000, 32767
+
+// healthCheckNodePort is whether a cluster socket is a health-check node
+// port: kube-proxy (and kube-router, when it runs as the service proxy)
+// listens on one, over HTTP, for each LoadBalancer Service with
+// externalTrafficPolicy: Local, on every address unless kube-proxy's
+// nodePortAddresses narrows it. It is there for a load balancer on the
+// underlay to ask which nodes hold the Service's endpoints, and it answers
+// only that (the Service's name, its local endpoint count), so the guard
+// leaves the range to Kubernetes as it leaves NodePorts (docs/firewall.md).
+// A range moved by the API server's flags is not followed: a health check
+// outside this one reads as unguarded, loud rather than passed.
+func healthCheckNodePort(s Socket) bool {
+	return s.Proto == "tcp" && s.Port >= nodePortFirst && s.Port <= nodePortLast &&
+		(s.Owner.Comm == "kube-proxy" || s.Owner.Comm == "kube-router")
 }

@@ -30,6 +30,7 @@ func TestClassify(t *testing.T) {
 	pod := owner("kube-router", "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podabc.slice/cri-containerd-123.scope")
 	podV1 := owner("calico-node", "/kubepods/burstable/podabc/0123")
 	sshd := owner("sshd", "/system.slice/sshd.service")
+	kubeProxy := owner("kube-proxy", "/kubepods/besteffort/podkp/0456")
 	for _, c := range []struct {
 		name string
 		s    Socket
@@ -48,6 +49,14 @@ func TestClassify(t *testing.T) {
 		{"kernel socket, not the guard's", sock("udp", "0.0.0.0", 8472, nil), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 8472, Class: Host}, nil},
 		{"holder unread", Socket{Proto: "tcp", Addr: netip.IPv4Unspecified(), Port: 16443, Unread: true}, &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Class: Host, Unread: true}, nil},
 		{"guard off", sock("tcp", "0.0.0.0", 16443, k0s), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 16443, Process: "kube-apiserver", PID: 7, Unit: "k0scontroller.service", Class: Open}, &Node{}},
+		{"kube-proxy's health-check node port", sock("tcp", "0.0.0.0", 31234, kubeProxy), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 31234, Process: "kube-proxy", PID: 7, Unit: "kubepods/besteffort/podkp", Class: HealthCheckNodePort}, nil},
+		{"kube-router's health-check node port", sock("tcp", "::", 30000, pod), &Listener{Proto: "tcp", Address: "::", Port: 30000, Process: "kube-router", PID: 7, Unit: "kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podabc.slice", Class: HealthCheckNodePort}, nil},
+		{"kube-proxy below the node-port range", sock("tcp", "0.0.0.0", 29999, kubeProxy), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 29999, Process: "kube-proxy", PID: 7, Unit: "kubepods/besteffort/podkp", Class: Unguarded}, nil},
+		{"kube-proxy above the node-port range", sock("tcp", "0.0.0.0", 32768, kubeProxy), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 32768, Process: "kube-proxy", PID: 7, Unit: "kubepods/besteffort/podkp", Class: Unguarded}, nil},
+		{"kube-proxy, udp in the node-port range", sock("udp", "0.0.0.0", 31234, kubeProxy), &Listener{Proto: "udp", Address: "0.0.0.0", Port: 31234, Process: "kube-proxy", PID: 7, Unit: "kubepods/besteffort/podkp", Class: Unguarded}, nil},
+		{"another cluster process in the node-port range", sock("tcp", "0.0.0.0", 31234, k0s), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 31234, Process: "kube-apiserver", PID: 7, Unit: "k0scontroller.service", Class: Unguarded}, nil},
+		{"a host's kube-proxy in the node-port range", sock("tcp", "0.0.0.0", 31234, owner("kube-proxy", "/system.slice/kube-proxy.service")), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 31234, Process: "kube-proxy", PID: 7, Unit: "kube-proxy.service", Class: Host}, nil},
+		{"kube-proxy in the node-port range, guard off", sock("tcp", "0.0.0.0", 31234, kubeProxy), &Listener{Proto: "tcp", Address: "0.0.0.0", Port: 31234, Process: "kube-proxy", PID: 7, Unit: "kubepods/besteffort/podkp", Class: Open}, &Node{}},
 		{"loopback", sock("tcp", "127.0.0.1", 10257, k0s), nil, nil},
 		{"loopback v6", sock("tcp", "::1", 10257, k0s), nil, nil},
 		{"mapped loopback", sock("tcp", "::ffff:127.0.0.1", 10257, k0s), nil, nil},

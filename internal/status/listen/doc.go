@@ -4,7 +4,9 @@
 // cgroup), and of those, which the guard holds, which firewall.publicPorts
 // leaves open on purpose, and which the guard does not cover. Every other
 // host service (sshd and the like, which the guard deliberately leaves
-// alone) is information only.
+// alone) is information only, and so is a Service's health-check node port
+// (kube-proxy's or kube-router's, in the service node-port range), which
+// the guard leaves to Kubernetes.
 //
 // It reads nothing: package scan reads the sockets (sock_diag) and their
 // processes (/proc) and hands them over; the status report decides what

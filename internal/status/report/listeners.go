@@ -128,12 +128,13 @@ func listenerProblems(r *Report) []string {
 
 // classText is how a listener's class reads in the text form.
 var classText = map[listen.Class]string{
-	listen.Unguarded:     "UNGUARDED, the cluster's",
-	listen.Guarded:       "guarded",
-	listen.Public:        "public (firewall.publicPorts)",
-	listen.Open:          "open (clusterPorts: open)",
-	listen.WireGuardPort: "the overlay's listen port",
-	listen.Host:          "a host service, left alone by the guard (information)",
+	listen.Unguarded:           "UNGUARDED, the cluster's",
+	listen.Guarded:             "guarded",
+	listen.Public:              "public (firewall.publicPorts)",
+	listen.Open:                "open (clusterPorts: open)",
+	listen.WireGuardPort:       "the overlay's listen port",
+	listen.Host:                "a host service, left alone by the guard (information)",
+	listen.HealthCheckNodePort: "a Service's health-check node port, left to Kubernetes by the guard (information)",
 }
 
 func textListeners(w io.Writer, l *Listeners) {

@@ -19,6 +19,7 @@ func TestListenerVerdicts(t *testing.T) {
 	root := provision(t, n)
 	k0s := &listen.Owner{PID: 42, Comm: "etcd", Cgroups: []string{"/system.slice/k0scontroller.service"}}
 	sshd := &listen.Owner{PID: 7, Comm: "sshd", Cgroups: []string{"/system.slice/sshd.service"}}
+	kubeProxy := &listen.Owner{PID: 9, Comm: "kube-proxy", Cgroups: []string{"/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podkp.slice/cri-containerd-1.scope"}}
 	any4 := netip.IPv4Unspecified()
 	for _, c := range []struct {
 		name  string
@@ -30,6 +31,7 @@ func TestListenerVerdicts(t *testing.T) {
 		{"etcd's client port moved to the underlay", fakeSockets{{Proto: "tcp", Addr: any4, Port: 22, Owner: sshd}, {Proto: "tcp", Addr: any4, Port: 12379, Owner: k0s}},
 			"degraded: firewall: 12379/tcp on 0.0.0.0 (etcd (pid 42) in k0scontroller.service) answers the underlay and the guard does not cover it: bind it to the overlay or loopback, or move it back to a port the guard holds"},
 		{"etcd on the overlay", fakeSockets{{Proto: "tcp", Addr: netip.MustParseAddr("10.77.0.1"), Port: 12379, Owner: k0s}}, "ok"},
+		{"kube-proxy's health-check node port", fakeSockets{{Proto: "tcp", Addr: any4, Port: 31234, Owner: kubeProxy}}, "ok"},
 		{"a holder unread", fakeSockets{{Proto: "tcp", Addr: any4, Port: 12379, Unread: true}}, "ok (could not check: listening sockets)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
