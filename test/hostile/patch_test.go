@@ -28,17 +28,8 @@ func TestPatchSecretsLeakNowhere(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
 			t.Parallel()
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc := strings.TrimRight(r.base, "\n") + "\n" + expand(string(raw), r.secrets, r.srv.URL)
-			a := &agent{bin: r.bin, env: r.env, notes: notifytest.Listen(t)}
-			dir := t.TempDir()
-			config := filepath.Join(dir, "config.yaml")
-			write(t, config, doc, 0o600)
-			cloudConfig := "#cloud-config\ncorium:\n" + indent(doc)
-			write(t, filepath.Join(dir, "user-data"), cloudConfig, 0o600)
+			a, p := newPatchRun(t, r, file)
+			dir, config, doc, cloudConfig := p.dir, p.config, p.doc, p.cloudConfig
 
 			// A workstation's checks, of the file and of the directory.
 			a.run(t, "validate", config)
@@ -118,17 +109,8 @@ func TestRespelledPatchSecretsRefusedUnshown(t *testing.T) {
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
 			t.Parallel()
-			raw, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc := strings.TrimRight(r.base, "\n") + "\n" + expand(string(raw), r.secrets, r.srv.URL)
-			a := &agent{bin: r.bin, env: r.env, notes: notifytest.Listen(t)}
-			dir := t.TempDir()
-			config := filepath.Join(dir, "config.yaml")
-			write(t, config, doc, 0o600)
-			cloudConfig := "#cloud-config\ncorium:\n" + indent(doc)
-			write(t, filepath.Join(dir, "user-data"), cloudConfig, 0o600)
+			a, p := newPatchRun(t, r, file)
+			dir, config, doc, cloudConfig := p.dir, p.config, p.doc, p.cloudConfig
 			refused := func(args ...string) {
 				t.Helper()
 				code, out := a.run(t, args...)
@@ -171,4 +153,23 @@ func TestRespelledPatchSecretsRefusedUnshown(t *testing.T) {
 			}
 		})
 	}
+}
+
+// patchRun is a patch document of testdata over the run's base, written
+// as a file and as a cloud-config beside it in dir.
+type patchRun struct{ dir, config, doc, cloudConfig string }
+
+func newPatchRun(t *testing.T, r runSetup, file string) (*agent, patchRun) {
+	t.Helper()
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := patchRun{dir: t.TempDir()}
+	p.doc = strings.TrimRight(r.base, "\n") + "\n" + expand(string(raw), r.secrets, r.srv.URL)
+	p.config = filepath.Join(p.dir, "config.yaml")
+	write(t, p.config, p.doc, 0o600)
+	p.cloudConfig = "#cloud-config\ncorium:\n" + indent(p.doc)
+	write(t, filepath.Join(p.dir, "user-data"), p.cloudConfig, 0o600)
+	return &agent{bin: r.bin, env: r.env, notes: notifytest.Listen(t)}, p
 }
