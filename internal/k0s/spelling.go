@@ -30,7 +30,8 @@ import (
 //   - Felix lower-cases the names of its FELIX_ variables before it reads
 //     them (calico v3.32.1 felix/config/env_var_loader.go:25-51), and k0s
 //     writes envVars' names as given (static/manifests/calico/DaemonSet/
-//     calico-node.yaml:289-291), so FELIX_VxlanPort is FELIX_VXLANPORT.
+//     calico-node.yaml:289-291), so FELIX_VxlanPort is FELIX_VXLANPORT,
+//     and beside it either of the two.
 func spellingProblems(doc map[string]any) []finding.Finding {
 	var out []finding.Finding
 	add := func(at finding.Path, format string, args ...any) {
@@ -64,19 +65,13 @@ func spellingProblems(doc map[string]any) []finding.Finding {
 	for _, block := range rules.EnvBlocks() {
 		at := finding.Path("").Fields(block).Field("envVars")
 		vars, _ := lookup(doc, at).(map[string]any)
-		seen := map[string]string{}
 		for _, key := range sortedKeys(vars) {
-			felix := felixName(key)
-			switch {
-			case felix == "":
-			case key != strings.ToUpper(felix):
-				// Upper-cased from Felix's own name, so a Kelvin sign or a
-				// long s, which lower-case to k and stay ſ, is refused too.
-				add(at.Field(key), "is a Felix variable not spelled in capitals: Felix lower-cases its FELIX_ variables' names before reading them, while the agent reads the name as written; write it %s", strings.ToUpper(felix))
-			case seen[felix] != "":
-				add(at.Field(key), "names the Felix variable that %s names too (Felix lower-cases the names before reading them), and which of the two it takes depends on the environment's order; keep one, spelled in capitals", seen[felix])
-			default:
-				seen[felix] = key
+			// Upper-cased from Felix's own name, so a Kelvin sign or a long
+			// s, which lower-case to k and stay ſ, is refused too; and since
+			// one name in capitals is one spelling, no two variables left
+			// name one of Felix's.
+			if felix := felixName(key); felix != "" && key != strings.ToUpper(felix) {
+				add(at.Field(key), "is a Felix variable not spelled in capitals: Felix lower-cases its FELIX_ variables' names before reading them, so it may name one another key names too, while the agent reads the name as written; write it %s", strings.ToUpper(felix))
 			}
 		}
 	}
