@@ -69,13 +69,13 @@ func TestCmdlineIPXERefusesSpecials(t *testing.T) {
 }
 
 // The kernel's 2,047 bytes are measured over the whole line iPXE hands it:
-// the agent's parameters with --append's. A line of exactly 2,047 bytes is
-// printed; one byte more is refused.
+// on UEFI the image's name, then the agent's parameters with --append's. A
+// line of exactly 2,047 bytes is printed; one byte more is refused.
 func TestCmdlineIPXEBudget(t *testing.T) {
 	file := writeConfig(t, "pxe.yaml", pxeDoc)
 	params := strings.Join(source.InlineParams([]byte(pxeDoc)), " ")
 	rest := func(whole int) string {
-		return "console=" + strings.Repeat("x", whole-len(params)-1-len("console="))
+		return "console=" + strings.Repeat("x", whole-len("vmlinuz ")-len(params)-1-len("console="))
 	}
 	code, out, errOut := runCLI(t, "cmdline", "--ipxe", "--append", rest(source.MaxCmdline), file)
 	if code != exitOK || !strings.Contains(out, params+" "+rest(source.MaxCmdline)+"\n") || strings.Contains(errOut, "error") {

@@ -154,7 +154,7 @@ func TestResolve(t *testing.T) {
 			1, "", "failed", "", "- /etc/corium/config.yaml: failed (reading /etc/corium/config.yaml: is a directory)", "is a directory"},
 		{"http without a digest", map[string]string{"/proc/cmdline": "corium.config=http://192.0.2.1/c.yaml?X-Sig=SIGNATURE-9c1e", "/usr/share/corium/config.yaml": resolveSecretDoc("from-default")},
 			1, "", "absent absent failed", "", "plain http is refused", "plain http is refused"},
-		{"digest mismatch", map[string]string{"/proc/cmdline": cmdline(resolveSecretDoc("x")) + " corium.config.sha256=" + strings.Repeat("0", 64), "/usr/share/corium/config.yaml": resolveSecretDoc("from-default")},
+		{"digest mismatch", map[string]string{"/proc/cmdline": strings.TrimSuffix(cmdline(resolveSecretDoc("x")), "\n") + " corium.config.sha256=" + strings.Repeat("0", 64), "/usr/share/corium/config.yaml": resolveSecretDoc("from-default")},
 			1, "", "absent absent failed", "", "digest mismatch", "digest mismatch"},
 		{"unknown scheme", map[string]string{"/proc/cmdline": "corium.config=tftp://192.0.2.1/c.yaml", "/usr/share/corium/config.yaml": resolveSecretDoc("from-default")},
 			1, "", "absent absent failed", "", `a "tftp" URL`, `a "tftp" URL`},

@@ -63,18 +63,20 @@ func CredentialParam(name, base64 string) string {
 }
 
 // LineCredentials are the agent's credentials a kernel command line sets:
-// those named corium.* or corium-sealed.*, in line order. Others are
-// another program's.
+// those named corium.* or corium-sealed.*, in line order, found as PID 1
+// finds them (pid1Words, pid1KeyIs): systemd.set-credential= and a
+// parameter in quotes set one too. Others are another program's.
 func LineCredentials(line string) []LineCredential {
 	var out []LineCredential
-	for _, tok := range splitCmdline(line) {
+	for _, tok := range pid1Words(line) {
 		key, val, _ := strings.Cut(tok, "=")
-		if key != ParamSetCredential && key != ParamSetCredentialBinary {
+		binary := pid1KeyIs(key, ParamSetCredentialBinary)
+		if !binary && !pid1KeyIs(key, ParamSetCredential) {
 			continue
 		}
 		name, value, _ := strings.Cut(val, ":")
 		if strings.HasPrefix(name, "corium.") || strings.HasPrefix(name, SealedPrefix) {
-			out = append(out, LineCredential{Name: name, Value: value, Binary: key == ParamSetCredentialBinary})
+			out = append(out, LineCredential{Name: name, Value: value, Binary: binary})
 		}
 	}
 	return out

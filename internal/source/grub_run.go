@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -202,11 +203,21 @@ func (e grubEnv) words(parts [][]grubPart) ([]string, error) {
 	return out, nil
 }
 
-// grubEntryLine is the kernel line an entry boots and the line of the
-// linux command that set it.
+// grubEntryLine is the kernel line an entry boots, the line of the linux
+// command that set it, and the kernel's path, which GRUB puts before the
+// line as BOOT_IMAGE= (grub-core/loader/i386/linux.c, LINUX_IMAGE).
 type grubEntryLine struct {
-	line string
-	at   int
+	line  string
+	at    int
+	image string
+}
+
+// grubMenuEntry is one menuentry: its title and --id, and the kernel line
+// it boots (nil: it loads no kernel).
+type grubMenuEntry struct {
+	title, id string
+	at        int
+	kernel    *grubEntryLine
 }
 
 // grubStmt is one command of the file and the line it is on.
@@ -215,13 +226,15 @@ type grubStmt struct {
 	at    int
 }
 
-// grubBoots reads a grub.cfg's entries: the kernel line of each entry that
-// loads a kernel, in the file's order; ok is false when the text holds no
-// GRUB command the reader knows (no linux or menuentry line).
-func grubBoots(text string) (entries []grubEntryLine, ok bool, err error) {
+// grubBoots reads a grub.cfg's entries in the file's order, and what the
+// file sets before any entry runs (default= and fallback= among it); ok is
+// false when the text holds no GRUB command the reader knows (no linux or
+// menuentry line). Lines with no menuentry are one entry's.
+func grubBoots(text string) (entries []grubMenuEntry, env grubEnv, ok bool, err error) {
 	var (
 		top    []grubStmt
 		bodies [][]grubStmt
+		heads  []grubStmt
 		in     bool
 	)
 	lines := strings.Split(text, "\n")
@@ -231,7 +244,7 @@ func grubBoots(text string) (entries []grubEntryLine, ok bool, err error) {
 		}
 	}
 	if !ok {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	for i, l := range lines {
 		cmds, lexErr := grubLex(strings.TrimSuffix(l, "\r"))
@@ -242,11 +255,17 @@ func grubBoots(text string) (entries []grubEntryLine, ok bool, err error) {
 			first := grubLiteral(c[0])
 			switch {
 			case lexErr != nil:
+			case grubBraceAt(c) >= 0 && !(first == "menuentry" && grubBraceAt(c) == len(c)-1 && grubBrace(c[len(c)-1]) == "{") && !(len(c) == 1 && grubBrace(c[0]) == "}"):
+				// GRUB takes a { or } word as a block's, wherever it stands:
+				// a } on a linux line closes the entry, and a { after a
+				// command opens a block the command takes as an argument.
+				lexErr = fmt.Errorf("a { or } outside quotes opens or closes a block wherever it stands; the reader follows { at the end of a menuentry line and } alone on a line, and any other in quotes")
 			case first == "}" && len(c) == 1 && in:
 				in = false
-			case first == "menuentry" && grubLiteral(c[len(c)-1]) == "{" && !in:
+			case first == "menuentry" && grubBrace(c[len(c)-1]) == "{" && !in:
 				in = true
 				bodies = append(bodies, nil)
+				heads = append(heads, grubStmt{c[1 : len(c)-1], i + 1})
 			case first == "menuentry":
 				lexErr = fmt.Errorf("menuentry: the reader follows an entry written menuentry TITLE... { on one line, its commands, then } alone on a line, not nested")
 			case in:
@@ -264,29 +283,81 @@ func grubBoots(text string) (entries []grubEntryLine, ok bool, err error) {
 		err = fmt.Errorf("the last menu entry is not closed with }")
 	}
 	if err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
-	env := grubEnv{}
+	env = grubEnv{}
 	if len(bodies) == 0 { // one entry's lines, to paste into one
-		bodies, top = [][]grubStmt{top}, nil
+		bodies, top, heads = [][]grubStmt{top}, nil, []grubStmt{{}}
 	}
 	if _, err := env.run(top, false); err != nil {
-		return nil, true, err
+		return nil, nil, true, err
 	}
-	for _, body := range bodies {
+	for i, body := range bodies {
+		me := grubMenuEntry{at: heads[i].at}
+		if me.title, me.id, err = env.menuentry(heads[i]); err != nil {
+			return nil, nil, true, err
+		}
 		local := grubEnv{}
 		for k, v := range env {
 			local[k] = v
 		}
-		e, err := local.run(body, true)
-		if err != nil {
-			return nil, true, err
+		if me.kernel, err = local.run(body, true); err != nil {
+			return nil, nil, true, err
 		}
-		if e != nil {
-			entries = append(entries, *e)
+		entries = append(entries, me)
+	}
+	return entries, env, true, nil
+}
+
+// grubBrace is the word when it is a { or } outside quotes, "" otherwise.
+func grubBrace(w []grubPart) string {
+	if len(w) == 1 && !w[0].isVar && !w[0].quoted && (w[0].text == "{" || w[0].text == "}") {
+		return w[0].text
+	}
+	return ""
+}
+
+// grubBraceAt is the index of a command's first { or } word outside
+// quotes, -1 when it has none.
+func grubBraceAt(c [][]grubPart) int {
+	for i, w := range c {
+		if grubBrace(w) != "" {
+			return i
 		}
 	}
-	return entries, true, nil
+	return -1
+}
+
+// menuentry reads a menuentry's words between its name and its {: the
+// title (its first word that is no option) and --id's value, expanded
+// from what the file set. The options taking a value are those of
+// grub-core/commands/menuentry.c's options table.
+func (e grubEnv) menuentry(head grubStmt) (title, id string, err error) {
+	if head.at == 0 {
+		return "", "", nil // no menuentry: the lines are one entry's
+	}
+	words, err := e.words(head.words)
+	if err != nil {
+		return "", "", fmt.Errorf("line %d: menuentry: %w", head.at, err)
+	}
+	for i := 0; i < len(words); i++ {
+		switch w := words[i]; {
+		case w == "--id" || w == "--class" || w == "--users" || w == "--hotkey" || w == "--source":
+			if i+1 == len(words) {
+				return "", "", fmt.Errorf("line %d: menuentry: %s takes a value", head.at, w)
+			}
+			if w == "--id" {
+				id = words[i+1]
+			}
+			i++
+		case strings.HasPrefix(w, "--id="):
+			id = strings.TrimPrefix(w, "--id=")
+		case strings.HasPrefix(w, "-"):
+		case title == "":
+			title = w
+		}
+	}
+	return title, id, nil
 }
 
 // run runs statements in order; in an entry, linux sets the kernel line.
@@ -327,10 +398,15 @@ func (e grubEnv) run(stmts []grubStmt, entry bool) (*grubEntryLine, error) {
 				}
 			}
 		case "linux":
-			if len(words) == 0 {
+			switch {
+			case len(words) == 0:
 				return nil, fmt.Errorf("line %d: %s names no kernel", s.at, name)
+			case kernel != nil:
+				// Each loads a kernel, and one that fails to load leaves
+				// the one before: which boots is decided at boot.
+				return nil, fmt.Errorf("line %d: a second %s in the entry (the first is on line %d); GRUB boots the last kernel that loads, so keep one linux line an entry", s.at, name, kernel.at)
 			}
-			kernel = &grubEntryLine{line: grubKernelLine(words[1:]), at: s.at}
+			kernel = &grubEntryLine{line: grubKernelLine(words[1:]), at: s.at, image: words[0]}
 		}
 	}
 	return kernel, nil
@@ -374,10 +450,12 @@ func grubKernelLine(words []string) string {
 // grubBooted is the kernel line a GRUB text boots, and the line of the
 // linux command that sets it (0: the text is the line's words alone, as
 // cmdline --grub prints them to paste onto one); ok is false when the text
-// is no GRUB script. Entries naming corium.config= that carry different
-// parameters are an error: which one boots is the menu's choice.
+// is no GRUB script. The line starts with BOOT_IMAGE=, as GRUB hands it
+// the kernel. Entries naming corium.config= that carry different
+// parameters are an error: which one boots is the menu's choice; and so is
+// an entry GRUB boots unattended (grubUnattended) that does not name it.
 func grubBooted(text string) (line string, at int, ok bool, err error) {
-	entries, ok, err := grubBoots(text)
+	entries, env, ok, err := grubBoots(text)
 	if !ok && len(strings.Fields(text)) > 0 && !strings.Contains(strings.TrimSpace(text), "\n") {
 		cmds, err := grubLex(strings.TrimSpace(text))
 		switch {
@@ -393,29 +471,123 @@ func grubBooted(text string) (line string, at int, ok bool, err error) {
 		return "", 0, ok, err
 	}
 	var first *grubEntryLine
-	for i, e := range entries {
-		args := parseCmdline(e.line)
+	for _, me := range entries {
+		if me.kernel == nil {
+			continue
+		}
+		args := parseCmdline(me.kernel.line)
 		if _, named := args.get(ParamConfig); !named {
 			continue
 		}
 		if first == nil {
-			first = &entries[i]
+			first = me.kernel
 			continue
 		}
 		was := parseCmdline(first.line)
 		for _, p := range []string{ParamConfig, ParamSHA256, ParamWait} {
 			if args[p] != was[p] {
-				return "", 0, true, fmt.Errorf("lines %d and %d: two GRUB entries give %s= different values, and which one boots is the menu's choice (default=, fallback=, or whoever is at the console); give every entry the same parameters", first.at, e.at, p)
+				return "", 0, true, fmt.Errorf("lines %d and %d: two GRUB entries give %s= different values, and which one boots is the menu's choice (default=, fallback=, or whoever is at the console); give every entry the same parameters", first.at, me.kernel.at, p)
 			}
 		}
 	}
-	switch {
-	case first != nil && len(strings.Fields(text)) > 0 && !strings.Contains(strings.TrimSpace(text), "\n"):
-		return first.line, 0, true, nil // the line is the text
-	case first != nil:
-		return first.line, first.at, true, nil
-	case len(entries) > 0:
-		return entries[0].line, entries[0].at, true, nil
+	unattended, err := grubUnattended(entries, env)
+	if err != nil || first == nil {
+		// Without the document anywhere, the script is no concern of the
+		// agent's (booted hands it on); with it, an entry that cannot be
+		// told is refused.
+		if first == nil && len(entries) > 0 && entries[0].kernel != nil {
+			return grubWithImage(entries[0].kernel), entries[0].kernel.at, true, nil
+		}
+		return "", 0, true, err
 	}
-	return "", 0, true, nil
+	for _, i := range unattended {
+		me := entries[i]
+		if me.kernel == nil {
+			return "", 0, true, fmt.Errorf("the entry GRUB boots unattended (%s) loads no kernel, so GRUB goes on to another or stops at the menu; make the default entry the one that boots the document", grubEntryName(me, i))
+		}
+		if _, named := parseCmdline(me.kernel.line).get(ParamConfig); !named {
+			return "", 0, true, fmt.Errorf("line %d: the entry GRUB boots unattended (%s) does not name %s=, so the node boots without the document validate checked; make the entry carrying the document the default (set default=), or give it the same parameters", me.kernel.at, grubEntryName(me, i), ParamConfig)
+		}
+	}
+	boots := entries[unattended[0]].kernel
+	if len(strings.Fields(text)) > 0 && !strings.Contains(strings.TrimSpace(text), "\n") {
+		return grubWithImage(boots), 0, true, nil // the line is the text
+	}
+	return grubWithImage(boots), boots.at, true, nil
 }
+
+// grubWithImage is the line GRUB hands the kernel: BOOT_IMAGE= and the
+// kernel's path first (grub-core/loader/i386/linux.c grub_cmd_linux), so
+// that it is measured whole against the kernel's limit; GRUB drops what no
+// longer fits without a word (grub_create_loader_cmdline).
+func grubWithImage(k *grubEntryLine) string {
+	if k.image == "" {
+		return k.line
+	}
+	if k.line == "" {
+		return "BOOT_IMAGE=" + k.image
+	}
+	return "BOOT_IMAGE=" + k.image + " " + k.line
+}
+
+// grubEntryName names an entry in an error.
+func grubEntryName(me grubMenuEntry, i int) string {
+	if me.title == "" {
+		return fmt.Sprintf("entry %d", i)
+	}
+	return fmt.Sprintf("entry %d, %q", i, me.title)
+}
+
+// grubUnattended are the entries GRUB boots with nobody at the console,
+// by index: the one default= names (the first when it is not set), then
+// each fallback= names (grub-core/normal/menu.c get_entry_number,
+// grub_menu_execute_with_fallback). The reader follows default= and
+// fallback= naming an entry by its number, its title or its --id exactly;
+// anything else (a number past the last entry, which GRUB reads as the
+// first, a submenu's path, a name two entries share) is refused.
+func grubUnattended(entries []grubMenuEntry, env grubEnv) ([]int, error) {
+	def, set := env["default"], true
+	if _, set = env["default"]; !set {
+		def = "0"
+	}
+	out := []int{}
+	for n, names := range [][]string{{def}, strings.Fields(env["fallback"])} {
+		for _, name := range names {
+			i, err := grubEntryIndex(entries, name)
+			if err != nil {
+				return nil, fmt.Errorf("%s=%s: %w", []string{"default", "fallback"}[n], name, err)
+			}
+			out = append(out, i)
+		}
+	}
+	return out, nil
+}
+
+// grubEntryIndex is the entry name names as get_entry_number finds it.
+func grubEntryIndex(entries []grubMenuEntry, name string) (int, error) {
+	if grubDecimal.MatchString(name) {
+		i, err := strconv.Atoi(name)
+		if err != nil || i >= len(entries) {
+			return 0, fmt.Errorf("names entry %s, and the file has %d: GRUB then boots the first; name an entry that is there", name, len(entries))
+		}
+		return i, nil
+	}
+	if name == "" || strings.ContainsAny(name, ">") || (name[0] >= '0' && name[0] <= '9') {
+		return 0, errors.New("the reader follows an entry's number, title or --id here, not a submenu's path or a value GRUB reads as a number; name the entry plainly")
+	}
+	found := -1
+	for i, me := range entries {
+		if me.title == name || me.id == name {
+			if found >= 0 {
+				return 0, fmt.Errorf("names entries %d and %d alike; give each entry a title or --id of its own", found, i)
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return 0, errors.New("names no entry of the file, and GRUB then boots the first; name an entry that is there")
+	}
+	return found, nil
+}
+
+var grubDecimal = regexp.MustCompile(`^(0|[1-9][0-9]{0,8})$`)

@@ -20,7 +20,7 @@ func entry(title, params string) string {
 // read as GRUB runs it: variables from what the file set (after the whole
 // file ran, for an entry), and every entry, whichever the menu chooses.
 func TestGRUBReadsTheLineItBoots(t *testing.T) {
-	a, b := grubParams(docCmdline), grubParams(docOther)
+	a := grubParams(docCmdline)
 	value := "'corium.config=data:;base64," + base64.StdEncoding.EncodeToString([]byte(docOther)) + "'"
 	pinB := "corium.config.sha256=" + sha(docOther)
 	for _, tc := range []struct{ name, cfg, want, via string }{
@@ -28,9 +28,12 @@ func TestGRUBReadsTheLineItBoots(t *testing.T) {
 		{"braces and double quotes", "set c=" + value + "\n" + entry("n", pinB+` "${c}"`), docOther, "line 3"},
 		{"set after the entry: the entry runs after the file", "set c=x\n" + entry("n", pinB+" $c") + "set c=" + value + "\n", docOther, "line 3"},
 		{"name=value and a set inside the entry", "c=x\nmenuentry 'n' {\n  set c=" + value + "\n  linux /vmlinuz " + pinB + " $c\n}\n", docOther, "line 4"},
-		{"the last linux line of an entry", "menuentry 'n' {\n  linux /vmlinuz " + a + "\n  linux /vmlinuz " + b + "\n}\n", docOther, "line 3"},
-		{"default chooses between entries of one document", "set default=1\n" + entry("a", a) + entry("b", a), docCmdline, "line 3"},
-		{"an entry without the parameters beside one", entry("rescue", "single") + entry("n", a), docCmdline, "line 6"},
+		{"default chooses between entries of one document", "set default=1\n" + entry("a", a) + entry("b", a), docCmdline, "line 7"},
+		{"a rescue entry beside the default", "set default=1\n" + entry("rescue", "single") + entry("n", a), docCmdline, "line 7"},
+		{"the first entry when no default is set", entry("n", a) + entry("rescue", "single"), docCmdline, "line 2"},
+		{"default by title", "set default=n\n" + entry("rescue", "single") + entry("n", a), docCmdline, "line 7"},
+		{"default by id", "set default=node\nmenuentry 'rescue' {\n  linux /vmlinuz single\n}\nmenuentry 'n' --id node {\n  linux /vmlinuz " + a + "\n}\n", docCmdline, "line 6"},
+		{"a fallback that carries the document too", "set default=0\nset fallback=1\n" + entry("a", a) + entry("b", a), docCmdline, "line 4"},
 		{"the lines of one entry, to paste", "insmod gzio\nlinux /vmlinuz " + a + "\ninitrd /initrd.img\n", docCmdline, "line 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -58,7 +61,22 @@ func TestGRUBRefusesWhatItCannotFollow(t *testing.T) {
 		{"source", "source /boot/other.cfg\n" + entry("n", a), "line 1: the command source"},
 		{"load_env", "load_env\n" + entry("n", a), "line 1: the command load_env"},
 		{"a command from a variable", "set l=linux\nmenuentry 'n' {\n  $l /vmlinuz " + a + "\n}\n", "line 3: the command built from a variable"},
-		{"submenu", "submenu 'more' {\n" + entry("n", a) + "}\n", "line 1: the command submenu"},
+		{"submenu", "submenu 'more' {\n" + entry("n", a) + "}\n", "line 1: a { or } outside quotes"},
+		{"two linux lines in an entry", "menuentry 'n' {\n  linux /vmlinuz " + a + "\n  linux /vmlinuz " + b + "\n}\n", "line 3: a second linux in the entry (the first is on line 2)"},
+		{"a } that ends a linux line, and an echo { that takes the next as a block", "menuentry 'n' {\n  linux /vmlinuz " + a + " }\necho {\n  linux /vmlinuz " + b + "\n}\n", "line 2: a { or } outside quotes"},
+		{"an echo that opens a block", "menuentry 'n' {\n  echo {\n  linux /vmlinuz " + a + "\n}\n}\n", "line 2: a { or } outside quotes"},
+		{"a NUL byte that ends GRUB's line", "menuentry 'n' {\n  echo hi\x00; linux /vmlinuz " + b + "\n  linux /vmlinuz " + a + "\n}\n", "line 2, byte 25 of the file (column 10): a NUL byte"},
+		{"a carriage return GRUB drops", "menuentry 'n' {\n  linux /vmlinuz " + a + " \r}\n  echo {\n}\n", "a carriage return not before a line feed"},
+		{"a byte outside ASCII", "menuentry 'n\u00e9' {\n  linux /vmlinuz " + a + "\n}\n", "line 1, byte 12 of the file (column 13): the byte 0xc3"},
+		{"the first entry, without the document, when no default is set", entry("rescue", "single") + entry("n", a), `line 2: the entry GRUB boots unattended (entry 0, "rescue") does not name corium.config=`},
+		{"default= names the entry without the document", "set default=1\n" + entry("n", a) + entry("rescue", "single"), `line 7: the entry GRUB boots unattended (entry 1, "rescue")`},
+		{"default= by title of the entry without the document", "set default=rescue\n" + entry("n", a) + entry("rescue", "single"), `(entry 1, "rescue") does not name corium.config=`},
+		{"a fallback without the document", "set fallback=1\n" + entry("n", a) + entry("rescue", "single"), `(entry 1, "rescue") does not name corium.config=`},
+		{"default= past the last entry", "set default=5\n" + entry("n", a), "default=5: names entry 5, and the file has 1"},
+		{"default= naming no entry", "set default=other\n" + entry("n", a), "default=other: names no entry of the file"},
+		{"default= a submenu's path", "set default='a>b'\n" + entry("n", a), "default=a>b: the reader follows an entry's number, title or --id"},
+		{"default= a number GRUB reads in part", "set default=0x1\n" + entry("n", a) + entry("m", a), "default=0x1: the reader follows"},
+		{"a default entry that loads no kernel", "menuentry 'x' {\n  echo hi\n}\n" + entry("n", a), "(entry 0, \"x\") loads no kernel"},
 		{"a pipe", entry("n", a+" | x"), `line 2: '|' is one of GRUB's metacharacters`},
 		{"a wildcard", entry("n", a+" x=*"), `line 2: '*' is a wildcard`},
 		{"a continuation", "menuentry 'n' {\n  linux /vmlinuz " + a + " \\\n  quiet\n}\n", `line 2: a \ at the end of the line goes on`},

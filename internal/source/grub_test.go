@@ -19,7 +19,8 @@ func TestUnpackGRUB(t *testing.T) {
 		{"unpinned", "'corium.config=" + inline + "'", "corium.config", ""},
 		{"a linux line", "linux /vmlinuz quiet " + pinned, "corium.config", ""},
 		{"a grub.cfg entry", entry, "line 3 (GRUB linux) corium.config", ""},
-		{"double quotes and escapes", `linux /vmlinuz "corium.config=` + inline + `" corium.config.sha256=` + sha(docCmdline) + ` x=a\;b`, "corium.config", ""},
+		{"double quotes and escapes", "menuentry x {\n" + `linux /vmlinuz "corium.config=` + inline + `" corium.config.sha256=` + sha(docCmdline) + ` x=a\;b` + "\n}\n", "line 2 (GRUB linux) corium.config", ""},
+		{"a backslash on a kernel line", `linux /vmlinuz "corium.config=` + inline + `" corium.config.sha256=` + sha(docCmdline) + ` x=a\;b`, "", `holds '\\' at byte`},
 		{"pin differs", "corium.config.sha256=" + sha("another") + " 'corium.config=" + inline + "'", "", "digest mismatch"},
 		{"two entries, one document", entry + strings.Replace(entry, "corium node", "recovery", 1), "line 3 (GRUB linux) corium.config", ""},
 		{"two entries, two documents", entry + strings.Replace(strings.Replace(entry, "corium node", "recovery", 1), sha(docCmdline), sha("x"), 1), "", "lines 3 and 8: two GRUB entries give corium.config.sha256= different values"},
@@ -38,7 +39,7 @@ func TestUnpackGRUB(t *testing.T) {
 			}
 			// A line the kernel reads as it stands (double quotes, which the
 			// kernel takes too) needs no GRUB quotes undone.
-			quoted := strings.Contains(tc.text, "'")
+			quoted := strings.Contains(tc.text, "'") || strings.HasPrefix(tc.text, "menuentry")
 			if string(d.Data) != docCmdline || !d.OnCmdline || d.Via != tc.via || strings.Contains(d.How, "GRUB") != quoted {
 				t.Errorf("delivery %+v", d)
 			}

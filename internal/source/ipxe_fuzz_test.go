@@ -69,10 +69,12 @@ func modelBoot(script string) (line string, booted, known bool) {
 	if m.booted == nil {
 		return "", false, true
 	}
-	if m.booted.cmdline == nil {
-		return "", true, true
+	// iPXE on UEFI hands the kernel the image's name first
+	// (efi_image_cmdline).
+	if m.booted.cmdline == nil || *m.booted.cmdline == "" {
+		return m.booted.name, true, true
 	}
-	return *m.booted.cmdline, true, true
+	return m.booted.name + " " + *m.booted.cmdline, true, true
 }
 
 // system is exec.c's system: rc 0 is success.

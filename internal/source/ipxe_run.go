@@ -109,8 +109,10 @@ func ipxeBoots(data []byte) (line string, at int, ok bool, err error) {
 		pending = strings.TrimSuffix(pending, "\r")
 		if strings.HasSuffix(pending, `\`) {
 			pending = strings.TrimSuffix(pending, `\`)
-			if i == len(lines)-1 {
-				return "", 0, true, fmt.Errorf("line %d ends in \\ at the end of the script, and iPXE fails such a script", start)
+			if i == len(lines)-1 || (i == len(lines)-2 && lines[i+1] == "") {
+				// Nothing follows to go on with, whether or not the file
+				// ends in a line feed.
+				return "", 0, true, fmt.Errorf("line %d ends in \\ at the end of the script, and iPXE fails such a script; end the command on its line", start)
 			}
 			continue
 		}
@@ -120,10 +122,16 @@ func ipxeBoots(data []byte) (line string, at int, ok bool, err error) {
 		}
 		pending = ""
 		if booted != nil {
-			if booted.args == nil {
-				return "", start, true, nil
+			if strings.ContainsAny(booted.name, "=\"'") {
+				return "", 0, true, fmt.Errorf("line %d: the image booted is named %q, and iPXE on UEFI puts the name first on the kernel's command line, where it reads as a parameter; name it plainly (--name)", start, booted.name)
 			}
-			return *booted.args, booted.at, true, nil
+			// iPXE on UEFI hands the kernel the image's name, then its
+			// arguments (src/image/efi_image.c efi_image_cmdline): the
+			// longer of the two lines it may get, measured whole.
+			if booted.args == nil || *booted.args == "" {
+				return booted.name, start, true, nil
+			}
+			return booted.name + " " + *booted.args, booted.at, true, nil
 		}
 	}
 	return "", 0, true, fmt.Errorf("the script boots nothing: iPXE runs a kernel on boot (or chain, imgexec), and the script has none")
@@ -201,6 +209,9 @@ func (r *ipxeRun) expand(word string) (string, error) {
 		}
 		name := word[start+2 : end]
 		v, ok := r.settings[name]
+		if !ipxeSettingName(name) {
+			return "", fmt.Errorf("${%s}: iPXE reads a setting's name that starts with a digit, a dot or a sign as a number (parse_setting_tag), which the reader does not follow; name it with a letter first", name)
+		}
 		if !ok {
 			return "", fmt.Errorf("${%s} is a setting the script does not set, so its value is known only at boot; write the value out", name)
 		}
@@ -284,6 +295,8 @@ func (r *ipxeRun) set(args []string) error {
 		return fmt.Errorf("set names no setting")
 	case strings.HasPrefix(args[0], "-") || strings.ContainsAny(args[0], "/:") || args[0] == "":
 		return fmt.Errorf("set %s: the reader follows a setting of the script's own, named without a scope, a type or an option", args[0])
+	case !ipxeSettingName(args[0]):
+		return fmt.Errorf("set %s: iPXE reads a setting's name that starts with a digit, a dot or a sign as a number (parse_setting_tag: 200, 0xc8 and 0310 name one setting), which the reader does not follow; name it with a letter first", args[0])
 	case slices.Contains(ipxeSettings, args[0]):
 		return fmt.Errorf("set %s: iPXE defines %s itself (typed, or filled by DHCP), so the reader does not follow it; name the setting otherwise", args[0], args[0])
 	}
@@ -331,14 +344,7 @@ func (r *ipxeRun) fetch(uri, name string) (*ipxeImage, error) {
 		if strings.ContainsAny(uri, "%") {
 			return nil, fmt.Errorf("the URI holds a %%-escape, which iPXE decodes in the image's name; name the image with --name")
 		}
-		path := uri
-		if i := strings.IndexAny(path, "?#"); i >= 0 {
-			path = path[:i]
-		}
-		if scheme, rest, ok := strings.Cut(path, "://"); ok && !strings.ContainsAny(scheme, "/") {
-			_, path, _ = strings.Cut(rest, "/")
-		}
-		name = path[strings.LastIndexByte(path, '/')+1:]
+		name = ipxeImageName(uri)
 	}
 	if name == "" || r.find(name) != nil {
 		return nil, fmt.Errorf("the image is named %q, as another is or none can be; give each image a name of its own with --name", name)
@@ -356,4 +362,26 @@ func ipxeAllowed() string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
+}
+
+// ipxeSettingName says iPXE takes name as a setting's name, not a number:
+// parse_setting_tag (src/core/settings.c) reads a name made of strtoul's
+// numbers and dots as a DHCP option's tag, and strtoul takes blanks, a
+// sign, 0x and leading zeros; a name starting with a letter or _ it never
+// reads as one.
+func ipxeSettingName(name string) bool {
+	return name != "" && (name[0] == '_' || (name[0]|0x20 >= 'a' && name[0]|0x20 <= 'z'))
+}
+
+// ipxeImageName is the name iPXE gives an image fetched from uri, one
+// without a %-escape: the last part of its path (image_set_uri).
+func ipxeImageName(uri string) string {
+	path := uri
+	if i := strings.IndexAny(path, "?#"); i >= 0 {
+		path = path[:i]
+	}
+	if scheme, rest, ok := strings.Cut(path, "://"); ok && !strings.ContainsAny(scheme, "/") {
+		_, path, _ = strings.Cut(rest, "/")
+	}
+	return path[strings.LastIndexByte(path, '/')+1:]
 }

@@ -37,5 +37,11 @@ func ipxeScript(params []string, boot Boot) (script, line string, err error) {
 		return "", "", fmt.Errorf("the parameters that carry the document: %w; iPXE would hand the kernel another line", err)
 	}
 	script = IPXEHeader + "\nkernel " + kernel + " " + line + "\ninitrd " + initrd + "\nboot\n"
-	return script, line, nil
+	if rest == "" {
+		// The rest of the line is not known (the parameters alone, to be
+		// measured as such, with room left for the rest).
+		return script, line, nil
+	}
+	// On UEFI the kernel gets the image's name first (efi_image_cmdline).
+	return script, ipxeImageName(kernel) + " " + line, nil
 }

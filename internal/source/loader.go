@@ -122,6 +122,13 @@ func LoaderSuffixes() []string {
 func booted(data []byte, loader, line string, at int, ok bool, err error) (string, int, bool, error) {
 	mentions := strings.Contains(string(data), ParamConfig)
 	_, named := parseCmdline(line).get(ParamConfig)
+	if ok {
+		// What the reader followed is the script's text; its consumer
+		// reads its bytes, and a byte they read otherwise comes first.
+		if bytesErr := scriptBytes(data); bytesErr != nil {
+			err = bytesErr
+		}
+	}
 	switch {
 	case !ok:
 		return "", 0, false, nil

@@ -35,6 +35,14 @@ func ReadParams(line string) (Params, error) {
 	p.Config, p.HasConfig = args.get(ParamConfig)
 	rawPin, pinned := args.get(ParamSHA256)
 	p.Pinned = pinned
+	if !p.HasConfig && !pinned && len(LineCredentials(line)) == 0 {
+		return p, nil
+	}
+	// A line that hands the agent anything is read alike by the kernel,
+	// PID 1 and the agent, and sets it no credential in the clear.
+	if err := CheckBootLine(line); err != nil {
+		return p, err
+	}
 	if !p.HasConfig && !pinned {
 		return p, nil
 	}
