@@ -52,14 +52,21 @@ func TestCmdlineIPXERefusesSpecials(t *testing.T) {
 			`quiet \`:              `ends in \`,
 			"root=/dev/vda  quiet": "run of blanks",
 			"root=/dev/vda\tquiet": "run of blanks",
+			"quiet systemd.set-credential=corium.join:abcdef.0123456789abcdef": "is matched by corium-agent.service's ImportCredential",
+			"quiet x='a b'":  "holds '\\''",
+			"quiet x=a\\b": `holds '\\'`,
+			"quiet \x00":    "a NUL byte",
 		},
-		"--kernel": {"${base}/vmlinuz": "holds ${", "a b": "one URI"},
-		"--initrd": {"#initrd": "starts with #"},
+		"--kernel": {"${base}/vmlinuz": "holds ${", "a b": "one URI", "https://boot:hunter2@192.0.2.1/vmlinuz": "holds a user and password"},
+		"--initrd": {"#initrd": "starts with #", "http://boot:hunter2@192.0.2.1/initrd.img": "holds a user and password"},
 	} {
 		for value, want := range cases {
 			code, out, errOut := runCLI(t, "cmdline", "--ipxe", flag, value, file)
 			if code != exitFailed || out != "" || !strings.Contains(errOut, "refusing: "+flag+": ") || !strings.Contains(errOut, want) {
 				t.Errorf("%s %q: exit %d, stdout %q, stderr %q", flag, value, code, out, errOut)
+			}
+			if strings.Contains(errOut, "hunter2") || strings.Contains(errOut, "0123456789abcdef") {
+				t.Errorf("%s %q: the refusal quotes the secret: %q", flag, value, errOut)
 			}
 		}
 	}

@@ -10,14 +10,15 @@ import (
 )
 
 // Read reads one file as validate reads it, the way the node is handed it:
-// the document out of what wraps it (source.Unpack), parsed and validated
+// the document out of what wraps it (source.UnpackFile: a boot loader's
+// script by its suffix, never as YAML), parsed and validated
 // with the checks its way in adds (a document inline on the kernel command
 // line is readable by every user). A file that delivers no document, or no
 // YAML, is a Node without a Doc whose Findings say why. The error is only
 // ctx's, when it ends first.
 func Read(ctx context.Context, file string, data []byte, opts ...schema.Option) (Node, error) {
 	n := Node{File: file}
-	d, err := source.Unpack(data)
+	d, err := source.UnpackFile(file, data)
 	if err != nil {
 		n.Delivery = &source.Delivery{Data: data}
 		n.Findings = schema.Findings{{Severity: finding.Error, Message: err.Error()}}

@@ -138,15 +138,29 @@ func Unpack(data []byte) (*Delivery, error) {
 	}
 	parsed := schema.ReadYAML(data)
 	root := parsed.First()
+	var (
+		d      *Delivery
+		script bool
+		err    error
+	)
+	// A loader's script that does not name the parameter is no script of
+	// the agent's (booted), so a document without it is read once.
+	if bytes.Contains(data, []byte(ParamConfig)) {
+		d, script, err = unpackLoaders(data)
+	}
 	if root == nil || topMapping(root) == nil {
 		// Not a YAML mapping: perhaps a boot loader's script, which
 		// quotes the line its own way.
-		switch d, ok, err := unpackLoaders(data); {
+		switch {
 		case err != nil:
 			return nil, err
-		case ok:
+		case script:
 			return d, nil
 		}
+	} else if script || err != nil {
+		// The boot loader runs the file as a script, whatever YAML makes
+		// of it: which of the two the node gets is the loader's choice.
+		return nil, errors.New("the file reads both as a YAML document and as a boot loader's script naming " + ParamConfig + "=, and the boot loader runs it as a script; keep the document and the script apart")
 	}
 	itself := &Delivery{Data: data, parsed: parsed}
 	if !schema.IsCloudConfig(data) || root == nil {
@@ -167,11 +181,34 @@ func Unpack(data []byte) (*Delivery, error) {
 	if files = writtenAt(files, FilePath); len(files) == 0 {
 		return itself, nil // the block is under corium:, if anywhere
 	}
-	d, err := deliverWritten(files)
+	d, err = deliverWritten(files)
 	if err == nil && topValue(root, schema.BlockKey) != nil {
 		d.Notes = append(d.Notes, Note{schema.BlockKey, "is never read: " + FilePath + ", which write_files writes, comes first in the agent's sources; keep one of the two"})
 	}
 	return d, err
+}
+
+// UnpackFile is Unpack of a file that may be named for a boot loader's
+// script (a suffix of the loader table's, .cfg, .ipxe): such a file is read
+// as that loader's script alone, never as YAML, since the loader never
+// reads it as anything else.
+func UnpackFile(name string, data []byte) (*Delivery, error) {
+	for _, l := range loaders {
+		for _, suffix := range l.Suffixes {
+			if !strings.HasSuffix(name, suffix) {
+				continue
+			}
+			d, ok, err := l.unpack(data)
+			switch {
+			case err != nil:
+				return nil, err
+			case !ok:
+				return nil, fmt.Errorf("a %s file is read as %s, and this one boots no kernel line naming %s=; name a YAML document .yaml, or make the script again with corium-agent cmdline %s", suffix, l.Noun, ParamConfig, l.Flag())
+			}
+			return d, nil
+		}
+	}
+	return Unpack(data)
 }
 
 // commandLine says whether data is a kernel command line naming a corium

@@ -2,6 +2,7 @@ package source
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 )
 
@@ -21,6 +22,10 @@ func ipxeScript(params []string, boot Boot) (script, line string, err error) {
 		if err := CheckIPXELine(uri); err != nil {
 			return "", "", fmt.Errorf("%s: %w; name the file plainly (a relative URI is taken from where the script was fetched)", flag, err)
 		}
+		if u, err := url.Parse(uri); err == nil && u.User != nil {
+			// Said, not quoted: the user and password are the secret.
+			return "", "", fmt.Errorf("%s: holds a user and password (user@ before the host), which the script carries in the clear to whoever fetches it; serve the images without them, or from where the script itself was fetched", flag)
+		}
 	}
 	if rest != "" {
 		if err := CheckIPXELine(rest); err != nil {
@@ -35,6 +40,11 @@ func ipxeScript(params []string, boot Boot) (script, line string, err error) {
 		// The document's encoding (base64) holds none of iPXE's specials:
 		// should it ever, the document is refused, never escaped.
 		return "", "", fmt.Errorf("the parameters that carry the document: %w; iPXE would hand the kernel another line", err)
+	}
+	if err := CheckBootLine(line); err != nil {
+		// --append is checked as the document's parameters are: what the
+		// node at boot would refuse is refused here first.
+		return "", "", fmt.Errorf("--append: %w", err)
 	}
 	script = IPXEHeader + "\nkernel " + kernel + " " + line + "\ninitrd " + initrd + "\nboot\n"
 	if rest == "" {
