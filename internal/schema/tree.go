@@ -92,6 +92,9 @@ func (p *Parsed) Tree(fromCloudInit bool) (*Tree, error) {
 	if !t.CloudConfig {
 		t.misplaced = misplacedHeader(p.data)
 	}
+	if err := oneLineModel(p.data); err != nil {
+		return nil, err
+	}
 	switch {
 	case p.err != nil:
 		return nil, locateSyntaxError(p.data, p.err)
