@@ -274,11 +274,16 @@ func (w *maskWalk) merged(v *yaml.Node, t reflect.Type) {
 
 // free masks, below n, what a plan masks in free text: the values of
 // secret keys, at any depth and in any case, with the anchored value an
-// alias there names, and the URLs with credentials.
+// alias there names, and the URLs with credentials; and a key that a
+// finding's path would not quote either (looksLikeLabelKey: a secret pasted
+// where a label's key goes), so the window shows no more than the path.
 func (w *maskWalk) free(n *yaml.Node) {
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
+			if k.Kind != yaml.ScalarNode || !looksLikeLabelKey(k.Value) {
+				w.mask(k, secret.Redacted)
+			}
 			if k.Kind == yaml.ScalarNode && w.keys[strings.ToLower(k.Value)] {
 				w.mask(v, secret.Redacted)
 				if v.Kind == yaml.AliasNode && v.Alias != nil {

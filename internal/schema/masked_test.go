@@ -77,6 +77,12 @@ func TestMaskedHidesSecretsInTheirLine(t *testing.T) {
 		"free-form maps, as a plan shows them": {
 			"node: {labels: {topology.kubernetes.io/region: site-b, app: w-1}}\n", 1,
 			"node: {labels: {topology.kubernetes.io/region: site-b, app: w-1}}"},
+		"a secret pasted as a label key": {
+			"node: {labels: {k0s9x2.S3CRETa1b2c3d4e5f6: a, app: w-1}}\n", 1,
+			"node: {labels: {[redacted]: a, app: w-1}}"},
+		"a join token pasted as a label key": {
+			"node:\n  labels:\n    s3cret.0123456789s3cret: a\n", 3,
+			"    [redacted]: a"},
 		"a merged mapping, where it stands": {
 			"wireguard:\n- &w {name: wg0, privateKey: S3CRET-merged}\n- {<<: *w, name: wg1}\n", 2,
 			"- &w {name: wg0, privateKey: [redacted]}"},

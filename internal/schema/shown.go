@@ -75,7 +75,9 @@ func looksLikeLabelKey(s string) bool {
 }
 
 // randomLooking says a word mixes upper case, lower case and digits, as
-// base64 and generated secrets do and names do not.
+// base64 and generated secrets do and names do not; or letters of one case
+// and digits over 16 characters, as a join token's secret half does
+// (abcdef.0123456789abcdef, [a-z0-9]{16}).
 func randomLooking(w string) bool {
 	var upper, lower, digit bool
 	for _, r := range w {
@@ -83,7 +85,7 @@ func randomLooking(w string) bool {
 		lower = lower || unicode.IsLower(r)
 		digit = digit || unicode.IsDigit(r)
 	}
-	return upper && lower && digit || (upper || lower) && digit && len(w) >= 20
+	return upper && lower && digit || (upper || lower) && digit && len(w) >= 16
 }
 
 // hiddenKey stands for a key a message does not quote.
