@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/schema"
 	"github.com/corium/corium-agent/internal/secret"
 	"github.com/corium/corium-agent/internal/source"
@@ -22,6 +22,12 @@ func (c *credentialFlags) Set(v string) error {
 	*c = append(*c, v)
 	return nil
 }
+
+// maxCredentialFile bounds what is read of a --credential file: a sealed
+// credential goes on a kernel command line of 2,047 bytes, so a file of a
+// mebibyte is a wrong path (a log, /dev/zero), refused before it is read
+// whole.
+const maxCredentialFile = 1 << 20
 
 // credentialUsage is --credential's help.
 const credentialUsage = "carry the sealed credential in `NAME=FILE` (what systemd-creds encrypt --with-key=tpm2 printed) on the line as " +
@@ -40,7 +46,7 @@ func credentialParams(creds credentialFlags, cfg *schema.Config, stderr io.Write
 			ok = false
 			continue
 		}
-		data, err := os.ReadFile(file)
+		data, err := rootfs.ReadNamed(file, maxCredentialFile)
 		if err != nil {
 			fmt.Fprintf(stderr, "corium-agent cmdline: --credential %s: %v\n", name, err)
 			ok = false

@@ -3,12 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/source"
 )
 
@@ -29,14 +29,17 @@ func isDocumentName(name string) bool {
 
 // expandDirs replaces each directory among files by the documents in it
 // (isDocumentName; not its subdirectories), in sorted order, so a fleet's
-// repository is validated by naming its directory. An entry with a
-// document's name that is no regular file (a named pipe, a socket, a
-// device, a link to nothing, a directory) is not read, since reading it
-// could block or never end, and is named in unread with why, never passed
-// over in silence. A directory without a document is an error: it was
-// named to say something.
-func expandDirs(files []string) (out []string, unread []unreadEntry, err error) {
+// repository is validated by naming its directory. Those it found are in
+// found: they are read only when they are regular files (readFoundInput), since
+// reading anything else standing under a document's name (a named pipe, a
+// socket, a device, a link to nothing) could block or never end, and what
+// is not read is named with why (notReadError), never passed over in
+// silence. Nothing is looked at here: the check is made on the file
+// opened, so what is read is what was checked. A directory without a
+// document is an error: it was named to say something.
+func expandDirs(files []string) (out []string, found map[string]bool, err error) {
 	out = make([]string, 0, len(files))
+	found = map[string]bool{}
 	for _, f := range files {
 		info, err := os.Stat(f)
 		if f == "-" || err != nil || !info.IsDir() {
@@ -51,51 +54,68 @@ func expandDirs(files []string) (out []string, unread []unreadEntry, err error) 
 			}
 			return nil, nil, fmt.Errorf("reading the directory %s: %w", f, err)
 		}
-		n, u := len(out), len(unread)
+		n := len(out)
 		for _, e := range entries { // ReadDir sorts by name
-			if !isDocumentName(e.Name()) {
-				continue
+			if isDocumentName(e.Name()) {
+				p := filepath.Join(f, e.Name())
+				out, found[p] = append(out, p), true
 			}
-			p := filepath.Join(f, e.Name())
-			// A link to a file counts.
-			if why := notRegular(p); why != "" {
-				unread = append(unread, unreadEntry{p, fmt.Sprintf("%s: not read: it is %s, and validate reads a directory's regular files only (reading anything else could block or never end)", p, why)})
-				continue
-			}
-			out = append(out, p)
 		}
-		if len(out) == n && len(unread) == u {
+		if len(out) == n {
 			return nil, nil, fmt.Errorf("the directory %s holds no document (files named *%s or user-data)", f, strings.Join(documentSuffixes, ", *"))
 		}
 	}
-	return out, unread, nil
+	return out, found, nil
 }
 
-// unreadEntry is an entry of a directory validate did not read, and why
-// (the path first).
-type unreadEntry struct{ path, why string }
+// read reads file as it was given: named by the person (readInput), or
+// found by listing a directory (readFoundInput).
+func (c checks) read(file string) ([]byte, string, error) {
+	if c.found[file] {
+		return readFoundInput(file)
+	}
+	return readInput(file)
+}
 
-// notRegular says what p is when it is no regular file (after links),
-// "" when it is one.
-func notRegular(p string) string {
-	info, err := os.Stat(p)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "a symbolic link to nothing"
-	case err != nil:
-		return "an entry whose type cannot be read"
+// readFoundInput reads a document expandDirs found, only when it is a
+// regular file: anything else is a *notReadError, not read.
+func readFoundInput(file string) (data []byte, name string, err error) {
+	data, err = rootfs.ReadFound(file, maxDocument)
+	var nr *rootfs.NotRegularError
+	if errors.As(err, &nr) {
+		return nil, file, &notReadError{path: file, what: nr.Type}
 	}
-	switch m := info.Mode(); {
-	case m.IsRegular():
-		return ""
-	case m.IsDir():
-		return "a directory (validate does not descend into one)"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
+	if err != nil {
+		return nil, file, fmt.Errorf("reading %s: %w", file, readCause(err))
 	}
-	return "not a regular file"
+	return data, file, nil
+}
+
+// notReadError is an entry of a directory that the agent found and did not
+// read, and what it is (rootfs.NotRegularError's Type): it is reported as
+// a file that cannot be read is, the path first.
+type notReadError struct{ path, what string }
+
+func (e *notReadError) Error() string {
+	what := e.what
+	if what == "a directory" {
+		what += " (validate does not descend into one)"
+	}
+	return fmt.Sprintf("%s: not read: it is %s, and validate reads a directory's regular files only (reading anything else could block or never end)", e.path, what)
+}
+
+// setAside takes out of reports (and files, kept in step) those of entries
+// not read (notReadError): the set is checked without them, and they are
+// named after it, as a file that cannot be read is.
+func setAside(files []string, reports []validateReport) ([]string, []validateReport, []validateReport) {
+	var keptFiles []string
+	var kept, aside []validateReport
+	for i, r := range reports {
+		if r.notRead {
+			aside = append(aside, r)
+			continue
+		}
+		keptFiles, kept = append(keptFiles, files[i]), append(kept, r)
+	}
+	return keptFiles, kept, aside
 }

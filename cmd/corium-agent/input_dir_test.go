@@ -39,7 +39,7 @@ func TestValidateDirNamesWhatItDidNotRead(t *testing.T) {
 	}
 	defer l.Close()
 
-	code, out, errOut := runCLI(t, "validate", dir)
+	code, out, errOut := promptly(t, filepath.Join(dir, "fifo.yaml"), "validate", dir)
 	if code != exitUsage || !strings.Contains(out, "node.yaml: valid") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
@@ -73,7 +73,7 @@ func TestValidateDirNamesWhatItDidNotRead(t *testing.T) {
 	if err := syscall.Mkfifo(filepath.Join(only, "w1.yaml"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errOut := runCLI(t, "validate", only); code != exitUsage || !strings.Contains(errOut, "w1.yaml: not read: it is a named pipe") {
+	if code, _, errOut := promptly(t, filepath.Join(only, "w1.yaml"), "validate", only); code != exitUsage || !strings.Contains(errOut, "w1.yaml: not read: it is a named pipe") {
 		t.Errorf("only a FIFO: exit %d\n%s", code, errOut)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -54,6 +55,8 @@ type validateReport struct {
 	// the verdict line; strict is --strict.
 	errors, warnings int
 	strict           bool
+	// notRead: an entry found in a directory and not read (notReadError).
+	notRead bool
 }
 
 // validateAbout is validate's help, naming the shapes it reads: the
@@ -105,7 +108,8 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if readsStdinTwice(files) {
 		return usageError(fs, "- (standard input) can be read once")
 	}
-	files, unread, err := expandDirs(files)
+	var err error
+	files, c.found, err = expandDirs(files)
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
@@ -113,8 +117,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return usageError(fs, "%v", err)
 	}
+	var unread []validateReport // entries of directories not read, named last
 	if *factsFile != "" {
-		if c.facts, c.byNode, err = readFactsFlag(*factsFile, *asCluster); err != nil {
+		if c.facts, c.byNode, unread, err = readFactsFlag(*factsFile, *asCluster); err != nil {
 			return usageError(fs, "--facts: %v", err)
 		}
 	}
@@ -131,10 +136,12 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			r.node = cluster.Node{} // the document is not needed once printed
 		}
 		reports = append(reports, r)
-		if *format == "text" && !*asCluster {
+		if *format == "text" && !*asCluster && !r.notRead {
 			printText(stdout, stderr, r)
 		}
 	}
+	files, reports, aside := setAside(files, reports)
+	unread = append(aside, unread...)
 	if err := factsUsed(c.byNode, reports); err != nil {
 		return usageError(fs, "--facts %s: %v", *factsFile, err)
 	}
@@ -161,10 +168,9 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			printCluster(stdout, stderr, set, len(reports))
 		}
 	}
-	// What a directory held under a document's name and validate did not
-	// read is named, as a file that cannot be read is.
-	for _, u := range unread {
-		r := validateReport{File: u.path, Error: u.why, Findings: schema.Findings{}}
+	// What a directory held (under a document's name, or --facts DIR's)
+	// and validate did not read is named, as a file that cannot be read is.
+	for _, r := range unread {
 		if *format == "text" {
 			printText(stdout, stderr, r)
 		}
@@ -183,20 +189,6 @@ func runValidate(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	return code
 }
 
-// fileCode is the exit code with file r checked, code before it: a file
-// that could not be read is a usage error, an invalid one a failure.
-func fileCode(ctx context.Context, code int, r validateReport) int {
-	switch {
-	case ctx.Err() != nil:
-		return exitFailed
-	case r.Error != "":
-		return exitUsage
-	case !r.Valid && code == exitOK:
-		return exitFailed
-	}
-	return code
-}
-
 // checks are what validate checks each file for.
 type checks struct {
 	strict, forCmdline bool
@@ -207,13 +199,16 @@ type checks struct {
 	// byNode are each node's facts (--cluster --facts DIR), by file name
 	// less .json (validate_facts_dir.go); nil with one facts file.
 	byNode map[string]*hostfacts.Facts
+	// found are the files found by listing a directory (expandDirs), read
+	// only when they are regular files.
+	found map[string]bool
 }
 
 func validateFile(ctx context.Context, file string, c checks) validateReport {
-	data, name, err := readInput(file)
+	data, name, err := c.read(file)
 	r := validateReport{File: name, Findings: schema.Findings{}}
 	if err != nil {
-		r.Error = err.Error()
+		r.Error, r.notRead = err.Error(), errors.As(err, new(*notReadError))
 		return r
 	}
 	// The document the node reads: out of a cloud-config's write_files or a

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap"
 	"github.com/corium/corium-agent/internal/cluster"
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/rootfs"
+	"github.com/corium/corium-agent/internal/schema"
 )
 
 // The nodes of a cluster run on hosts of their own, so with --cluster,
@@ -21,32 +24,40 @@ import (
 // every file's own check, and none for the set's.
 
 // readFactsFlag reads --facts: one file, or with --cluster a directory of
-// each node's.
-func readFactsFlag(path string, asCluster bool) (*hostfacts.Facts, map[string]*hostfacts.Facts, error) {
+// each node's. A file found there is read only when it is a regular file;
+// any other is not read, and comes back in unread, to be named as an entry
+// of a directory of documents is (notReadError): its node is then checked
+// without facts, with noFacts' warning.
+func readFactsFlag(path string, asCluster bool) (facts *hostfacts.Facts, byNode map[string]*hostfacts.Facts, unread []validateReport, err error) {
 	info, err := os.Stat(path)
 	if err != nil || !info.IsDir() {
 		f, err := bootstrap.ReadFacts(path)
-		return f, nil, err
+		return f, nil, nil, err
 	}
 	if !asCluster {
-		return nil, nil, fmt.Errorf("%s is a directory: each node's facts are read from one with --cluster; name one file otherwise", path)
+		return nil, nil, nil, fmt.Errorf("%s is a directory: each node's facts are read from one with --cluster; name one file otherwise", path)
 	}
 	names, err := filepath.Glob(filepath.Join(path, "*.json"))
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if len(names) == 0 {
-		return nil, nil, fmt.Errorf("%s holds no NODE.json: write each node's facts there, named by its node.name or its file's name", path)
+		return nil, nil, nil, fmt.Errorf("%s holds no NODE.json: write each node's facts there, named by its node.name or its file's name", path)
 	}
-	out := map[string]*hostfacts.Facts{}
+	byNode = map[string]*hostfacts.Facts{}
 	for _, name := range names {
-		f, err := bootstrap.ReadFacts(name)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", filepath.Base(name), err)
+		f, err := bootstrap.ReadFoundFacts(name)
+		var nr *rootfs.NotRegularError
+		if errors.As(err, &nr) {
+			unread = append(unread, validateReport{File: name, Error: (&notReadError{path: name, what: nr.Type}).Error(), Findings: schema.Findings{}, notRead: true})
+			continue
 		}
-		out[strings.TrimSuffix(filepath.Base(name), ".json")] = f
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", filepath.Base(name), err)
+		}
+		byNode[strings.TrimSuffix(filepath.Base(name), ".json")] = f
 	}
-	return nil, out, nil
+	return nil, byNode, unread, nil
 }
 
 // nodeFacts is n's facts among byNode, nil when none is its.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/netip"
-	"os"
 	"time"
 
 	"github.com/corium/corium-agent/internal/bootstrap/apply"
@@ -239,19 +238,6 @@ func HostFacts(o Options, cfg *schema.Config) (*hostfacts.Facts, error) {
 		return facts, nil
 	}
 	return ReadFacts(o.FactsFile)
-}
-
-// ReadFacts reads a --facts file (the host's network as JSON, for a root
-// other than /); without one there are no facts.
-func ReadFacts(path string) (*hostfacts.Facts, error) {
-	if path == "" {
-		return nil, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading facts: %w", err)
-	}
-	return hostfacts.Parse(data)
 }
 
 // startFailed says the run failed at queueing the k0s start, the one step

@@ -25,6 +25,14 @@
 // checked with fstat before it is reopened, so a FIFO, a device or a socket
 // is refused at once instead of blocking or being acted on.
 //
+// Files outside any root, on the host a command runs on, are read here too,
+// so that the refusal is one piece of code: ReadFound reads what the agent
+// found by listing a directory a person named (validate DIR, validate
+// --cluster --facts DIR) with the same O_PATH, fstat and reopen, and
+// ReadNamed what the person named, a pipe included (validate <(…)). Both
+// read at most a bound their caller gives, as ReadAtMost does standard
+// input.
+//
 // Every write is atomic (a temp file in the same directory, fsync, rename,
 // fsync of the directory) and skipped when the bytes and mode already match,
 // so a second run changes nothing (same inode, same mtime); links are made

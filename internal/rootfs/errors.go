@@ -3,6 +3,7 @@ package rootfs
 import (
 	"errors"
 	"io/fs"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,7 +31,35 @@ func (e *NotRegularError) Is(target error) bool {
 	return target == ErrNotRegular || (e.Type == typeDir && target == unix.EISDIR)
 }
 
-const typeDir = "a directory"
+const (
+	typeDir = "a directory"
+	// typeDangling is a link to nothing found in a directory's listing
+	// (ReadFound): there is no file, so its type is the link's.
+	typeDangling = "a symbolic link to nothing"
+)
+
+// ErrTooLarge is what a bounded read (ReadNamed, ReadFound, ReadAtMost)
+// fails with when there is more than its limit.
+var ErrTooLarge = errors.New("larger than the most read")
+
+// TooLargeError says how much was the most.
+type TooLargeError struct{ Limit int64 }
+
+func (e *TooLargeError) Error() string { return "holds more than " + sizeText(e.Limit) }
+
+// Is makes errors.Is(err, ErrTooLarge) hold.
+func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
+
+// sizeText spells n in the largest binary unit that divides it.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
 
 func notRegular(m fs.FileMode) *NotRegularError {
 	t := "not a regular file"

@@ -22,22 +22,27 @@ func (r Root) Open(p string) (*os.File, error) {
 		return nil, err
 	}
 	defer h.Close()
-	return reopenRegular(h, p)
-}
-
-func reopenRegular(h *os.File, p string) (*os.File, error) {
-	info, err := h.Stat()
-	if err != nil {
-		return nil, pathError("open", p, err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: node(p), Err: notRegular(info.Mode())}
-	}
-	f, err := pathrs.Reopen(h, unix.O_RDONLY|unix.O_NOCTTY)
+	f, err := reopenRegular(h)
 	if err != nil {
 		return nil, pathError("open", p, err)
 	}
 	return f, nil
+}
+
+// reopenRegular opens for reading the file the O_PATH handle h holds, when
+// fstat says it is a regular file, and fails with *NotRegularError
+// otherwise: the one check of every read that takes regular files only
+// (Open under a root, ReadFound outside one). The error names no path; the
+// caller knows how to spell it.
+func reopenRegular(h *os.File) (*os.File, error) {
+	info, err := h.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, notRegular(info.Mode())
+	}
+	return pathrs.Reopen(h, unix.O_RDONLY|unix.O_NOCTTY)
 }
 
 // ReadFile reads the regular file at the node path p, its links followed
