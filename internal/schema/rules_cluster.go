@@ -15,9 +15,6 @@ func (v *crossCheck) join() {
 			v.errorf("join.token", "%v", err)
 		}
 	}
-	if j.Token != nil && j.TokenFrom != nil {
-		v.errorf("join.tokenFrom", "give only one of join.token and join.tokenFrom")
-	}
 	switch v.cfg.Role {
 	case RoleWorker:
 		if !has {

@@ -41,7 +41,7 @@ func (v *crossCheck) ha() {
 	case h.AuthPass == nil && h.AuthPassFrom == nil:
 		v.errorf("ha.authPass", "one of ha.authPass and ha.authPassFrom is required when ha.enabled is true")
 	case h.AuthPass != nil && h.AuthPassFrom != nil:
-		v.errorf("ha.authPassFrom", "give only one of ha.authPass and ha.authPassFrom")
+		// Both given: refused by secretPairs, as for every secret.
 	case h.AuthPass != nil && h.AuthPass.IsZero():
 		v.errorf("ha.authPass", "must not be empty")
 	case h.AuthPass != nil && len(h.AuthPass.Reveal()) > MaxAuthPassBytes && utf8.RuneCountInString(h.AuthPass.Reveal()) <= MaxAuthPassBytes:

@@ -45,11 +45,9 @@ func OwnPublicKey(wg WireGuard) (wgtypes.Key, bool) {
 // interfaceKeys: one private key, a stated public key that is the private
 // key's, unique peer keys, no peer with our own key or a secret.
 func (v *crossCheck) interfaceKeys(base finding.Path, wg WireGuard) {
-	switch {
-	case wg.PrivateKey == nil && wg.PrivateKeyFrom == nil:
+	// Both given is refused by secretPairs, as for every secret.
+	if wg.PrivateKey == nil && wg.PrivateKeyFrom == nil {
 		v.errorf(base.Field("privateKey").String(), "one of privateKey and privateKeyFrom is required")
-	case wg.PrivateKey != nil && wg.PrivateKeyFrom != nil:
-		v.errorf(base.Field("privateKeyFrom").String(), "give only one of privateKey and privateKeyFrom")
 	}
 	derived, stated := ownKeys(wg)
 	if stated != nil {
@@ -65,9 +63,6 @@ func (v *crossCheck) interfaceKeys(base finding.Path, wg WireGuard) {
 	seen := make(map[wgtypes.Key]int, len(wg.Peers))
 	path := func(j int) finding.Path { return base.Field("peers").Index(j) }
 	for j, p := range wg.Peers {
-		if p.PresharedKey != nil && p.PresharedKeyFrom != nil {
-			v.errorf(path(j).Field("presharedKeyFrom").String(), "give only one of presharedKey and presharedKeyFrom")
-		}
 		k, ok := parseKey(p.PublicKey)
 		if !ok {
 			continue // the field rule reports it

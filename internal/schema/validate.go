@@ -56,6 +56,7 @@ func Validate(doc *Document, opts ...Option) Findings {
 	v.overlayPrefixes()
 	v.addressFamilies()
 	v.firewall()
+	v.secretPairs()
 	v.secretSources()
 	v.secretsBehindOverlay()
 	v.k0sPatch()
