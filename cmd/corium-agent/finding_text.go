@@ -6,6 +6,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/finding"
 	"github.com/corium/corium-agent/internal/schema"
+	"github.com/corium/corium-agent/internal/shown"
 	"github.com/corium/corium-agent/internal/source"
 )
 
@@ -20,16 +21,22 @@ import (
 // message, and under it a window of the decoded line, every value that
 // could be a secret masked, and every value one of all (the document's
 // findings) points at, with a ^ under the column.
+//
+// The file's name and the message may carry outside text (a name from a
+// directory listing, an interface name from a facts file): the name is
+// quoted when it holds anything but printable ASCII, and every line is
+// written through shown.Line, so a finding stays the one line it is.
 func findingText(file string, d *source.Delivery, f finding.Finding, all schema.Findings) string {
 	place, carrier, decoded := d.Decoded()
 	if !decoded || f.Line == 0 {
-		return formatFinding(file, f)
+		return shown.Line(formatFinding(shown.Text(file), f))
 	}
+	file = shown.Text(file)
 	if carrier > 0 {
 		file = fmt.Sprintf("%s:%d", file, carrier)
 	}
 	col := max(f.Col, 1)
-	text := fmt.Sprintf("%s: %s (decoded) %d:%d: %s%s", file, place, f.Line, col, severityWord(f), f)
+	text := shown.Line(fmt.Sprintf("%s: %s (decoded) %d:%d: %s%s", file, place, f.Line, col, severityWord(f), f))
 	flagged := make([][2]int, 0, len(all))
 	for _, g := range all {
 		if g.Line > 0 {
@@ -37,7 +44,7 @@ func findingText(file string, d *source.Delivery, f finding.Finding, all schema.
 		}
 	}
 	if e, ok := d.Excerpt(f.Line, col, flagged); ok {
-		text += "\n    " + e.Text + "\n    " + strings.Repeat(" ", e.Col-1) + "^"
+		text += "\n    " + shown.Line(e.Text) + "\n    " + strings.Repeat(" ", e.Col-1) + "^"
 	}
 	return text
 }

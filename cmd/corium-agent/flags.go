@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/corium/corium-agent/internal/shown"
 )
 
 // newFlags is a command's flag set, with the usage every command prints in
@@ -117,11 +119,19 @@ func checkRoot(stderr io.Writer, cmd, root string) bool {
 	return true
 }
 
-// writeJSON writes v indented, as every --format json prints.
+// writeJSON writes v indented, as every --format json prints, with the
+// control and format characters encoding/json leaves raw escaped: a value
+// read from the host or a file (a process's comm, a link's name) reaches
+// a terminal through it.
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(shown.JSON(b.Bytes()))
+	return err
 }
 
 // flagSet says whether the command line named the flag, even with its

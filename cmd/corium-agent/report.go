@@ -5,17 +5,21 @@ import (
 	"io"
 	"strings"
 
+	"github.com/corium/corium-agent/internal/shown"
 	"github.com/corium/corium-agent/internal/status"
 )
 
 // The lines apply and plan print alike, so a plan reads like the run it
-// foretells.
+// foretells. Each may carry outside text (a source's URL, a link's name in
+// how the node address was decided, a hostname from metadata, a path from
+// write_files), so each is written through shown.Line: one line, no
+// terminal escape.
 
 func printSource(w io.Writer, p *status.Provenance) {
 	if p == nil {
 		return
 	}
-	fmt.Fprintf(w, "source: %s\n", p.SourceLine())
+	fmt.Fprintf(w, "source: %s\n", shown.Line(p.SourceLine()))
 }
 
 func printNodeAddress(w io.Writer, n *status.NodeAddress) {
@@ -23,9 +27,9 @@ func printNodeAddress(w io.Writer, n *status.NodeAddress) {
 	case n == nil:
 	case n.Address == "":
 		// How starts with why there is none ("decided at boot: ...").
-		fmt.Fprintf(w, "node address: %s\n", n.How)
+		fmt.Fprintf(w, "node address: %s\n", shown.Line(n.How))
 	default:
-		fmt.Fprintf(w, "node address: %s (%s)\n", n.Address, n.How)
+		fmt.Fprintf(w, "node address: %s (%s)\n", n.Address, shown.Line(n.How))
 	}
 }
 
@@ -33,15 +37,16 @@ func printHostname(w io.Writer, h *status.Hostname) {
 	switch {
 	case h == nil:
 	case h.Name == "":
-		fmt.Fprintf(w, "hostname: %s\n", h.Source)
+		fmt.Fprintf(w, "hostname: %s\n", shown.Line(h.Source))
 	default:
-		fmt.Fprintf(w, "hostname: %s (%s)\n", h.Name, h.Source)
+		fmt.Fprintf(w, "hostname: %s (%s)\n", shown.Text(h.Name), shown.Line(h.Source))
 	}
 }
 
 // printFile writes one file or link line; a link has a target, a removed
 // file no mode.
 func printFile(w io.Writer, change, path, target, mode string) {
+	path, target = shown.Text(path), shown.Text(target)
 	switch {
 	case target != "":
 		fmt.Fprintf(w, "  %-9s %s -> %s\n", change, path, target)

@@ -40,10 +40,11 @@ var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func
 		o.Units, o.Services, o.Journal = sd, sd, bus.InvocationJournal{}
 		closers = append(closers, sd.Close)
 	}
+	var devices scan.WireGuardDevices
 	if wg, err := wgctrl.New(); err != nil {
 		o.DevicesWhy = "opening wireguard control: " + err.Error()
 	} else {
-		o.Devices = wg
+		o.Devices, devices = wg, wg
 		closers = append(closers, func() { _ = wg.Close() })
 	}
 	if nl, err := nlroute.Open(); err != nil {
@@ -55,7 +56,7 @@ var openLive = func(ctx context.Context, root rootfs.Root) (report.Options, func
 	if diag, err := scan.Open(); err != nil {
 		o.SocketsWhy = "opening sock_diag: " + err.Error()
 	} else {
-		o.Sockets = scan.Reader{Diag: diag, Proc: "/proc"}
+		o.Sockets = scan.Reader{Diag: diag, Proc: "/proc", WireGuard: devices}
 		closers = append(closers, diag.Close)
 	}
 	if conn, err := nftables.New(); err != nil {

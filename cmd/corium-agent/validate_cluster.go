@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/cluster"
+	"github.com/corium/corium-agent/internal/shown"
 )
 
 // clusterReport is the set's result with --cluster (see validateReport).
@@ -29,7 +30,7 @@ func checkCluster(reports []validateReport, strict bool, topo topologyInput) *cl
 	nodes := make([]cluster.Node, 0, len(reports))
 	for _, r := range reports {
 		if r.Error != "" {
-			set.Error = "not checked as a cluster: " + r.File + " could not be read"
+			set.Error = "not checked as a cluster: " + shown.Text(r.File) + " could not be read"
 			return set
 		}
 		nodes = append(nodes, r.node)
@@ -43,14 +44,16 @@ func checkCluster(reports []validateReport, strict bool, topo topologyInput) *cl
 	return set
 }
 
-// printCluster writes the set's findings in the form of the files' own.
+// printCluster writes the set's findings in the form of the files' own,
+// each one line (findingText's rule: file names quoted, outside text in a
+// message escaped).
 func printCluster(stdout, stderr io.Writer, set *clusterReport, files int) {
 	if set.Error != "" {
-		fmt.Fprintf(stderr, "corium-agent validate: %s\n", set.Error)
+		fmt.Fprintf(stderr, "corium-agent validate: %s\n", shown.Line(set.Error))
 		return
 	}
 	for _, f := range set.Findings {
-		fmt.Fprintln(stdout, formatFinding(f.File, f.Finding))
+		fmt.Fprintln(stdout, shown.Line(formatFinding(shown.Text(f.File), f.Finding)))
 		printFix(stdout, f.Fix)
 	}
 	name := fmt.Sprintf("cluster of %d files", files)
@@ -58,7 +61,11 @@ func printCluster(stdout, stderr io.Writer, set *clusterReport, files int) {
 	if len(set.InvalidFiles) > 0 && errors == 0 && (!set.strict || warnings == 0) {
 		// The cross-node checks passed, but a document did not: the line
 		// must not read as a verdict on the whole set.
-		fmt.Fprintf(stdout, "%s: invalid: %s failed its own check (above)\n", name, strings.Join(set.InvalidFiles, ", "))
+		invalid := make([]string, len(set.InvalidFiles))
+		for i, f := range set.InvalidFiles {
+			invalid[i] = shown.Text(f)
+		}
+		fmt.Fprintf(stdout, "%s: invalid: %s failed its own check (above)\n", name, strings.Join(invalid, ", "))
 		return
 	}
 	fmt.Fprintln(stdout, verdict(name, set.Valid, errors, warnings, set.strict))
@@ -71,6 +78,6 @@ func printFix(w io.Writer, fix string) {
 		return
 	}
 	for _, l := range strings.Split(strings.TrimSuffix(fix, "\n"), "\n") {
-		fmt.Fprintln(w, "    "+l)
+		fmt.Fprintln(w, "    "+shown.Line(l))
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/finding"
+	"github.com/corium/corium-agent/internal/shown"
 )
 
 // vipOfTheCarriers: the controllers that share the virtual IP say where
@@ -119,12 +120,12 @@ func (v *haView) vipOnVRRPInterfaces() (reported, all bool) {
 			reported = true
 			v.c.errorf(n, "ha.virtualIP", []Place{n.at("ha.interface")},
 				"%s is %s, but the VRRP interface %s (%s) has no %s address on this host: keepalived's instance there is of the other family; give the virtual IP a free address of %s's network, or run VRRP on an interface of its family",
-				v.vip, family(vip), link.Name, why, family(vip), link.Name)
+				v.vip, family(vip), shown.Text(link.Name), why, family(vip), shown.Text(link.Name))
 		default:
 			reported = true
 			v.c.errorf(n, "ha.virtualIP", []Place{n.at("ha.interface")},
 				"%s is outside every network of the VRRP interface %s on this host (%s; %s): keepalived adds it there, where no router sends its packets; give the virtual IP a free address of that network",
-				v.vip, link.Name, prefixes(same), why)
+				v.vip, shown.Text(link.Name), prefixes(same), why)
 		}
 	}
 	return reported, all

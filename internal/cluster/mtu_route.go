@@ -5,6 +5,7 @@ import (
 	"net/netip"
 
 	"github.com/corium/corium-agent/internal/hostfacts"
+	"github.com/corium/corium-agent/internal/shown"
 )
 
 // WireGuard's overhead on the underlay: the outer IP header, UDP (8),
@@ -59,7 +60,7 @@ func routeLimit(f *iface, facts *hostfacts.Facts) (int, string) {
 		}
 		if l := r.MTU - overhead(a); limit == 0 || l < limit {
 			limit = l
-			why = fmt.Sprintf("the route to %s (%s.endpoint) has MTU %d on %s, and WireGuard over %s takes %d of it", a, f.path().Field("peers").Index(j), r.MTU, r.Interface, family(a), overhead(a))
+			why = fmt.Sprintf("the route to %s (%s.endpoint) has MTU %d on %s, and WireGuard over %s takes %d of it", a, f.path().Field("peers").Index(j), r.MTU, shown.Text(r.Interface), family(a), overhead(a))
 		}
 	}
 	if limit > 0 {
@@ -71,7 +72,7 @@ func routeLimit(f *iface, facts *hostfacts.Facts) (int, string) {
 		}
 		if l := d.MTU - overhead(d.Source.Unmap()); limit == 0 || l < limit {
 			limit = l
-			why = fmt.Sprintf("the default route has MTU %d on %s, and WireGuard over %s takes %d of it", d.MTU, d.Interface, family(d.Source.Unmap()), overhead(d.Source.Unmap()))
+			why = fmt.Sprintf("the default route has MTU %d on %s, and WireGuard over %s takes %d of it", d.MTU, shown.Text(d.Interface), family(d.Source.Unmap()), overhead(d.Source.Unmap()))
 		}
 	}
 	return limit, why

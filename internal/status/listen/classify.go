@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/corium/corium-agent/internal/firewall"
+	"github.com/corium/corium-agent/internal/shown"
 )
 
 // Class is what a listener that answers the underlay is, against the guard.
@@ -30,8 +31,17 @@ const (
 	// LoadBalancer Service's health check, in the service node-port range,
 	// which the guard leaves to Kubernetes (healthCheckNodePort).
 	HealthCheckNodePort Class = "healthCheckNodePort"
-	// Host: another service of the host, or a socket no process holds;
-	// information only, the guard leaves them alone on purpose.
+	// UnknownHolder: no process holds it and it is no WireGuard, VXLAN or
+	// FOU device's, on a cluster port (one the guard holds, or one k0s's
+	// table lists): what answers there instead of the cluster's own
+	// listener cannot be told. A socket passed between processes over
+	// SCM_RIGHTS is held by none while it is in flight, so "no process"
+	// does not make a socket the kernel's.
+	UnknownHolder Class = "unknownHolder"
+	// Host: another service of the host, a kernel device's socket on a
+	// port the guard does not hold, or a socket whose holder is unknown
+	// on a port that is not the cluster's; information only, the guard
+	// leaves them alone on purpose.
 	Host Class = "host"
 )
 
@@ -68,6 +78,12 @@ type Listener struct {
 	// Process is the holder's comm; "" for a socket no process holds.
 	Process string `json:"process,omitempty"`
 	PID     int    `json:"pid,omitempty"`
+	// Kernel is the kernel's device that holds a socket no process holds;
+	// zero when a process holds it or none is known to.
+	Kernel Kernel `json:"kernel,omitzero"`
+	// HolderUnknown says no process holds it, none could have been missed
+	// (Unread), and it is no kernel device's that status knows.
+	HolderUnknown bool `json:"holderUnknown,omitempty"`
 	// Unit is the k0s unit or the pod's cgroup for the cluster's, the
 	// systemd unit (when there is one) for a host service.
 	Unit  string `json:"unit,omitempty"`
@@ -81,27 +97,33 @@ type Listener struct {
 	Unread bool `json:"unread,omitempty"`
 }
 
-// Endpoint is the listener as "6443/tcp on 0.0.0.0".
+// Endpoint is the listener as "6443/tcp on 0.0.0.0". The device's name is
+// the host's, shown as package shown shows outside text.
 func (l Listener) Endpoint() string {
 	s := fmt.Sprintf("%d/%s on %s", l.Port, l.Proto, l.Address)
 	if l.Device != "" {
-		s += "%" + l.Device
+		s += "%" + shown.Text(l.Device)
 	}
 	return s
 }
 
 // Holder is who holds the socket: "kube-apiserver (pid 42) in
-// k0scontroller.service", "no process (a kernel socket)".
+// k0scontroller.service", "the kernel's VXLAN device vxlan.calico",
+// "holder unknown ...". The comm and the cgroup's unit are the process's
+// own to choose (a comm may hold a line break or a terminal's escape
+// sequence), so they are shown as package shown shows outside text.
 func (l Listener) Holder() string {
 	switch {
 	case l.Unread:
 		return "a process that could not be read"
-	case l.Process == "":
-		return "no process (a kernel socket)"
+	case l.PID == 0 && l.Process == "" && l.Kernel.Kind != "":
+		return l.Kernel.String()
+	case l.PID == 0 && l.Process == "":
+		return "holder unknown (no process holds it, and it is no WireGuard, VXLAN or FOU device's)"
 	}
-	s := fmt.Sprintf("%s (pid %d)", l.Process, l.PID)
+	s := fmt.Sprintf("%s (pid %d)", shown.Text(l.Process), l.PID)
 	if l.Unit != "" {
-		s += " in " + l.Unit
+		s += " in " + shown.Text(l.Unit)
 	}
 	return s
 }
@@ -120,10 +142,12 @@ func Classify(socks []Socket, n Node) []Listener {
 		if o := s.Owner; o != nil {
 			l.Process, l.PID = o.Comm, o.PID
 		}
-		l.Unit, l.Class = judge(s, n)
+		l.Kernel = kernelOf(s, n)
+		l.HolderUnknown = s.Owner == nil && !s.Unread && l.Kernel == (Kernel{})
 		if n.Component != nil {
 			l.Component = n.Component(s.Port, s.Proto)
 		}
+		l.Unit, l.Class = judge(s, n, l)
 		if !seen[l] {
 			seen[l] = true
 			out = append(out, l)
@@ -150,16 +174,23 @@ func answersUnderlay(s Socket, n Node) bool {
 	return true
 }
 
-// judge says whose the socket is and what the guard makes of it.
-func judge(s Socket, n Node) (string, Class) {
+// judge says whose the socket is and what the guard makes of it; l is the
+// listener so far, its holder and component named.
+func judge(s Socket, n Node, l Listener) (string, Class) {
 	if s.Proto == "udp" && slices.ContainsFunc(n.WireGuard, func(w WireGuard) bool { return w.ListenPort == s.Port }) {
 		return "", WireGuardPort
 	}
 	guarded := n.Guard.On && slices.Contains(n.Guard.Ports, firewall.Port{Number: s.Port, Proto: s.Proto})
 	if s.Owner == nil {
-		// The kernel's own (a CNI's VXLAN device): the guard's when it
-		// holds the port, information otherwise.
-		if guarded {
+		switch {
+		case l.HolderUnknown && (guarded || l.Component != ""):
+			// Something nobody can name sits on a port of the
+			// cluster's: the cluster's own listener cannot bind it, or
+			// it is the cluster's passed away and not yet taken.
+			return "", UnknownHolder
+		case guarded:
+			// A kernel device's (a CNI's VXLAN device), or an unknown
+			// holder's (Unread) that the guard holds.
 			return "", Guarded
 		}
 		return "", Host

@@ -13,12 +13,16 @@ type Socket struct {
 	// none.
 	Device string
 	// Owner is the process that holds it; nil for a socket no process
-	// holds (the kernel's own: a WireGuard or VXLAN device's), and for one
-	// whose process could not be read (Unread).
+	// holds, and for one whose process could not be read (Unread).
 	Owner *Owner
+	// Kernel is the kernel's device the socket is for, when the scan
+	// found one on its port (kernel.go); nil otherwise. No process holding
+	// a socket does not make it the kernel's: one passed between
+	// processes over SCM_RIGHTS is held by none while it is in flight.
+	Kernel *Kernel
 	// Unread says no holder was found while some process's descriptors
 	// could not be read (/proc/PID/fd is root's to read), so the socket
-	// may be that process's rather than the kernel's.
+	// may be that process's.
 	Unread bool
 }
 

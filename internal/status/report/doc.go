@@ -5,7 +5,14 @@
 // reads what really listens in the node's network namespace (Sockets) and
 // has package listen judge it against the rendered guard: a cluster
 // listener that answers the underlay where the guard does not cover it
-// degrades the verdict; other host services are information.
+// degrades the verdict, and so does a socket on a cluster port that no
+// process and no kernel device status knows holds; other host services are
+// information.
+//
+// Much of the report is text from outside (a comm, a link's name, a
+// journal line, an error the kernel wrote): the text form writes every line
+// through package shown and quotes the host's names where it puts them in.
+// The JSON form is the command's, which escapes what encoding/json leaves.
 //
 // Files come from under the root (the marker, the applied configuration, the
 // status file of the last run, the recorded node address, the record of

@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"fmt"
-	"io"
 	"net/netip"
 
 	"github.com/corium/corium-agent/internal/firewall"
@@ -112,23 +111,37 @@ func (in *inspection) listenNode() (listen.Node, error) {
 }
 
 // listenerProblems are the cluster's listeners that answer the underlay
-// where the guard promises they do not: the guard does not cover them.
+// where the guard promises they do not (the guard does not cover them),
+// and the sockets on the cluster's ports that nothing status knows holds.
 func listenerProblems(r *Report) []string {
 	if r.Listeners == nil {
 		return nil
 	}
 	var out []string
 	for _, l := range r.Listeners.Sockets {
-		if l.Class == listen.Unguarded {
+		switch l.Class {
+		case listen.Unguarded:
 			out = append(out, fmt.Sprintf("%s (%s) answers the underlay and the guard does not cover it: bind it to the overlay or loopback, or move it back to a port the guard holds", l.Endpoint(), l.Holder()))
+		case listen.UnknownHolder:
+			out = append(out, fmt.Sprintf("%s, %s, is held by no process and by no WireGuard, VXLAN or FOU device: what listens there cannot be told (a socket passed between processes is held by none while it is in flight, and a kernel service's by none at all); ss -lnpe 'sport = :%d' shows its inode", l.Endpoint(), clusterPortOf(l), l.Port))
 		}
 	}
 	return out
 }
 
+// clusterPortOf says why l's port is the cluster's: k0s's table lists a
+// listener there, or the guard holds it.
+func clusterPortOf(l listen.Listener) string {
+	if l.Component != "" {
+		return "the port of k0s's " + l.Component
+	}
+	return "a port the guard holds"
+}
+
 // classText is how a listener's class reads in the text form.
 var classText = map[listen.Class]string{
 	listen.Unguarded:           "UNGUARDED, the cluster's",
+	listen.UnknownHolder:       "UNKNOWN, on a cluster port",
 	listen.Guarded:             "guarded",
 	listen.Public:              "public (firewall.publicPorts)",
 	listen.Open:                "open (clusterPorts: open)",
@@ -137,24 +150,29 @@ var classText = map[listen.Class]string{
 	listen.HealthCheckNodePort: "a Service's health-check node port, left to Kubernetes by the guard (information)",
 }
 
-func textListeners(w io.Writer, l *Listeners) {
+// textListeners writes the listeners' lines through line, Text's.
+func textListeners(line func(format string, args ...any), l *Listeners) {
 	if l == nil {
 		return
 	}
 	if l.NotCompared != "" {
-		fmt.Fprintf(w, "%-14snot compared with the guard: %s\n", "listening:", l.NotCompared)
+		line("%-14snot compared with the guard: %s", "listening:", l.NotCompared)
 		return
 	}
 	count := map[listen.Class]int{}
 	for _, s := range l.Sockets {
 		count[s.Class]++
 	}
-	fmt.Fprintf(w, "%-14s%d answer the underlay (unguarded %d, guarded %d, host services %d)\n", "listening:", len(l.Sockets), count[listen.Unguarded], count[listen.Guarded], count[listen.Host])
+	unknown := ""
+	if n := count[listen.UnknownHolder]; n > 0 {
+		unknown = fmt.Sprintf(", holder unknown %d", n)
+	}
+	line("%-14s%d answer the underlay (unguarded %d%s, guarded %d, host services %d)", "listening:", len(l.Sockets), count[listen.Unguarded], unknown, count[listen.Guarded], count[listen.Host])
 	for _, s := range l.Sockets {
 		component := ""
 		if s.Component != "" {
 			component = "; k0s's " + s.Component
 		}
-		fmt.Fprintf(w, "  %s: %s: %s%s\n", s.Endpoint(), classText[s.Class], s.Holder(), component)
+		line("  %s: %s: %s%s", s.Endpoint(), classText[s.Class], s.Holder(), component)
 	}
 }

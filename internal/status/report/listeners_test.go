@@ -33,6 +33,17 @@ func TestListenerVerdicts(t *testing.T) {
 		{"etcd on the overlay", fakeSockets{{Proto: "tcp", Addr: netip.MustParseAddr("10.77.0.1"), Port: 12379, Owner: k0s}}, "ok"},
 		{"kube-proxy's health-check node port", fakeSockets{{Proto: "tcp", Addr: any4, Port: 31234, Owner: kubeProxy}}, "ok"},
 		{"a holder unread", fakeSockets{{Proto: "tcp", Addr: any4, Port: 12379, Unread: true}}, "ok (could not check: listening sockets)"},
+		// A listener passed between processes and in flight, or a kernel
+		// service's, on the kubelet's port: held by no process and no
+		// device status knows.
+		{"no holder on the kubelet's port", fakeSockets{{Proto: "tcp", Addr: any4, Port: 10250}},
+			"degraded: firewall: 10250/tcp on 0.0.0.0, the port of k0s's kubelet, is held by no process and by no WireGuard, VXLAN or FOU device: what listens there cannot be told (a socket passed between processes is held by none while it is in flight, and a kernel service's by none at all); ss -lnpe 'sport = :10250' shows its inode"},
+		{"no holder on kube-router's BGP port", fakeSockets{{Proto: "udp", Addr: any4, Port: 4789}, {Proto: "tcp", Addr: any4, Port: 179}},
+			"degraded: firewall: 179/tcp on 0.0.0.0, the port of k0s's kube-router (BGP), is held by no process and by no WireGuard, VXLAN or FOU device: what listens there cannot be told (a socket passed between processes is held by none while it is in flight, and a kernel service's by none at all); ss -lnpe 'sport = :179' shows its inode"},
+		{"no holder on the fou port, with ipip", fakeSockets{{Proto: "udp", Addr: any4, Port: 5555}}, "ok"},
+		{"no holder on a port not the cluster's", fakeSockets{{Proto: "tcp", Addr: any4, Port: 2049}}, "ok"},
+		{"the kernel's VXLAN device", fakeSockets{{Proto: "udp", Addr: any4, Port: 4789, Kernel: &listen.Kernel{Kind: listen.KernelVXLAN, Device: "vxlan.calico"}}}, "ok"},
+		{"the overlay's own port, no process", fakeSockets{{Proto: "udp", Addr: any4, Port: 51820}}, "ok"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			o, _ := healthy(t, n, 10*time.Second)

@@ -7,6 +7,7 @@ import (
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/hostfacts"
 	"github.com/corium/corium-agent/internal/k0s/config"
+	"github.com/corium/corium-agent/internal/shown"
 )
 
 // nodeAddress reports the recorded node address and its decision: the one
@@ -39,7 +40,7 @@ func (in *inspection) route() {
 	}
 	r := &Route{}
 	if d := in.facts.DefaultRoute; d != nil {
-		r.DefaultRoute = fmt.Sprintf("%s via source %s", d.Interface, d.Source)
+		r.DefaultRoute = fmt.Sprintf("%s via source %s", shown.Text(d.Interface), d.Source)
 	}
 	addr := in.r.NodeAddress.Address
 	// The node address came from the default route of its own family.
@@ -58,7 +59,7 @@ func (in *inspection) route() {
 	case !onSomeLink(in.facts, addr):
 		r.Reason = fmt.Sprintf("no link that is up carries the node address %s", addr)
 	default:
-		r.OK, r.Reason = true, fmt.Sprintf("the node address %s is the default route's source on %s", addr, d.Interface)
+		r.OK, r.Reason = true, fmt.Sprintf("the node address %s is the default route's source on %s", addr, shown.Text(d.Interface))
 	}
 	in.r.Route = r
 	in.endpoints(r)

@@ -6,15 +6,23 @@ import (
 	"strings"
 	"time"
 
+	"github.com/corium/corium-agent/internal/shown"
 	"github.com/corium/corium-agent/internal/status"
 )
 
 // Text writes the report for a person: the verdict line first, then the
-// layers bottom-up.
+// layers bottom-up. Much of it is outside text (a journal line, an error
+// the kernel or a server wrote, a link's name, a process's comm), so every
+// line is written through shown.Line: none writes a line of its own or a
+// terminal's escape sequence. Names from the host are quoted where they are
+// put into a line (shown.Text), so that they stand apart.
 func Text(w io.Writer, r *Report) {
-	fmt.Fprintln(w, r.Verdict.Line)
+	line := func(format string, args ...any) {
+		io.WriteString(w, shown.Line(fmt.Sprintf(format, args...))+"\n")
+	}
+	line("%s", r.Verdict.Line)
 	p := func(label, format string, args ...any) {
-		fmt.Fprintf(w, "%-14s"+format+"\n", append([]any{label + ":"}, args...)...)
+		line("%-14s"+format, append([]any{label + ":"}, args...)...)
 	}
 	if r.Provisioned {
 		p("provisioned", "yes")
@@ -28,26 +36,36 @@ func Text(w io.Writer, r *Report) {
 		p("last run", "none recorded (%s is gone after a reboot)", status.Path)
 	}
 	if l := r.LastRun; l != nil {
-		line := fmt.Sprintf("%s: %s at %s", l.Command, l.Outcome, l.FinishedAt.Format(time.RFC3339))
+		text := fmt.Sprintf("%s: %s at %s", l.Command, l.Outcome, l.FinishedAt.Format(time.RFC3339))
 		if l.FailedStep != "" {
-			line += " in step " + l.FailedStep
+			text += " in step " + l.FailedStep
 		}
 		// The verdict line says the error, or its first line: said once.
+		// Its lines are the joined errors', one a line.
 		first, rest, more := strings.Cut(l.Error, "\n")
+		var after []string
 		switch {
-		case l.Error != "" && strings.Contains(r.Verdict.Line, first) && more:
-			line += ": " + "as the first line says, and\n" + rest
-		case l.Error != "" && strings.Contains(r.Verdict.Line, first):
-			line += " (the first line says why)"
+		case l.Error != "" && strings.Contains(r.Verdict.Line, shown.Line(first)) && more:
+			text += ": " + "as the first line says, and"
+			after = strings.Split(rest, "\n")
+		case l.Error != "" && strings.Contains(r.Verdict.Line, shown.Line(first)):
+			text += " (the first line says why)"
 		case l.Error != "":
-			line += ": " + l.Error
+			first, rest, _ := strings.Cut(l.Error, "\n")
+			text += ": " + first
+			if rest != "" {
+				after = strings.Split(rest, "\n")
+			}
 		}
-		p("last run", "%s", line)
+		p("last run", "%s", text)
+		for _, a := range after {
+			line("%s", a)
+		}
 		for _, f := range l.Refusals {
-			fmt.Fprintf(w, "  refused: %s\n", f)
+			line("  refused: %s", f)
 		}
 		if u := l.Unfinished; u != nil {
-			fmt.Fprintf(w, "  before it: %s\n", u.Line())
+			line("  before it: %s", u.Line())
 		}
 	}
 	if a := r.AgentUnit; a != nil {
@@ -61,39 +79,39 @@ func Text(w io.Writer, r *Report) {
 		}
 		p("agent unit", "%s: %s, %s; %s", a.Unit, a.Result, exit, ran)
 		for _, c := range a.Credentials {
-			fmt.Fprintf(w, "  credential: %s\n", c)
+			line("  credential: %s", c)
 		}
-		fmt.Fprintf(w, "  what to do: %s\n", a.Fix)
+		line("  what to do: %s", a.Fix)
 		for _, l := range a.Journal {
-			fmt.Fprintf(w, "  systemd: %s\n", l)
+			line("  systemd: %s", l)
 		}
 	}
 	if pr := r.Provenance; pr != nil {
 		p("source", "%s", pr.SourceLine())
 		for _, a := range pr.Tried {
-			line := "  tried " + a.Source + ": " + a.Outcome
+			text := "  tried " + a.Source + ": " + a.Outcome
 			if a.Reason != "" {
-				line += " (" + a.Reason + ")"
+				text += " (" + a.Reason + ")"
 			}
-			fmt.Fprintln(w, line)
+			line("%s", text)
 		}
 	}
 	if n := r.NodeAddress; n != nil {
-		line := orNone(n.Address)
+		text := orNone(n.Address)
 		if d := n.Decision; d != nil {
-			line += " (" + d.How + ")"
+			text += " (" + d.How + ")"
 			if n.Recomputed {
-				line += " [decided again now from the live links]"
+				text += " [decided again now from the live links]"
 			}
 		}
-		p("node address", "%s", line)
+		p("node address", "%s", text)
 		if n.Decision != nil {
 			for _, c := range n.Decision.Candidates {
 				mark := "rejected"
 				if c.Taken {
 					mark = "taken"
 				}
-				fmt.Fprintf(w, "  %s %s on %s: %s\n", mark, c.Address, c.Interface, c.Reason)
+				line("  %s %s on %s: %s", mark, c.Address, shown.Text(c.Interface), c.Reason)
 			}
 		}
 	}
@@ -105,50 +123,50 @@ func Text(w io.Writer, r *Report) {
 		p("route", "%s: %s (default route: %s)", state, rt.Reason, orNone(rt.DefaultRoute))
 		for _, e := range rt.Endpoints {
 			if e.Problem != "" {
-				fmt.Fprintf(w, "  %s endpoint %s: %s\n", e.Interface, e.Endpoint, e.Problem)
+				line("  %s endpoint %s: %s", e.Interface, e.Endpoint, e.Problem)
 			} else {
-				fmt.Fprintf(w, "  %s endpoint %s: via %s\n", e.Interface, e.Endpoint, e.Via)
+				line("  %s endpoint %s: via %s", e.Interface, e.Endpoint, shown.Text(e.Via))
 			}
 		}
 	}
 	for _, it := range r.Interfaces {
 		p("tunnel "+it.Name, "unit %s %s; device %s", it.Unit, it.UnitState, it.Device)
 		if it.Device == DevicePresent {
-			fmt.Fprintf(w, "  public key %s, listen port %d, addresses %s\n", it.PublicKey, it.ListenPort, orNone(strings.Join(it.Addresses, " ")))
+			line("  public key %s, listen port %d, addresses %s", it.PublicKey, it.ListenPort, orNone(strings.Join(it.Addresses, " ")))
 		}
 		for _, d := range it.Drift {
-			fmt.Fprintf(w, "  drift %s: want %s, have %s\n", d.Field, d.Want, d.Have)
+			line("  drift %s: want %s, have %s", d.Field, d.Want, d.Have)
 		}
 		for _, pe := range it.Peers {
-			fmt.Fprintf(w, "  peer %s %s: endpoint %s", pe.Name(), pe.Class, orNone(pe.Endpoint))
+			text := fmt.Sprintf("  peer %s %s: endpoint %s", pe.Name(), pe.Class, orNone(pe.Endpoint))
 			if pe.LiveEndpoint != "" && pe.LiveEndpoint != pe.Endpoint {
-				fmt.Fprintf(w, " (live %s)", pe.LiveEndpoint)
+				text += fmt.Sprintf(" (live %s)", pe.LiveEndpoint)
 			}
-			fmt.Fprintf(w, ", allowed %s", strings.Join(pe.AllowedIPs, " "))
+			text += fmt.Sprintf(", allowed %s", strings.Join(pe.AllowedIPs, " "))
 			if pe.Class != Missing && pe.Class != Unknown {
-				fmt.Fprintf(w, ", rx %d B, tx %d B, %s", pe.RxBytes, pe.TxBytes, handshake(pe))
+				text += fmt.Sprintf(", rx %d B, tx %d B, %s", pe.RxBytes, pe.TxBytes, handshake(pe))
 			}
-			fmt.Fprintln(w)
+			line("%s", text)
 		}
 	}
 	if f := r.Firewall; f != nil {
 		p("firewall", "%s: %s", f.Status, f.Reason)
 		if f.FileProblem != "" {
-			fmt.Fprintf(w, "  guard file: %s\n", f.FileProblem)
+			line("  guard file: %s", f.FileProblem)
 		}
 	}
-	textListeners(w, r.Listeners)
+	textListeners(line, r.Listeners)
 	if k := r.K0s; k != nil {
-		line := fmt.Sprintf("unit %s %s", k.Unit, k.UnitState)
+		text := fmt.Sprintf("unit %s %s", k.Unit, k.UnitState)
 		if k.InstalledAddress != "" {
-			line += fmt.Sprintf("; installed with %s (from %s)", k.InstalledAddress, k.Via)
+			text += fmt.Sprintf("; installed with %s (from %s)", shown.Text(k.InstalledAddress), k.Via)
 		}
-		p("k0s", "%s", line)
+		p("k0s", "%s", text)
 	}
 	if len(r.Unknown) > 0 {
-		fmt.Fprintln(w, "could not check:")
+		line("could not check:")
 		for _, u := range r.Unknown {
-			fmt.Fprintf(w, "  %s\n", u)
+			line("  %s", u)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/corium/corium-agent/internal/bootstrap/render"
 	"github.com/corium/corium-agent/internal/firewall/nft"
+	"github.com/corium/corium-agent/internal/shown"
 	"github.com/corium/corium-agent/internal/status"
 )
 
@@ -60,19 +61,22 @@ func judge(r *Report, appliedErr error) Verdict {
 			whats = append(whats, what)
 		}
 		v := verdict(OK, "", "could not check: "+strings.Join(r.Unknown, "; "))
-		v.Line = "ok (could not check: " + strings.Join(dedupe(whats), ", ") + ")"
+		v.Line = shown.Line("ok (could not check: " + strings.Join(dedupe(whats), ", ") + ")")
 		return v
 	}
 	return verdict(OK, "", "")
 }
 
+// verdict is the verdict with its line, which is printed first and must
+// stay one line: the reason may carry outside text (an error the kernel
+// wrote, a line of a record), so the line is written through shown.Line.
 func verdict(s State, layer, why string) Verdict {
 	v := Verdict{State: s, Layer: layer, Reason: why, Line: string(s)}
 	switch s {
 	case Degraded, Failed:
-		v.Line = fmt.Sprintf("%s: %s: %s", s, layer, oneLine(why))
+		v.Line = shown.Line(fmt.Sprintf("%s: %s: %s", s, layer, oneLine(why)))
 	case Unprovisioned:
-		v.Line = string(s) + " (" + oneLine(why) + ")"
+		v.Line = shown.Line(string(s) + " (" + oneLine(why) + ")")
 	}
 	return v
 }

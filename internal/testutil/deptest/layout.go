@@ -69,6 +69,7 @@ var Layout = map[string]Placement{
 	"internal/source":           {Tier: Pure},
 	"internal/cluster":          {Tier: Pure},
 	"internal/retry":            {Tier: Pure},
+	"internal/shown":            {Tier: Pure},
 	// Render, the plan it makes, and what it renders as data.
 	"internal/bootstrap/render": {Tier: Pure},
 	"internal/bootstrap/plan":   {Tier: Pure, Also: planLeaf},
@@ -122,6 +123,7 @@ var Layout = map[string]Placement{
 	"internal/testutil/netns":              {Tier: Equipment},
 	"internal/testutil/tlsserver":          {Tier: Equipment},
 	"internal/cluster/clustergen":          {Tier: Equipment},
+	"internal/shown/showntest":             {Tier: Equipment},
 	"test/agree":                           {Tier: Equipment},
 	"test/boot":                            {Tier: Equipment},
 	"test/boot/k0sstandin":                 {Tier: Equipment},

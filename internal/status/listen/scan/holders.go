@@ -18,9 +18,9 @@ type holders struct {
 	owners map[uint64]*listen.Owner
 	// unread counts the processes whose descriptors could not be read
 	// (not root's to read). With none, a socket that no process holds is
-	// the kernel's own (a WireGuard or VXLAN device's: every socket has an
-	// inode, a kernel socket sits in no descriptor table); with some, it
-	// may be theirs.
+	// in no descriptor table: a kernel device's (a WireGuard or VXLAN
+	// device's; every socket has an inode), or one in flight between
+	// processes over SCM_RIGHTS (kernel.go); with some, it may be theirs.
 	unread int
 }
 

@@ -7,8 +7,9 @@ import (
 )
 
 // families are what a Reader's handle needs: sock_diag for the sockets, the
-// route family to name the device a socket is bound to.
-var families = []int{unix.NETLINK_INET_DIAG, unix.NETLINK_ROUTE}
+// route family to name the device a socket is bound to and the kernel's
+// VXLAN and WireGuard devices, generic netlink for the FOU ports.
+var families = []int{unix.NETLINK_INET_DIAG, unix.NETLINK_ROUTE, unix.NETLINK_GENERIC}
 
 // Open is a handle on the host's network namespace for a Reader.
 func Open() (*netlink.Handle, error) { return netlink.NewHandle(families...) }

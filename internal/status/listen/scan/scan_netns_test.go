@@ -18,8 +18,10 @@ import (
 // TestListeningInNamespace opens sockets inside a fresh namespace and reads
 // them back over sock_diag from outside it: a TCP listener and a UDP socket
 // on the wildcard, one on loopback, one bound to a device, a connected one
-// left out, each held by this process; and a VXLAN device's socket, which
-// the kernel holds and no process does.
+// left out, each held by this process; a VXLAN device's socket, which the
+// kernel holds and no process does, named by its device; and a listener
+// passed over SCM_RIGHTS and kept in flight, which no process and no
+// device holds, left unnamed.
 func TestListeningInNamespace(t *testing.T) {
 	host.RequireRoot(t, "ip")
 	ns := netns.New(t, "scn")
@@ -91,6 +93,7 @@ func TestListeningInNamespace(t *testing.T) {
 	const vxlanPort = 4789
 	ns.Run(t, "ip", "link", "add", "vx0", "type", "vxlan", "id", "42", "dstport", strconv.Itoa(vxlanPort), "local", "192.0.2.1")
 	ns.Run(t, "ip", "link", "set", "vx0", "up")
+	inFlight := listenInFlight(t, ns)
 
 	h, err := OpenAt(ns.Open(t))
 	if err != nil {
@@ -140,10 +143,55 @@ func TestListeningInNamespace(t *testing.T) {
 		// Unread here would make status say it "could not check" on
 		// every node with the kernel's WireGuard, as root.
 		t.Errorf("the VXLAN device's socket read as held by %+v, unread %t; want the kernel's: no holder, read", k.Owner, k.Unread)
+	case k.Kernel == nil || *k.Kernel != (listen.Kernel{Kind: listen.KernelVXLAN, Device: "vx0"}):
+		t.Errorf("the VXLAN device's socket named %+v, want vx0's", k.Kernel)
 	}
-	if len(socks) != 6 {
-		t.Errorf("read %d sockets, want the 6 opened in %s: %+v", len(socks), ns.Name, socks)
+	switch s := find("tcp", inFlight); {
+	case s == nil:
+		t.Errorf("the listener in flight %d not read; read %+v", inFlight, socks)
+	case s.Owner != nil || s.Unread || s.Kernel != nil:
+		t.Errorf("the listener in flight read as held by %+v, unread %t, kernel %+v; want no holder, read, no device's", s.Owner, s.Unread, s.Kernel)
 	}
+	if len(socks) != 7 {
+		t.Errorf("read %d sockets, want the 7 opened in %s: %+v", len(socks), ns.Name, socks)
+	}
+}
+
+// listenInFlight opens a TCP listener in ns, sends it over a socket pair
+// (SCM_RIGHTS) and closes it: until the message is read, which it never
+// is, the listener is in no process's descriptors, though it listens. It
+// returns the listener's port.
+func listenInFlight(t *testing.T, ns *netns.Netns) int {
+	t.Helper()
+	var fd int
+	if err := ns.Do(func() (err error) {
+		fd, err = syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Bind(fd, &syscall.SockaddrInet4{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 1); err != nil {
+		t.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Close(pair[0]); _ = syscall.Close(pair[1]) })
+	if err := syscall.Sendmsg(pair[0], []byte{0}, syscall.UnixRights(fd), nil, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Close(fd); err != nil {
+		t.Fatal(err)
+	}
+	return sa.(*syscall.SockaddrInet4).Port
 }
 
 func TestParseCgroups(t *testing.T) {

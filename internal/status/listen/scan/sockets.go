@@ -17,6 +17,11 @@ type Diag interface {
 	SocketDiagTCP(family uint8) ([]*netlink.Socket, error)
 	SocketDiagUDP(family uint8) ([]*netlink.Socket, error)
 	LinkByIndex(index int) (netlink.Link, error)
+	// LinkList, GenlFamilyList and FouList name the kernel's sockets
+	// (kernel.go).
+	LinkList() ([]netlink.Link, error)
+	GenlFamilyList() ([]*netlink.GenlFamily, error)
+	FouList(family int) ([]netlink.Fou, error)
 }
 
 // Reader reads the sockets of the namespace its Diag was opened in, and
@@ -25,6 +30,10 @@ type Diag interface {
 type Reader struct {
 	Diag Diag
 	Proc string
+	// WireGuard reads the listen port of a WireGuard device in the kernel;
+	// nil leaves such a device's socket unnamed here (the judge names a
+	// configured interface's by its port).
+	WireGuard WireGuardDevices
 }
 
 // The socket states the kernel reports (include/net/tcp_states.h): a
@@ -47,7 +56,7 @@ func (r Reader) Listening() ([]listen.Socket, error) {
 		dump  func(uint8) ([]*netlink.Socket, error)
 	}{{"tcp", tcpListen, r.Diag.SocketDiagTCP}, {"udp", udpClose, r.Diag.SocketDiagUDP}} {
 		for _, family := range []uint8{unix.AF_INET, unix.AF_INET6} {
-			socks, err := dump(q.dump, family)
+			socks, err := retried(func() ([]*netlink.Socket, error) { return q.dump(family) })
 			if err != nil {
 				return nil, fmt.Errorf("reading the %s sockets (sock_diag): %w", q.proto, err)
 			}
@@ -67,6 +76,9 @@ func (r Reader) Listening() ([]listen.Socket, error) {
 	for _, rs := range raw {
 		out = append(out, r.socket(rs, held))
 	}
+	if err := r.nameKernel(out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -75,13 +87,14 @@ type rawSocket struct {
 	s     *netlink.Socket
 }
 
-func dump(f func(uint8) ([]*netlink.Socket, error), family uint8) ([]*netlink.Socket, error) {
+// retried is a dump, taken again while the kernel interrupts it.
+func retried[T any](dump func() ([]T, error)) ([]T, error) {
 	var err error
 	for range dumpTries {
-		var socks []*netlink.Socket
-		socks, err = f(family)
+		var got []T
+		got, err = dump()
 		if !errors.Is(err, netlink.ErrDumpInterrupted) {
-			return socks, err
+			return got, err
 		}
 	}
 	return nil, err
@@ -98,8 +111,9 @@ func (r Reader) socket(rs rawSocket, h holders) listen.Socket {
 		}
 	}
 	out.Owner = h.owners[uint64(s.INode)]
-	// No holder found: the kernel's own socket when every process was
-	// read, unknown when some could not be.
+	// No holder found: a kernel device's, or one in flight between
+	// processes, when every process was read (kernel.go tells which it
+	// can); possibly an unread process's when some could not be.
 	out.Unread = out.Owner == nil && h.unread > 0
 	return out
 }
