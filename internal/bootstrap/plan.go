@@ -290,7 +290,7 @@ func shownText(f plan.File, text []byte, m secretMask) (shown string, whole bool
 			text, err = k0syaml.Redact(text)
 		}
 		if err != nil {
-			return secret.Redacted + "\n", true
+			return secret.Whole(), true
 		}
 	}
 	return m.mask(string(text))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/corium/corium-agent/internal/secret"
+	"github.com/corium/corium-agent/internal/yamltext"
 )
 
 // secretMask hides the secrets of a file for a plan, on both sides of a
@@ -26,44 +27,45 @@ type secretMask struct {
 }
 
 // mask returns text with its secret lines as "KEY [redacted]" and the
-// lines that continue the key's value left out, so a value spanning lines
-// shows as one masked line whatever its spelling, and how many lines it
-// takes is not told either. A line without a key that holds a secret (a
-// block scalar's line, a list item) masks the nearest key whose value it is
-// part of; whole is true when there is none and the file must be hidden as
-// a whole.
+// lines that continue the key's value left out (secret.Text.HideValue), so
+// a value spanning lines shows as one masked line whatever its spelling,
+// and how many lines it takes is not told either. A line without a key
+// that holds a secret (a block scalar's line, a list item) masks the
+// nearest key whose value it is part of; whole is true when there is none
+// and the file must be hidden as a whole.
 func (m secretMask) mask(text string) (masked string, whole bool) {
-	lines := strings.Split(text, "\n")
-	out := make([]string, 0, len(lines))
-	type shown struct{ line, at int } // a key line kept as it is, and where in out
-	var kept []shown
+	t := secret.NewText(text)
+	lines := make([]string, t.Len())
+	for i := range lines {
+		lines[i] = t.At(i)
+	}
+	var kept []int // the key lines kept as they are, innermost last
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
 		k, name, hasKey := lineKey(l)
 		switch {
 		case hasKey && (isSecretKey(m.keys, name) || containsAny(l, m.values)):
-			out = append(out, k+" "+secret.Redacted)
-			i = valueEnd(lines, i, k)
+			end := valueEnd(lines, i, k)
+			t.HideValue(i, k, end)
+			i = end
 		case hasKey:
-			kept = append(kept, shown{i, len(out)})
-			out = append(out, l)
+			kept = append(kept, i)
 		case containsAny(l, m.values):
-			for len(kept) > 0 && valueEnd(lines, kept[len(kept)-1].line, keyPrefix(lines[kept[len(kept)-1].line])) < i {
+			for len(kept) > 0 && valueEnd(lines, kept[len(kept)-1], keyPrefix(lines[kept[len(kept)-1]])) < i {
 				kept = kept[:len(kept)-1]
 			}
 			if len(kept) == 0 {
-				return secret.Redacted + "\n", true
+				return secret.Whole(), true
 			}
 			owner := kept[len(kept)-1]
 			kept = kept[:len(kept)-1]
-			k := keyPrefix(lines[owner.line])
-			out = append(out[:owner.at], k+" "+secret.Redacted)
-			i = valueEnd(lines, owner.line, k)
-		default:
-			out = append(out, l)
+			k := keyPrefix(lines[owner])
+			end := valueEnd(lines, owner, k)
+			t.HideValue(owner, k, end) // the lines since owner go with it
+			i = end
 		}
 	}
-	return strings.Join(out, "\n"), false
+	return t.String(), false
 }
 
 // isSecretKey says whether name is one of keys in any case: k0s reads its
@@ -136,35 +138,17 @@ func valueEnd(lines []string, i int, prefix string) int {
 // openQuote says whether a value starts with a quote, after any anchor or
 // tag, and which, with the text after it.
 func openQuote(v string) (q byte, rest string, ok bool) {
-	v = strings.TrimLeft(v, " ")
-	for strings.HasPrefix(v, "&") || strings.HasPrefix(v, "!") {
-		sp := strings.IndexByte(v, ' ')
-		if sp < 0 {
-			return 0, "", false
-		}
-		v = strings.TrimLeft(v[sp:], " ")
-	}
+	v = yamltext.SkipProperties(strings.TrimLeft(v, " "))
 	if v != "" && (v[0] == '"' || v[0] == '\'') {
 		return v[0], v[1:], true
 	}
 	return 0, "", false
 }
 
-// closesQuote says whether s holds the quote q closing a scalar: a
-// backslash escapes the next character in double quotes, and two single
-// quotes are one in single quotes.
+// closesQuote says whether s, the text after the quote q opening a scalar
+// or a line it goes on in, holds the quote closing it.
 func closesQuote(s string, q byte) bool {
-	for k := 0; k < len(s); k++ {
-		switch {
-		case q == '"' && s[k] == '\\':
-			k++
-		case q == '\'' && s[k] == q && k+1 < len(s) && s[k+1] == q:
-			k++
-		case s[k] == q:
-			return true
-		}
-	}
-	return false
+	return yamltext.ClosingQuote(string(q)+s, 0) >= 0
 }
 
 func containsAny(s string, subs []string) bool {

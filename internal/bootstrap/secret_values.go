@@ -71,32 +71,24 @@ func wgQuickSecrets(text string) ([]string, bool) {
 	return values, true
 }
 
-// yamlSecrets are the scalars under keys, at any depth, in every document
-// of text: a value under a secret key is secret whole, a mapping or a list
-// included. An alias under a secret key is followed (each anchored node
-// once, so aliases cannot multiply the work); an anchored node is read where
-// it stands as well.
+// yamlSecrets are the scalars under keys, at any depth (k0syaml.UnderKeys),
+// in every document of text: a value under a secret key is secret whole, a
+// mapping or a list included, its keys too. An alias under a secret key is
+// followed (each anchored node once, so aliases cannot multiply the work).
 func yamlSecrets(text string, keys []string) ([]string, bool) {
 	var out []string
 	seen := map[*yaml.Node]bool{}
-	var walk func(n *yaml.Node, secret bool)
-	walk = func(n *yaml.Node, secret bool) {
+	var scalars func(n *yaml.Node)
+	scalars = func(n *yaml.Node) {
 		switch {
-		case n == nil:
-		case n.Kind == yaml.ScalarNode && secret:
+		case n.Kind == yaml.ScalarNode:
 			out = append(out, n.Value)
-		case n.Kind == yaml.AliasNode && secret && !seen[n.Alias]:
+		case n.Kind == yaml.AliasNode && n.Alias != nil && !seen[n.Alias]:
 			seen[n.Alias] = true
-			walk(n.Alias, true)
-		case n.Kind == yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k, v := n.Content[i], n.Content[i+1]
-				walk(k, secret)
-				walk(v, secret || (k.Kind == yaml.ScalarNode && isSecretKey(keys, k.Value)))
-			}
-		case n.Kind == yaml.DocumentNode, n.Kind == yaml.SequenceNode:
+			scalars(n.Alias)
+		default:
 			for _, c := range n.Content {
-				walk(c, secret)
+				scalars(c)
 			}
 		}
 	}
@@ -110,7 +102,7 @@ func yamlSecrets(text string, keys []string) ([]string, bool) {
 		if err != nil {
 			return nil, false
 		}
-		walk(&doc, false)
+		k0syaml.UnderKeys(&doc, keys, func(_, v *yaml.Node) { scalars(v) })
 	}
 }
 

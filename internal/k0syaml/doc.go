@@ -18,7 +18,11 @@
 // masks in the file (the agent's secret paths and the free-text keys), and
 // RedactedPatch hides them, through the one walk Redact uses
 // (secret_walk.go), so the command line, the records and the outputs
-// refuse and hide the same list the plan masks.
+// refuse and hide the same list the plan masks. UnderKeys is that walk
+// for a reader that knows secrets by their keys alone, at any depth: a
+// finding's window over free-form maps (schema) and a plan's reading of a
+// Secret YAML file (bootstrap) use it, so no second such walk exists.
+// Redact places what it hides on secret.Text, which writes the marker.
 //
 // It is a leaf of the pure core: the standard library, the two YAML
 // libraries (yaml.v3 writes the file and gives Redact its lines;

@@ -23,12 +23,20 @@ func PatchSecrets(patch map[string]any) ([][]Step, error) {
 }
 
 // RedactedPatch is patch with each value PatchSecrets finds replaced by
-// secret.Redacted, for a record of the document that must hold no secret
+// the marker a secret.Value prints as, for a record of the document that must hold no secret
 // (the applied configuration). patch is left as it was.
 func RedactedPatch(patch map[string]any) (map[string]any, error) {
+	var encodeErr error
 	doc, err := patchSecrets(patch, func(v *yaml.Node, _ []Step) {
-		*v = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: secret.Redacted}
+		// The place holds a secret.Value, which encodes as every Value
+		// prints: the marker is secret's to write.
+		if err := v.Encode(secret.Value{}); err != nil {
+			encodeErr = err
+		}
 	})
+	if encodeErr != nil {
+		return nil, errors.New("k0s.patch's secrets do not encode redacted")
+	}
 	if err != nil || doc == nil {
 		return nil, err
 	}

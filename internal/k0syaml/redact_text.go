@@ -23,7 +23,7 @@ import (
 // error quoting nothing of it: the file is to be hidden whole.
 func Redact(data []byte) ([]byte, error) {
 	text := string(data)
-	r := redaction{lines: strings.Split(text, "\n"), replace: map[int]string{}, drop: map[int]bool{}}
+	r := redaction{text: secret.NewText(text)}
 	dec := yaml.NewDecoder(strings.NewReader(text))
 	var docs []*yaml.Node
 	for {
@@ -45,20 +45,18 @@ func Redact(data []byte) ([]byte, error) {
 			}
 		}
 	}
-	return []byte(r.text()), nil
+	return []byte(r.text.String()), nil
 }
 
-// redaction is the state of one Redact: the file's lines, the nodes in
-// document order with the key each stands under, and the lines to replace
-// or leave out.
+// redaction is the state of one Redact: the file's text, which shows what
+// is hidden, and the nodes in document order with the key each stands
+// under.
 type redaction struct {
-	lines   []string
-	order   []*yaml.Node
-	at      map[*yaml.Node]int        // a node's place in order
-	size    map[*yaml.Node]int        // how many nodes its subtree holds
-	owner   map[*yaml.Node]*yaml.Node // the key a value node stands under
-	replace map[int]string
-	drop    map[int]bool
+	text  *secret.Text
+	order []*yaml.Node
+	at    map[*yaml.Node]int        // a node's place in order
+	size  map[*yaml.Node]int        // how many nodes its subtree holds
+	owner map[*yaml.Node]*yaml.Node // the key a value node stands under
 }
 
 // index lists the nodes of docs in document order (an alias once, not its
@@ -119,20 +117,20 @@ func (r *redaction) valueOf(key *yaml.Node) *yaml.Node {
 // lines are all its own).
 func (r *redaction) hideLines(key, v *yaml.Node) error {
 	start := key.Line - 1
-	if start < 0 || start >= len(r.lines) {
+	if start < 0 || start >= r.text.Len() {
 		return errors.New("a secret of k0s.yaml is at no line")
 	}
-	prefix, ok := keyPrefix(r.lines[start], key)
+	prefix, ok := keyPrefix(r.text.At(start), key)
 	if !ok {
 		return errors.New("a secret of k0s.yaml has a key the redaction cannot find on its line")
 	}
-	end := len(r.lines) - 1
+	end := r.text.Len() - 1
 	if next := r.at[v] + r.size[v]; next < len(r.order) && r.order[next].Line > 0 {
 		end = r.order[next].Line - 2
 	}
 	quoted := v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
 	for end > start {
-		l := r.lines[end]
+		l := r.text.At(end)
 		t := strings.TrimLeft(l, " \t")
 		indent := len(l) - len(t)
 		if t == "" || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") || (!quoted && strings.HasPrefix(t, "#") && indent < key.Column) {
@@ -141,15 +139,7 @@ func (r *redaction) hideLines(key, v *yaml.Node) error {
 		}
 		break
 	}
-	// Of two secrets on one line (a flow mapping), the first one's key
-	// ends the line: the second one's would show the first value.
-	if old, ok := r.replace[start]; !r.drop[start] && (!ok || len(prefix)+len(secret.Redacted)+1 < len(old)) {
-		r.replace[start] = prefix + " " + secret.Redacted
-	}
-	for i := start + 1; i <= end; i++ {
-		r.drop[i] = true
-		delete(r.replace, i)
-	}
+	r.text.HideValue(start, prefix, end)
 	return nil
 }
 
@@ -179,18 +169,4 @@ func keyPrefix(line string, key *yaml.Node) (string, bool) {
 		return "", false
 	}
 	return line[:col+colon+1], true
-}
-
-func (r *redaction) text() string {
-	out := make([]string, 0, len(r.lines))
-	for i, l := range r.lines {
-		switch {
-		case r.drop[i]:
-		case r.replace[i] != "":
-			out = append(out, r.replace[i])
-		default:
-			out = append(out, l)
-		}
-	}
-	return strings.Join(out, "\n")
 }

@@ -1,6 +1,8 @@
 package k0syaml
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -28,6 +30,34 @@ const anyDepth = "**"
 func walkSecrets(n *yaml.Node, path []string, found func(key, v *yaml.Node, at []Step) error) error {
 	w := secretWalk{visited: map[visit]bool{}, found: found}
 	return w.find(n, path, nil)
+}
+
+// UnderKeys calls found with each key of keys at any depth below n (a
+// document or any node of one), matched in any case, and its value, each
+// key once, in the order the keys stand in the text: walkSecrets' walk
+// for a reader that knows a file's secrets by their keys alone (a
+// Secret file's SecretKeys, the free-form maps a finding's window shows),
+// so every "value of a secret key, wherever it stands" is found alike,
+// through aliases and merge keys.
+func UnderKeys(n *yaml.Node, keys []string, found func(key, v *yaml.Node)) {
+	type hit struct{ key, v *yaml.Node }
+	var hits []hit
+	seen := map[*yaml.Node]bool{}
+	for _, k := range keys {
+		_ = walkSecrets(n, []string{anyDepth, k}, func(key, v *yaml.Node, _ []Step) error {
+			if !seen[key] {
+				seen[key] = true
+				hits = append(hits, hit{key, v})
+			}
+			return nil
+		})
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int {
+		return cmp.Or(cmp.Compare(a.key.Line, b.key.Line), cmp.Compare(a.key.Column, b.key.Column))
+	})
+	for _, h := range hits {
+		found(h.key, h.v)
+	}
 }
 
 type secretWalk struct {

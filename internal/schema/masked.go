@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -29,24 +28,11 @@ import (
 // fragment), shown as a plan shows it (secret.RedactURL). Comments are
 // shown, as a plan shows k0s.yaml's.
 type Masked struct {
-	lines []string
-	// spans are the masked runs of each line (0-based), in order.
-	spans map[int][]maskSpan
-}
-
-// maskSpan is a run of a line's characters, [from, to) counted in runes (to
-// -1: to the line's end), and what stands for it.
-type maskSpan struct {
-	from, to int
-	with     string
+	text *secret.Text
 }
 
 // pos is a place in the text: 0-based line and rune column.
-type pos struct{ line, col int }
-
-func (p pos) before(q pos) bool {
-	return p.line < q.line || (p.line == q.line && p.col < q.col)
-}
+type pos = secret.Pos
 
 // Masked is the tree's text, data, masked; ok is false for a cloud-config,
 // whose other keys (chpasswd's, users', write_files') hold secrets the
@@ -61,18 +47,14 @@ func (t *Tree) Masked(data []byte, flagged ...[2]int) (m *Masked, ok bool) {
 		return nil, false
 	}
 	// yaml.v3 counts no column for a byte order mark.
-	lines := strings.Split(strings.TrimPrefix(string(data), "\ufeff"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimSuffix(l, "\r")
-	}
-	m = &Masked{lines: lines, spans: map[int][]maskSpan{}}
+	m = &Masked{text: secret.NewText(strings.TrimPrefix(string(data), "\ufeff"))}
 	w := maskWalk{m: m, keys: maskedKeys()}
 	w.index(t.root)
 	slices.SortFunc(w.starts, func(a, b pos) int {
-		if a.before(b) {
+		if a.Before(b) {
 			return -1
 		}
-		if b.before(a) {
+		if b.Before(a) {
 			return 1
 		}
 		return 0
@@ -83,12 +65,9 @@ func (t *Tree) Masked(data []byte, flagged ...[2]int) (m *Masked, ok bool) {
 	if len(flagged) > 0 {
 		at := map[pos]bool{}
 		for _, f := range flagged {
-			at[pos{f[0] - 1, f[1] - 1}] = true
+			at[pos{Line: f[0] - 1, Col: f[1] - 1}] = true
 		}
 		w.flagged(t.root, at)
-	}
-	for l, ss := range m.spans {
-		m.spans[l] = merged(ss)
 	}
 	return m, true
 }
@@ -97,70 +76,37 @@ func (t *Tree) Masked(data []byte, flagged ...[2]int) (m *Masked, ok bool) {
 // line as written, where it stands in the masked line (at the start of
 // what stands for a masked run it falls in). ok is false past the text.
 func (m *Masked) Line(n, col int) (text string, at int, ok bool) {
-	if m == nil || n < 1 || n > len(m.lines) {
+	if m == nil {
 		return "", 0, false
 	}
-	r := []rune(m.lines[n-1])
-	c := max(col-1, 0)
-	var b strings.Builder
-	shown, at := 0, -1
-	keep := func(from, to int) {
-		if at < 0 && c >= from && c < to {
-			at = shown + c - from
-		}
-		b.WriteString(string(r[from:to]))
-		shown += to - from
-	}
-	i := 0
-	for _, s := range m.spans[n-1] {
-		from, to := min(s.from, len(r)), s.to
-		if to < 0 || to > len(r) {
-			to = len(r)
-		}
-		if from < i {
-			continue
-		}
-		keep(i, from)
-		if at < 0 && c >= from && c < to {
-			at = shown
-		}
-		b.WriteString(s.with)
-		shown += len([]rune(s.with))
-		i = to
-	}
-	keep(i, len(r))
-	if at < 0 {
-		at = shown + c - len(r) // past the line's end, as a parser may point
-	}
-	return b.String(), at + 1, true
+	return m.text.Line(n, col)
 }
 
-// maskedKeys are the keys whose values Masked masks, lowercased: the
+// maskedKeys are the keys whose values Masked masks, in any case: the
 // contract's inline secret fields' names and what a plan masks in
 // k0s.yaml.
-var maskedKeys = sync.OnceValue(func() map[string]bool {
-	keys := map[string]bool{}
+var maskedKeys = sync.OnceValue(func() []string {
+	var keys []string
 	for _, p := range secret.Paths(reflect.TypeFor[Config](), "yaml") {
 		if t := p.Type; t == reflect.TypeFor[secret.Value]() || t == reflect.TypeFor[*secret.Value]() {
-			keys[strings.ToLower(p.Names[len(p.Names)-1])] = true
+			keys = append(keys, p.Names[len(p.Names)-1])
 		}
 	}
-	for _, k := range k0syaml.SecretKeys() {
-		keys[strings.ToLower(k)] = true
-	}
-	return keys
+	return append(keys, k0syaml.SecretKeys()...)
 })
 
 // maskWalk finds the masked values of one text.
 type maskWalk struct {
 	m    *Masked
-	keys map[string]bool
+	keys []string
 	// starts are where every node of the text starts, sorted: a value
 	// whose end the text does not show runs up to the next one.
 	starts []pos
 }
 
-func start(n *yaml.Node) pos { return pos{n.Line - 1, n.Column - 1} }
+func (w *maskWalk) line(i int) string { return w.m.text.At(i) }
+
+func start(n *yaml.Node) pos { return pos{Line: n.Line - 1, Col: n.Column - 1} }
 
 // index lists where each node starts; an alias is its own node, the one
 // it names is indexed where it is anchored.
@@ -188,9 +134,9 @@ func (w *maskWalk) typed(n *yaml.Node, t reflect.Type) {
 	switch {
 	case n == nil || (n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"):
 	case t == valueType:
-		w.mask(n, secret.Redacted)
+		w.mask(n)
 		if n.Kind == yaml.AliasNode && n.Alias != nil {
-			w.mask(resolveAlias(n), secret.Redacted)
+			w.mask(resolveAlias(n))
 		}
 	case n.Kind == yaml.AliasNode:
 	case t == anyMapType || t.Kind() == reflect.Map:
@@ -211,9 +157,9 @@ func (w *maskWalk) typed(n *yaml.Node, t reflect.Type) {
 				continue
 			}
 			if name.Kind != yaml.ScalarNode || !yamltext.NameLike(name.Value) {
-				w.mask(k, secret.Redacted)
+				w.mask(k)
 			}
-			w.mask(v, secret.Redacted)
+			w.mask(v)
 		}
 	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
 		for _, c := range n.Content {
@@ -224,7 +170,7 @@ func (w *maskWalk) typed(n *yaml.Node, t reflect.Type) {
 	case n.Kind == yaml.ScalarNode && t.Kind() != reflect.Struct && t.Kind() != reflect.Slice:
 		w.url(n)
 	default:
-		w.mask(n, secret.Redacted)
+		w.mask(n)
 	}
 }
 
@@ -238,7 +184,7 @@ func (w *maskWalk) flagged(n *yaml.Node, at map[pos]bool) {
 		case v.Kind == yaml.ScalarNode && len(secret.URLCredentials(v.Value)) > 0:
 			// masked already, as a plan shows it
 		case v.Kind == yaml.ScalarNode || v.Kind == yaml.AliasNode:
-			w.mask(v, secret.Redacted)
+			w.mask(v)
 		}
 	}
 	switch n.Kind {
@@ -274,41 +220,52 @@ func (w *maskWalk) merged(v *yaml.Node, t reflect.Type) {
 
 // free masks, below n, what a plan masks in free text: the values of
 // secret keys, at any depth and in any case, with the anchored value an
-// alias there names, and the URLs with credentials; and a key that a
-// finding's path would not quote either (looksLikeLabelKey: a secret pasted
-// where a label's key goes), so the window shows no more than the path.
+// alias there names (k0syaml.UnderKeys, the walk a plan's reading of a
+// Secret file makes), and the URLs with credentials; and a key that a
+// finding's path would not quote either (looksLikeLabelKey: a secret
+// pasted where a label's key goes), so the window shows no more than the
+// path.
 func (w *maskWalk) free(n *yaml.Node) {
+	k0syaml.UnderKeys(n, w.keys, func(_, v *yaml.Node) {
+		w.mask(v)
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			w.mask(resolveAlias(v))
+		}
+	})
+	w.freeKeys(n)
+}
+
+// freeKeys masks, below n, the keys a path would not quote and the URLs
+// with credentials.
+func (w *maskWalk) freeKeys(n *yaml.Node) {
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if k.Kind != yaml.ScalarNode || !looksLikeLabelKey(k.Value) {
-				w.mask(k, secret.Redacted)
-			}
-			if k.Kind == yaml.ScalarNode && w.keys[strings.ToLower(k.Value)] {
-				w.mask(v, secret.Redacted)
-				if v.Kind == yaml.AliasNode && v.Alias != nil {
-					w.mask(resolveAlias(v), secret.Redacted)
-				}
+			if k := n.Content[i]; k.Kind != yaml.ScalarNode || !looksLikeLabelKey(k.Value) {
+				w.mask(k)
 			}
 		}
 	}
 	w.url(n)
 	for _, c := range n.Content {
-		w.free(c)
+		w.freeKeys(c)
 	}
 }
 
 // url masks a scalar that is a URL with credentials as a plan shows it.
 func (w *maskWalk) url(n *yaml.Node) {
 	if n.Kind == yaml.ScalarNode && len(secret.URLCredentials(n.Value)) > 0 {
-		w.mask(n, secret.RedactURL(n.Value))
+		w.span(n, func(from, to pos) { w.m.text.MaskURL(from, to, n.Value) })
 	}
 }
 
-// mask stands with for the text of n: a value on one line exactly, any
-// other up to where the next node starts, less the blanks before it.
-func (w *maskWalk) mask(n *yaml.Node, with string) {
-	if n.Line < 1 || n.Line > len(w.m.lines) {
+// mask hides the text of n (span).
+func (w *maskWalk) mask(n *yaml.Node) { w.span(n, w.m.text.Mask) }
+
+// span calls hide with where the text of n is: a value on one line
+// exactly, any other up to where the next node starts, less the blanks
+// before it.
+func (w *maskWalk) span(n *yaml.Node, hide func(from, to pos)) {
+	if n.Line < 1 || n.Line > w.m.text.Len() {
 		return
 	}
 	from := start(n)
@@ -316,7 +273,7 @@ func (w *maskWalk) mask(n *yaml.Node, with string) {
 	if !ok {
 		to = w.after(n)
 	}
-	w.add(from, to, with)
+	hide(from, to)
 }
 
 // end is where a value written on one line ends: a plain scalar after its
@@ -324,17 +281,13 @@ func (w *maskWalk) mask(n *yaml.Node, with string) {
 // after its closing bracket, each after the anchor and tag before it.
 func (w *maskWalk) end(n *yaml.Node) (pos, bool) {
 	p := start(n)
-	r := []rune(w.m.lines[p.line])
-	if p.col >= len(r) {
+	r := []rune(w.line(p.Line))
+	if p.Col >= len(r) {
 		return pos{}, false
 	}
-	rest := string(r[p.col:])
-	for len(rest) > 0 && (rest[0] == '&' || rest[0] == '!') {
-		word, _, _ := strings.Cut(rest, " ")
-		rest = strings.TrimLeft(rest[len(word):], " ")
-	}
+	rest := yamltext.SkipProperties(string(r[p.Col:]))
 	at := func(i int) (pos, bool) {
-		return pos{p.line, len(r) - len([]rune(rest)) + len([]rune(rest[:i]))}, true
+		return pos{Line: p.Line, Col: len(r) - len([]rune(rest)) + len([]rune(rest[:i]))}, true
 	}
 	switch {
 	case rest == "":
@@ -394,26 +347,27 @@ func closingBracket(text string) int {
 func (w *maskWalk) after(n *yaml.Node) pos {
 	last := lastStart(n)
 	i, _ := slices.BinarySearchFunc(w.starts, last, func(a, b pos) int {
-		if a.before(b) || a == b {
+		if a.Before(b) || a == b {
 			return -1
 		}
 		return 1
 	})
-	end := pos{len(w.m.lines) - 1, len([]rune(w.m.lines[len(w.m.lines)-1]))}
+	final := w.m.text.Len() - 1
+	end := pos{Line: final, Col: len([]rune(w.line(final)))}
 	if i < len(w.starts) {
 		end = w.starts[i]
 	}
-	for from := start(n); from.before(end); {
-		r := []rune(w.m.lines[end.line])
-		end.col = min(end.col, len(r))
-		if end.col == 0 {
-			end = pos{end.line - 1, len([]rune(w.m.lines[end.line-1]))}
+	for from := start(n); from.Before(end); {
+		r := []rune(w.line(end.Line))
+		end.Col = min(end.Col, len(r))
+		if end.Col == 0 {
+			end = pos{Line: end.Line - 1, Col: len([]rune(w.line(end.Line - 1)))}
 			continue
 		}
-		if c := r[end.col-1]; c != ' ' && c != '\t' {
+		if c := r[end.Col-1]; c != ' ' && c != '\t' {
 			break
 		}
-		end.col--
+		end.Col--
 	}
 	return end
 }
@@ -423,60 +377,9 @@ func (w *maskWalk) after(n *yaml.Node) pos {
 func lastStart(n *yaml.Node) pos {
 	last := start(n)
 	for _, c := range n.Content {
-		if p := lastStart(c); last.before(p) {
+		if p := lastStart(c); last.Before(p) {
 			last = p
 		}
 	}
 	return last
-}
-
-// add masks the text from..to with with: on the first line; each line
-// after it that the value goes on in shows [redacted] after its
-// indentation.
-func (w *maskWalk) add(from, to pos, with string) {
-	if !from.before(to) {
-		return
-	}
-	if from.line == to.line {
-		w.m.spans[from.line] = append(w.m.spans[from.line], maskSpan{from.col, to.col, with})
-		return
-	}
-	w.m.spans[from.line] = append(w.m.spans[from.line], maskSpan{from.col, -1, with})
-	for l := from.line + 1; l <= to.line; l++ {
-		line := w.m.lines[l]
-		indent := len([]rune(line)) - len([]rune(strings.TrimLeft(line, " \t")))
-		end := -1
-		if l == to.line {
-			end = to.col
-		}
-		if end < 0 || indent < end {
-			w.m.spans[l] = append(w.m.spans[l], maskSpan{indent, end, secret.Redacted})
-		}
-	}
-}
-
-// merged is a line's spans in order, those that overlap made one, which
-// shows [redacted] when either did.
-func merged(ss []maskSpan) []maskSpan {
-	end := func(s maskSpan) int {
-		if s.to < 0 {
-			return math.MaxInt
-		}
-		return s.to
-	}
-	slices.SortStableFunc(ss, func(a, b maskSpan) int { return a.from - b.from })
-	out := ss[:0]
-	for _, s := range ss {
-		if k := len(out) - 1; k >= 0 && s.from < end(out[k]) {
-			if end(s) > end(out[k]) {
-				out[k].to = s.to
-			}
-			if s.with == secret.Redacted {
-				out[k].with = secret.Redacted
-			}
-			continue
-		}
-		out = append(out, s)
-	}
-	return out
 }

@@ -64,6 +64,18 @@ func ClosingQuote(line string, i int) int {
 	return -1
 }
 
+// SkipProperties is text, a value as written, after the properties it
+// starts with (an anchor &name, a tag !!str), and the blanks after each:
+// where the value's own text starts, a quote for a quoted scalar. It is ""
+// when nothing follows them on the line.
+func SkipProperties(text string) string {
+	for len(text) > 0 && (text[0] == '&' || text[0] == '!') {
+		word, _, _ := strings.Cut(text, " ")
+		text = strings.TrimLeft(text[len(word):], " ")
+	}
+	return text
+}
+
 // shownWord is one run of text between blanks and flow indicators.
 func shownWord(w string) string {
 	switch {

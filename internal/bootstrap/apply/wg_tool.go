@@ -39,7 +39,7 @@ func (w WgTool) AddPeers(ctx context.Context, iface string, conf []byte) error {
 	if err != nil {
 		// wg quotes a line or a key it cannot parse: mask the file's
 		// preshared keys, as wg read them, in what it said.
-		return fmt.Errorf("wg addconf %s: %w: %s", iface, err, maskValues(tail(out), wgquick.SecretValues(conf)))
+		return fmt.Errorf("wg addconf %s: %w: %s", iface, err, secret.MaskValues(tail(out), wgquick.SecretValues(conf)))
 	}
 	return nil
 }
@@ -64,13 +64,6 @@ func tail(out []byte) string {
 	s := strings.TrimSpace(string(out))
 	if len(s) > 400 {
 		s = "..." + s[len(s)-400:]
-	}
-	return s
-}
-
-func maskValues(s string, values []string) string {
-	for _, v := range values {
-		s = strings.ReplaceAll(s, v, secret.Redacted)
 	}
 	return s
 }
