@@ -117,3 +117,12 @@ func TestScriptNeverReadAsYAML(t *testing.T) {
 		t.Errorf("node.cfg holding an entry: %v", err)
 	}
 }
+
+// GRUB joins the kernel's path after BOOT_IMAGE= as it joins every word:
+// one holding a space in double quotes.
+func TestGRUBBootImageJoined(t *testing.T) {
+	line, _, _, err := grubBooted("menuentry 'n' {\n  linux '/boot/vmlinuz 6.1' " + grubParams(docCmdline) + "\n}\n")
+	if err != nil || !strings.HasPrefix(line, `BOOT_IMAGE="/boot/vmlinuz 6.1" corium.config.sha256=`) {
+		t.Errorf("%q %v", line, err)
+	}
+}

@@ -99,6 +99,12 @@ func grubLex(line string) ([][][]grubPart, error) {
 			return append(cmds, words), nil
 		case c == ';':
 			flush()
+			if len(words) == 0 {
+				// GRUB's grammar wants a command before each ;, and a
+				// script that breaks it loses the whole entry, which
+				// moves every later entry up a number.
+				return nil, fmt.Errorf("a ; with no command before it, which GRUB's grammar refuses: it drops the whole entry; remove it")
+			}
 			cmds, words = append(cmds, words), nil
 		case c == '\\':
 			if i+1 == len(line) {
@@ -218,6 +224,22 @@ type grubMenuEntry struct {
 	title, id string
 	at        int
 	kernel    *grubEntryLine
+	// sets says the entry sets or clears a variable, which the next entry
+	// GRUB runs after it (a fallback) reads.
+	sets bool
+}
+
+// grubSets says a statement sets or clears a variable: set, NAME=VALUE,
+// or search's --set.
+func grubSets(st grubStmt) bool {
+	switch name := grubLiteral(st.words[0]); {
+	case name == "set" || name == "search":
+		return true
+	case len(st.words) == 1 && !st.words[0][0].isVar:
+		k, _, isSet := strings.Cut(st.words[0][0].text, "=")
+		return isSet && grubName.MatchString(k)
+	}
+	return false
 }
 
 // grubStmt is one command of the file and the line it is on.
@@ -260,6 +282,10 @@ func grubBoots(text string) (entries []grubMenuEntry, env grubEnv, ok bool, err 
 				// a } on a linux line closes the entry, and a { after a
 				// command opens a block the command takes as an argument.
 				lexErr = fmt.Errorf("a { or } outside quotes opens or closes a block wherever it stands; the reader follows { at the end of a menuentry line and } alone on a line, and any other in quotes")
+			case first == "}" && len(c) == 1 && in && len(bodies[len(bodies)-1]) == 0:
+				// GRUB's grammar wants a command in a block: it drops an
+				// entry without one, and the later entries move up a number.
+				lexErr = fmt.Errorf("the entry opened on line %d runs no command, and GRUB drops it, so the entries after it take other numbers; give it a command or remove it", heads[len(heads)-1].at)
 			case first == "}" && len(c) == 1 && in:
 				in = false
 			case first == "menuentry" && grubBrace(c[len(c)-1]) == "{" && !in:
@@ -303,6 +329,9 @@ func grubBoots(text string) (entries []grubMenuEntry, env grubEnv, ok bool, err 
 		}
 		if me.kernel, err = local.run(body, true); err != nil {
 			return nil, nil, true, err
+		}
+		for _, st := range body {
+			me.sets = me.sets || grubSets(st)
 		}
 		entries = append(entries, me)
 	}
@@ -500,8 +529,13 @@ func grubBooted(text string) (line string, at int, ok bool, err error) {
 		}
 		return "", 0, true, err
 	}
-	for _, i := range unattended {
+	for n, i := range unattended {
 		me := entries[i]
+		if n+1 < len(unattended) && me.sets {
+			// GRUB runs a fallback in what the entry before it left
+			// (grub_menu_execute_with_fallback), not in the file's.
+			return "", 0, true, fmt.Errorf("line %d: the entry GRUB falls back from (%s) sets variables, which the fallback entry then sees; set them before the entries", me.at, grubEntryName(me, i))
+		}
 		if me.kernel == nil {
 			return "", 0, true, fmt.Errorf("the entry GRUB boots unattended (%s) loads no kernel, so GRUB goes on to another or stops at the menu; make the default entry the one that boots the document", grubEntryName(me, i))
 		}
@@ -524,10 +558,11 @@ func grubWithImage(k *grubEntryLine) string {
 	if k.image == "" {
 		return k.line
 	}
+	image := "BOOT_IMAGE=" + grubKernelLine([]string{k.image}) // joined as every word
 	if k.line == "" {
-		return "BOOT_IMAGE=" + k.image
+		return image
 	}
-	return "BOOT_IMAGE=" + k.image + " " + k.line
+	return image + " " + k.line
 }
 
 // grubEntryName names an entry in an error.

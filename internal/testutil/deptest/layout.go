@@ -126,6 +126,7 @@ var Layout = map[string]Placement{
 	"internal/shown/showntest":             {Tier: Equipment},
 	"test/agree":                           {Tier: Equipment},
 	"test/boot":                            {Tier: Equipment},
+	"test/ipxe":                            {Tier: Equipment},
 	"test/boot/k0sstandin":                 {Tier: Equipment},
 	"test/crash":                           {Tier: Equipment},
 	"test/examples":                        {Tier: Equipment},
