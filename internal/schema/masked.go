@@ -303,43 +303,11 @@ func (w *maskWalk) end(n *yaml.Node) (pos, bool) {
 			return at(len(n.Value))
 		}
 	case n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode:
-		if end := closingBracket(rest); end >= 0 {
+		if end := yamltext.ClosingBracket(rest); end >= 0 {
 			return at(end + 1)
 		}
 	}
 	return pos{}, false
-}
-
-// closingBracket is the index of the bracket that closes the one text
-// starts with, past quoted scalars; -1 when text does not start with one or
-// its line does not close it before its end or a comment.
-func closingBracket(text string) int {
-	if text == "" || (text[0] != '{' && text[0] != '[') {
-		return -1
-	}
-	depth := 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth--; depth == 0 {
-				return i
-			}
-		case '#':
-			if strings.ContainsRune(" \t", rune(text[i-1])) {
-				return -1 // a comment: what closes the bracket is on a line below
-			}
-		case '"', '\'':
-			if !strings.ContainsRune(" \t{[,:", rune(text[i-1])) {
-				continue // a quote inside a plain scalar
-			}
-			if i = yamltext.ClosingQuote(text, i); i < 0 {
-				return -1
-			}
-		}
-	}
-	return -1
 }
 
 // after is where the text of n and all below it ends: where the next node

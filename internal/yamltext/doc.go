@@ -8,9 +8,10 @@
 // keys shaped like field names, punctuation), so a syntax error can show
 // where it stands without showing what the line holds.
 //
-// ClosingQuote and SkipProperties read a value as written on its line
-// (where a quoted scalar closes, where a value starts after its anchor and
-// tag), for the maskers that place a secret on its line.
+// ClosingQuote, ClosingBracket and SkipProperties read a value as written
+// on its line (where a quoted scalar or a flow collection closes, where a
+// value starts after its anchor and tag), for the maskers that place a
+// secret on its line.
 //
 // It does not parse YAML and knows nothing of the corium block.
 package yamltext

@@ -64,6 +64,38 @@ func ClosingQuote(line string, i int) int {
 	return -1
 }
 
+// ClosingBracket is the index of the bracket that closes the one text
+// starts with, past quoted scalars; -1 when text does not start with one or
+// its line does not close it before its end or a comment.
+func ClosingBracket(text string) int {
+	if text == "" || (text[0] != '{' && text[0] != '[') {
+		return -1
+	}
+	depth := 0
+	for i := 0; i < len(text); i++ {
+		switch text[i] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return i
+			}
+		case '#':
+			if strings.ContainsRune(" \t", rune(text[i-1])) {
+				return -1 // a comment: what closes the bracket is on a line below
+			}
+		case '"', '\'':
+			if !strings.ContainsRune(" \t{[,:", rune(text[i-1])) {
+				continue // a quote inside a plain scalar
+			}
+			if i = ClosingQuote(text, i); i < 0 {
+				return -1
+			}
+		}
+	}
+	return -1
+}
+
 // SkipProperties is text, a value as written, after the properties it
 // starts with (an anchor &name, a tag !!str), and the blanks after each:
 // where the value's own text starts, a quote for a quoted scalar. It is ""
