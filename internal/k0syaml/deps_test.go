@@ -8,8 +8,8 @@ import (
 
 // The codec is a leaf of the pure core, as the wg-quick codec is: the
 // standard library, the two YAML libraries, secret.Value and yamltext's
-// reading of a quoted scalar. The schema or
-// the k0s tree imported here would make every reader of the file link the
+// reading of a quoted scalar and of where a value ends. The schema or the
+// k0s tree imported here would make every reader of the file link the
 // contract and its validator.
 func TestDependencies(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{join .Imports "\n"}}`, "github.com/corium/corium-agent/internal/k0syaml").Output()

@@ -27,6 +27,7 @@
 // It is a leaf of the pure core: the standard library, the two YAML
 // libraries (yaml.v3 writes the file and gives Redact its lines;
 // sigs.k8s.io/yaml reads it as k0s does), secret.Value, and yamltext's
-// reading of a quoted scalar. It reads no file; what the file holds is
-// render's choice, and merging k0s.patch is the k0s tree's.
+// reading of a quoted scalar and of where a value ends. It reads no file;
+// what the file holds is render's choice, and merging k0s.patch is the
+// k0s tree's.
 package k0syaml

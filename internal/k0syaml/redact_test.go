@@ -30,6 +30,7 @@ func TestRedactSpellings(t *testing.T) {
 		"alias":            {"x: &pw Pw8\n" + vrrp + "        - authPass: *pw\n", "x: [redacted]\n" + vrrp + "        - authPass: [redacted]\n", "Pw8"},
 		"merge key":        {"base: &b\n  authPass: Pw9\n" + vrrp + "        - <<: *b\n          interface: eth0\n", "base: &b\n  authPass: [redacted]\n" + vrrp + "        - <<: *b\n          interface: eth0\n", "Pw9"},
 		"flow, two":        {"spec: {network: {controlPlaneLoadBalancing: {keepalived: {vrrpInstances: [{authPass: PwA}, {authPass: PwB}]}}}}\n", "spec: {network: {controlPlaneLoadBalancing: {keepalived: {vrrpInstances: [{authPass: [redacted]\n", "PwA"},
+		"# in block":       {vrrp + "        - authPass: |\n            PwD\n            # PwE\n          # interface\n          interface: eth0\n", vrrp + "        - authPass: [redacted]\n          # interface\n          interface: eth0\n", "PwE"},
 		"trailing comment": {"spec:\n  storage:\n    kine:\n      dataSource: postgres://u:PwC@db/k\n# a comment\n\n", "spec:\n  storage:\n    kine:\n      dataSource: [redacted]\n# a comment\n\n", "PwC"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -37,7 +37,7 @@ func Redact(data []byte) ([]byte, error) {
 		}
 		docs = append(docs, &doc)
 	}
-	r.index(docs)
+	r.nodes = yamltext.Index(docs...)
 	for _, doc := range docs {
 		for _, path := range patchSecretPaths() {
 			if err := walkSecrets(doc, path, func(key, v *yaml.Node, _ []Step) error { return r.hide(key, v) }); err != nil {
@@ -49,43 +49,10 @@ func Redact(data []byte) ([]byte, error) {
 }
 
 // redaction is the state of one Redact: the file's text, which shows what
-// is hidden, and the nodes in document order with the key each stands
-// under.
+// is hidden, and its nodes in document order (where a value ends).
 type redaction struct {
 	text  *secret.Text
-	order []*yaml.Node
-	at    map[*yaml.Node]int        // a node's place in order
-	size  map[*yaml.Node]int        // how many nodes its subtree holds
-	owner map[*yaml.Node]*yaml.Node // the key a value node stands under
-}
-
-// index lists the nodes of docs in document order (an alias once, not its
-// target again) with each subtree's size and the key of every value.
-func (r *redaction) index(docs []*yaml.Node) {
-	r.at, r.size, r.owner = map[*yaml.Node]int{}, map[*yaml.Node]int{}, map[*yaml.Node]*yaml.Node{}
-	var walk func(n, key *yaml.Node)
-	walk = func(n, key *yaml.Node) {
-		r.at[n] = len(r.order)
-		r.order = append(r.order, n)
-		if key != nil {
-			r.owner[n] = key
-		}
-		switch n.Kind {
-		case yaml.MappingNode:
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				walk(n.Content[i], nil)
-				walk(n.Content[i+1], n.Content[i])
-			}
-		case yaml.DocumentNode, yaml.SequenceNode:
-			for _, c := range n.Content {
-				walk(c, key)
-			}
-		}
-		r.size[n] = len(r.order) - r.at[n]
-	}
-	for _, d := range docs {
-		walk(d, nil)
-	}
+	nodes *yamltext.Nodes
 }
 
 // hide hides the value v of key and, v being an alias, the value it
@@ -98,23 +65,15 @@ func (r *redaction) hide(key, v *yaml.Node) error {
 		return nil
 	}
 	target := resolve(v)
-	owner, ok := r.owner[target]
-	if !ok {
+	owner := r.nodes.Key(target)
+	if owner == nil {
 		return errors.New("a secret of k0s.yaml is an alias of a value under no key")
 	}
-	return r.hideLines(owner, r.valueOf(owner))
-}
-
-// valueOf is the value node of key.
-func (r *redaction) valueOf(key *yaml.Node) *yaml.Node {
-	return r.order[r.at[key]+r.size[key]]
+	return r.hideLines(owner, target)
 }
 
 // hideLines replaces key's line by the key and the marker, and leaves out
-// the lines v continues on: up to the line before the next node in
-// document order, less the blank lines, document markers and comments
-// less indented than the value that close that span (a quoted scalar's
-// lines are all its own).
+// the lines v continues on, up to where it ends (yamltext's End).
 func (r *redaction) hideLines(key, v *yaml.Node) error {
 	start := key.Line - 1
 	if start < 0 || start >= r.text.Len() {
@@ -124,22 +83,7 @@ func (r *redaction) hideLines(key, v *yaml.Node) error {
 	if !ok {
 		return errors.New("a secret of k0s.yaml has a key the redaction cannot find on its line")
 	}
-	end := r.text.Len() - 1
-	if next := r.at[v] + r.size[v]; next < len(r.order) && r.order[next].Line > 0 {
-		end = r.order[next].Line - 2
-	}
-	quoted := v.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0
-	for end > start {
-		l := r.text.At(end)
-		t := strings.TrimLeft(l, " \t")
-		indent := len(l) - len(t)
-		if t == "" || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "...") || (!quoted && strings.HasPrefix(t, "#") && indent < key.Column) {
-			end--
-			continue
-		}
-		break
-	}
-	r.text.HideValue(start, prefix, end)
+	r.text.HideValue(start, prefix, r.nodes.End(r.text, v).Line)
 	return nil
 }
 

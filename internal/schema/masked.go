@@ -2,7 +2,6 @@ package schema
 
 import (
 	"reflect"
-	"slices"
 	"strings"
 	"sync"
 
@@ -48,17 +47,7 @@ func (t *Tree) Masked(data []byte, flagged ...[2]int) (m *Masked, ok bool) {
 	}
 	// yaml.v3 counts no column for a byte order mark.
 	m = &Masked{text: secret.NewText(strings.TrimPrefix(string(data), "\ufeff"))}
-	w := maskWalk{m: m, keys: maskedKeys()}
-	w.index(t.root)
-	slices.SortFunc(w.starts, func(a, b pos) int {
-		if a.Before(b) {
-			return -1
-		}
-		if b.Before(a) {
-			return 1
-		}
-		return 0
-	})
+	w := maskWalk{m: m, keys: maskedKeys(), nodes: yamltext.Index(t.root)}
 	if len(t.root.Content) > 0 {
 		w.typed(t.root.Content[0], reflect.TypeFor[Config]())
 	}
@@ -97,27 +86,12 @@ var maskedKeys = sync.OnceValue(func() []string {
 
 // maskWalk finds the masked values of one text.
 type maskWalk struct {
-	m    *Masked
-	keys []string
-	// starts are where every node of the text starts, sorted: a value
-	// whose end the text does not show runs up to the next one.
-	starts []pos
+	m     *Masked
+	keys  []string
+	nodes *yamltext.Nodes // where a value's text ends
 }
-
-func (w *maskWalk) line(i int) string { return w.m.text.At(i) }
 
 func start(n *yaml.Node) pos { return pos{Line: n.Line - 1, Col: n.Column - 1} }
-
-// index lists where each node starts; an alias is its own node, the one
-// it names is indexed where it is anchored.
-func (w *maskWalk) index(n *yaml.Node) {
-	if n.Line > 0 {
-		w.starts = append(w.starts, start(n))
-	}
-	for _, c := range n.Content {
-		w.index(c)
-	}
-}
 
 // typed masks below n, which the contract reads as t: a secret field's
 // value; under a key the contract does not know, the value, which may be
@@ -261,93 +235,10 @@ func (w *maskWalk) url(n *yaml.Node) {
 // mask hides the text of n (span).
 func (w *maskWalk) mask(n *yaml.Node) { w.span(n, w.m.text.Mask) }
 
-// span calls hide with where the text of n is: a value on one line
-// exactly, any other up to where the next node starts, less the blanks
-// before it.
+// span calls hide with where the text of n is (yamltext's End).
 func (w *maskWalk) span(n *yaml.Node, hide func(from, to pos)) {
 	if n.Line < 1 || n.Line > w.m.text.Len() {
 		return
 	}
-	from := start(n)
-	to, ok := w.end(n)
-	if !ok {
-		to = w.after(n)
-	}
-	hide(from, to)
-}
-
-// end is where a value written on one line ends: a plain scalar after its
-// value, a quoted one after its closing quote, a flow mapping or list
-// after its closing bracket, each after the anchor and tag before it.
-func (w *maskWalk) end(n *yaml.Node) (pos, bool) {
-	p := start(n)
-	r := []rune(w.line(p.Line))
-	if p.Col >= len(r) {
-		return pos{}, false
-	}
-	rest := yamltext.SkipProperties(string(r[p.Col:]))
-	at := func(i int) (pos, bool) {
-		return pos{Line: p.Line, Col: len(r) - len([]rune(rest)) + len([]rune(rest[:i]))}, true
-	}
-	switch {
-	case rest == "":
-	case n.Kind == yaml.ScalarNode && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0:
-		if rest[0] != '"' && rest[0] != '\'' {
-			break
-		}
-		if end := yamltext.ClosingQuote(rest, 0); end >= 0 {
-			return at(end + 1)
-		}
-	case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0:
-		if !strings.Contains(n.Value, "\n") && strings.HasPrefix(rest, n.Value) {
-			return at(len(n.Value))
-		}
-	case n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode:
-		if end := yamltext.ClosingBracket(rest); end >= 0 {
-			return at(end + 1)
-		}
-	}
-	return pos{}, false
-}
-
-// after is where the text of n and all below it ends: where the next node
-// starts (the text's end when none does), less the blanks before it.
-func (w *maskWalk) after(n *yaml.Node) pos {
-	last := lastStart(n)
-	i, _ := slices.BinarySearchFunc(w.starts, last, func(a, b pos) int {
-		if a.Before(b) || a == b {
-			return -1
-		}
-		return 1
-	})
-	final := w.m.text.Len() - 1
-	end := pos{Line: final, Col: len([]rune(w.line(final)))}
-	if i < len(w.starts) {
-		end = w.starts[i]
-	}
-	for from := start(n); from.Before(end); {
-		r := []rune(w.line(end.Line))
-		end.Col = min(end.Col, len(r))
-		if end.Col == 0 {
-			end = pos{Line: end.Line - 1, Col: len([]rune(w.line(end.Line - 1)))}
-			continue
-		}
-		if c := r[end.Col-1]; c != ' ' && c != '\t' {
-			break
-		}
-		end.Col--
-	}
-	return end
-}
-
-// lastStart is the last place a node of n's subtree starts (aliases not
-// followed).
-func lastStart(n *yaml.Node) pos {
-	last := start(n)
-	for _, c := range n.Content {
-		if p := lastStart(c); last.Before(p) {
-			last = p
-		}
-	}
-	return last
+	hide(start(n), w.nodes.End(w.m.text, n))
 }

@@ -124,6 +124,18 @@ func TestMaskedHidesEveryLineOfAValue(t *testing.T) {
 	}
 }
 
+// A line indented into a secret block scalar is the value's text, # or
+// not, and is masked; a comment as indented as the keys beside the value
+// is not the value's, and shows.
+func TestMaskedCommentsAfterAValue(t *testing.T) {
+	doc := "ha:\n  authPass: |\n    S3CRET-one\n    # S3CRET-two\n  # about enabled\n  enabled: true\n"
+	for n, want := range map[int]string{3: "    [redacted]", 4: "    [redacted]", 5: "  # about enabled", 6: "  enabled: true"} {
+		if got, _ := maskedLine(t, doc, n, 1); got != want {
+			t.Errorf("line %d is %q, want %q", n, got, want)
+		}
+	}
+}
+
 // A column keeps pointing at what it pointed at: after a masked value it
 // moves by the difference, inside one it points at [redacted].
 func TestMaskedMovesTheColumn(t *testing.T) {

@@ -10,8 +10,11 @@
 //
 // ClosingQuote, ClosingBracket and SkipProperties read a value as written
 // on its line (where a quoted scalar or a flow collection closes, where a
-// value starts after its anchor and tag), for the maskers that place a
-// secret on its line.
+// value starts after its anchor and tag). Nodes' End is where a value of a
+// parsed tree ends in its text, which yaml.v3 does not say: the one rule
+// both maskers that hide a value where it stands use (a finding's window,
+// schema; a plan's k0s.yaml, k0syaml), so they hide the same lines of it.
 //
-// It does not parse YAML and knows nothing of the corium block.
+// It parses no YAML (it reads yaml.v3's nodes and the text they came from)
+// and knows nothing of the corium block.
 package yamltext
