@@ -50,7 +50,8 @@ func (x *Nodes) Key(v *yaml.Node) *yaml.Node {
 	return nil
 }
 
-// End is where the text of n, a node of x, ends in t: after its closing
+// End is where the text of n, a node of x, ends in t (for a node x does
+// not hold, taken to the text's end, hiding more rather than less): after its closing
 // quote for a quoted scalar (on whatever line it closes: every line up to
 // it is the scalar's, one starting with # included), after its value for
 // a plain scalar on one line, after its closing bracket for a flow
@@ -73,7 +74,11 @@ func (x *Nodes) End(t *secret.Text, n *yaml.Node) secret.Pos {
 		return end
 	}
 	end := secret.Pos{Line: t.Len() - 1, Col: len([]rune(t.At(t.Len() - 1)))}
-	for _, next := range x.order[x.at[n]+x.size[n]:] {
+	var after []*yaml.Node // none for a node x does not hold: to the text's end
+	if i, ok := x.at[n]; ok {
+		after = x.order[i+x.size[n]:]
+	}
+	for _, next := range after {
 		if next.Line > 0 && next.Line <= t.Len() {
 			end = start(next)
 			break

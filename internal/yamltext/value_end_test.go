@@ -73,6 +73,18 @@ func parse(t *testing.T, text string) []*yaml.Node {
 	}
 }
 
+// A node the index does not hold is taken to the text's end: a masker
+// given the wrong index hides too much, not nothing.
+func TestEndOfAForeignNode(t *testing.T) {
+	const doc = "pw: |\n  Pw1\nnext: 1\n"
+	n := parse(t, doc)[0]
+	text := secret.NewText(doc)
+	v := valueOf(n, "pw")
+	if got := between(text, start(v), Index(parse(t, doc)...).End(text, v)); got != "|\n  Pw1\nnext: 1" {
+		t.Errorf("End takes %q", got)
+	}
+}
+
 // valueOf is the value of the first key named key, depth first.
 func valueOf(n *yaml.Node, key string) *yaml.Node {
 	for i, c := range n.Content {
