@@ -50,16 +50,13 @@ func (x *Nodes) Key(v *yaml.Node) *yaml.Node {
 	return nil
 }
 
-// End is where the text of n, a node of x, ends in t (for a node x does
-// not hold, taken to the text's end, hiding more rather than less): after its closing
-// quote for a quoted scalar (on whatever line it closes: every line up to
-// it is the scalar's, one starting with # included), after its value for
-// a plain scalar on one line, after its closing bracket for a flow
-// collection its line closes; else where the next node starts (the text's
-// end when none does), less what stands before that and is not n's: the
-// blanks and indicators (- ? :) the next node's line starts with, blank
-// lines, document markers, and comments indented no deeper than the
-// collection holding n (its mapping's keys, its list's dashes).
+// End is where the text of n, a node of x, ends in t: where its text
+// closes it (closed); else where the next node starts (the text's end when
+// none does, or when x does not hold n: too much hidden, not nothing),
+// less what stands before that and is not n's: the blanks and indicators
+// (- ? :) the next node's line starts with, blank lines, document markers,
+// and comments indented no deeper than the collection holding n (its
+// mapping's keys, its list's dashes).
 //
 // A comment indented deeper than that stays with the value, for the
 // maskers (a finding's window, a plan) hide it with the value: in a block
@@ -70,9 +67,6 @@ func (x *Nodes) Key(v *yaml.Node) *yaml.Node {
 // nested collection there), so it is shown.
 func (x *Nodes) End(t *secret.Text, n *yaml.Node) secret.Pos {
 	from := start(n)
-	if end, ok := onLine(t, n); ok {
-		return end
-	}
 	end := secret.Pos{Line: t.Len() - 1, Col: len([]rune(t.At(t.Len() - 1)))}
 	var after []*yaml.Node // none for a node x does not hold: to the text's end
 	if i, ok := x.at[n]; ok {
@@ -84,8 +78,8 @@ func (x *Nodes) End(t *secret.Text, n *yaml.Node) secret.Pos {
 			break
 		}
 	}
-	if q, ok := quoteEnd(t, n, end.Line); ok {
-		return q
+	if c, ok := closed(t, n, end.Line); ok {
+		return c
 	}
 	if r := []rune(t.At(end.Line)); strings.Trim(string(r[:min(end.Col, len(r))]), " \t-?:") == "" {
 		end.Col = 0 // the next node's line holds nothing of n
@@ -133,10 +127,12 @@ func notValue(line string, holder int) bool {
 
 func start(n *yaml.Node) secret.Pos { return secret.Pos{Line: n.Line - 1, Col: n.Column - 1} }
 
-// onLine is where n ends when its first line closes it: a plain scalar
-// after its value, a quoted one after its closing quote, a flow mapping or
-// list after its closing bracket, each after the anchor and tag before it.
-func onLine(t *secret.Text, n *yaml.Node) (secret.Pos, bool) {
+// closed is where n ends when its text says so, after the anchor and
+// tag before it: a plain scalar on one line after its value, a flow
+// mapping or list its line closes after its closing bracket, and a quoted
+// scalar after its closing quote, on whatever line up to last it closes
+// (every line up to it is the scalar's, one starting with # included).
+func closed(t *secret.Text, n *yaml.Node, last int) (secret.Pos, bool) {
 	p := start(n)
 	if p.Line < 0 || p.Line >= t.Len() {
 		return secret.Pos{}, false
@@ -146,8 +142,17 @@ func onLine(t *secret.Text, n *yaml.Node) (secret.Pos, bool) {
 		return secret.Pos{}, false
 	}
 	rest := SkipProperties(string(r[p.Col:]))
+	lines := []string{rest}
+	for l := p.Line + 1; quoted(n) && l <= last && l < t.Len(); l++ {
+		lines = append(lines, t.At(l))
+	}
+	text := strings.Join(lines, "\n")
 	at := func(i int) (secret.Pos, bool) {
-		return secret.Pos{Line: p.Line, Col: len(r) - len([]rune(rest)) + len([]rune(rest[:i]))}, true
+		done := text[:i]
+		if nl := strings.LastIndexByte(done, '\n'); nl >= 0 {
+			return secret.Pos{Line: p.Line + strings.Count(done, "\n"), Col: len([]rune(done[nl+1:]))}, true
+		}
+		return secret.Pos{Line: p.Line, Col: len(r) - len([]rune(rest)) + len([]rune(done))}, true
 	}
 	switch {
 	case rest == "":
@@ -155,7 +160,7 @@ func onLine(t *secret.Text, n *yaml.Node) (secret.Pos, bool) {
 		if rest[0] != '"' && rest[0] != '\'' {
 			break
 		}
-		if end := ClosingQuote(rest, 0); end >= 0 {
+		if end := ClosingQuote(text, 0); end >= 0 {
 			return at(end + 1)
 		}
 	case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) == 0:
@@ -168,31 +173,6 @@ func onLine(t *secret.Text, n *yaml.Node) (secret.Pos, bool) {
 		}
 	}
 	return secret.Pos{}, false
-}
-
-// quoteEnd is where a quoted scalar that goes on past its first line
-// ends: after the quote that closes it, on a line up to last.
-func quoteEnd(t *secret.Text, n *yaml.Node, last int) (secret.Pos, bool) {
-	p := start(n)
-	if !quoted(n) || p.Line < 0 || p.Line >= t.Len() {
-		return secret.Pos{}, false
-	}
-	r := []rune(t.At(p.Line))
-	rest := SkipProperties(string(r[min(p.Col, len(r)):]))
-	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
-		return secret.Pos{}, false
-	}
-	lines := []string{rest}
-	for l := p.Line + 1; l <= last && l < t.Len(); l++ {
-		lines = append(lines, t.At(l))
-	}
-	text := strings.Join(lines, "\n")
-	end := ClosingQuote(text, 0)
-	if end < 0 {
-		return secret.Pos{}, false
-	}
-	closed := text[:end+1]
-	return secret.Pos{Line: p.Line + strings.Count(closed, "\n"), Col: len([]rune(closed[strings.LastIndexByte(closed, '\n')+1:]))}, true
 }
 
 func quoted(n *yaml.Node) bool {
