@@ -78,38 +78,7 @@ func CheckBootLine(line string) error {
 // pid1Words splits a kernel command line as PID 1 does: on blanks outside
 // quotes, single and double quotes both removed, an unclosed quote running
 // to the end of the line, a backslash kept as it is.
-func pid1Words(line string) []string {
-	var (
-		words []string
-		cur   strings.Builder
-		quote byte
-		in    bool
-	)
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case quote != 0 && c == quote:
-			quote = 0
-		case quote != 0:
-			cur.WriteByte(c)
-		case c == '\'' || c == '"':
-			quote, in = c, true
-		case strings.IndexByte(" \t\n\r", c) >= 0:
-			if in {
-				words = append(words, cur.String())
-				cur.Reset()
-				in = false
-			}
-		default:
-			cur.WriteByte(c)
-			in = true
-		}
-	}
-	if in {
-		words = append(words, cur.String())
-	}
-	return words
-}
+func pid1Words(line string) []string { return splitWords(line, `'"`) }
 
 // pid1KeyIs says whether PID 1 reads key as name: - and _ are one
 // character to it (proc_cmdline_key_streq).

@@ -27,32 +27,42 @@ func parseCmdline(line string) kernelArgs {
 	return args
 }
 
-func splitCmdline(line string) []string {
+func splitCmdline(line string) []string { return splitWords(line, `"`) }
+
+// splitWords splits a line on blanks outside quotes, the quotes removed:
+// quotes are the characters that open one, each closed by itself (the
+// kernel's "; PID 1's ' and " both), an unclosed one running to the end.
+func splitWords(line, quotes string) []string {
 	var (
-		toks    []string
-		cur     strings.Builder
-		inQuote bool
-		inTok   bool
+		words []string
+		cur   strings.Builder
+		quote byte
+		in    bool
 	)
-	for _, r := range line {
+	for i := 0; i < len(line); i++ {
+		c := line[i]
 		switch {
-		case r == '"':
-			inQuote, inTok = !inQuote, true
-		case !inQuote && (r == ' ' || r == '\t' || r == '\n' || r == '\r'):
-			if inTok {
-				toks = append(toks, cur.String())
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote != 0:
+			cur.WriteByte(c)
+		case strings.IndexByte(quotes, c) >= 0:
+			quote, in = c, true
+		case strings.IndexByte(" \t\n\r", c) >= 0:
+			if in {
+				words = append(words, cur.String())
 				cur.Reset()
-				inTok = false
+				in = false
 			}
 		default:
-			cur.WriteRune(r)
-			inTok = true
+			cur.WriteByte(c)
+			in = true
 		}
 	}
-	if inTok {
-		toks = append(toks, cur.String())
+	if in {
+		words = append(words, cur.String())
 	}
-	return toks
+	return words
 }
 
 func (a kernelArgs) get(key string) (string, bool) {

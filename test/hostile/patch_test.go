@@ -19,67 +19,48 @@ import (
 // for the password; it may rest only in the 0600 k0s.yaml it is for, and
 // it must rest there, or the test did not make it flow.
 func TestPatchSecretsLeakNowhere(t *testing.T) {
-	files, err := filepath.Glob("testdata/patch/*.yaml")
-	if err != nil || len(files) < 3 {
-		t.Fatalf("want the patch documents in testdata/patch, found %d (%v)", len(files), err)
-	}
-	r := newRunSetup(t)
-	r.secrets["HELM_PASS"] = secret{"H" + rand.Text(), k0sHolder}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
-			t.Parallel()
-			a, p := newPatchRun(t, r, file)
-			dir, config, doc, cloudConfig := p.dir, p.config, p.doc, p.cloudConfig
+	eachPatchDoc(t, "testdata/patch", 3, func(t *testing.T, r runSetup, a *agent, p patchRun) {
+		dir, config := p.dir, p.config
 
-			// A workstation's checks, of the file and of the directory.
-			a.run(t, "validate", config)
-			a.run(t, "validate", "--format", "json", dir)
+		// A workstation's checks, of the file and of the directory.
+		a.run(t, "validate", config)
+		a.run(t, "validate", "--format", "json", dir)
 
-			held := map[string]bool{}
-			for _, shape := range []struct {
-				name  string
-				flags []string // what hands the document over, if not the file
-				file  string   // where under the root the node is handed it
-				text  string
-			}{
-				{"--config", []string{"--config", config}, "", ""},
-				{"the node's file", nil, "etc/corium/config.yaml", doc},
-				{"cloud-init", nil, "var/lib/cloud/instance/cloud-config.txt", cloudConfig},
-			} {
-				root := newRoot(t, r.secrets)
-				given := shape.flags
-				if shape.file != "" {
-					write(t, filepath.Join(root, shape.file), shape.text, 0o600)
-				}
-				with := func(args ...string) []string { return append(append(args, "--root", root), given...) }
-				a.run(t, with("plan", "--facts", r.factsFile)...)
-				a.run(t, with("plan", "--facts", r.factsFile, "--format", "json")...)
-				if code, out := a.run(t, with("apply", "--facts", r.factsFile)...); code != 0 {
-					t.Fatalf("%s: the document must provision:\n%s", shape.name, out)
-				}
-				a.run(t, with("resolve")...)
-				a.run(t, with("resolve", "--format", "json")...)
-				a.run(t, "status", "--root", root)
-				a.run(t, "status", "--root", root, "--format", "json")
-				a.run(t, with("plan", "--again", "--facts", r.factsFile)...)
-				a.run(t, with("apply", "--again", "--facts", r.factsFile)...)
-				if shape.file != "" {
-					// What the node was handed holds the secrets by design.
-					if err := os.Remove(filepath.Join(root, shape.file)); err != nil {
-						t.Fatal(err)
-					}
-				}
-				checkFiles(t, root, r.secrets, held)
+		held := map[string]bool{}
+		for _, shape := range p.shapes() {
+			root := newRoot(t, r.secrets)
+			given := shape.flags
+			if shape.file != "" {
+				write(t, filepath.Join(root, shape.file), shape.text, 0o600)
 			}
-			all := strings.Join(append(a.out, a.notes.Text()), "\n")
-			if found := leaks(all, r.secrets); len(found) > 0 {
-				t.Errorf("the outputs show %v:\n%s", found, all)
+			with := func(args ...string) []string { return append(append(args, "--root", root), given...) }
+			a.run(t, with("plan", "--facts", r.factsFile)...)
+			a.run(t, with("plan", "--facts", r.factsFile, "--format", "json")...)
+			if code, out := a.run(t, with("apply", "--facts", r.factsFile)...); code != 0 {
+				t.Fatalf("%s: the document must provision:\n%s", shape.name, out)
 			}
-			if !held["HELM_PASS"] {
-				t.Error("no k0s.yaml holds the password: the test did not make it flow")
+			a.run(t, with("resolve")...)
+			a.run(t, with("resolve", "--format", "json")...)
+			a.run(t, "status", "--root", root)
+			a.run(t, "status", "--root", root, "--format", "json")
+			a.run(t, with("plan", "--again", "--facts", r.factsFile)...)
+			a.run(t, with("apply", "--again", "--facts", r.factsFile)...)
+			if shape.file != "" {
+				// What the node was handed holds the secrets by design.
+				if err := os.Remove(filepath.Join(root, shape.file)); err != nil {
+					t.Fatal(err)
+				}
 			}
-		})
-	}
+			checkFiles(t, root, r.secrets, held)
+		}
+		all := strings.Join(append(a.out, a.notes.Text()), "\n")
+		if found := leaks(all, r.secrets); len(found) > 0 {
+			t.Errorf("the outputs show %v:\n%s", found, all)
+		}
+		if !held["HELM_PASS"] {
+			t.Error("no k0s.yaml holds the password: the test did not make it flow")
+		}
+	})
 }
 
 // indent puts a document under a cloud-config's corium: key.
@@ -100,59 +81,40 @@ func indent(doc string) string {
 // delivery, at the key, and no output shows the password while refusing it;
 // nothing is written for the node.
 func TestRespelledPatchSecretsRefusedUnshown(t *testing.T) {
-	files, err := filepath.Glob("testdata/patch-refused/*.yaml")
-	if err != nil || len(files) < 2 {
-		t.Fatalf("want the refused patch documents in testdata/patch-refused, found %d (%v)", len(files), err)
-	}
-	r := newRunSetup(t)
-	r.secrets["HELM_PASS"] = secret{"H" + rand.Text(), k0sHolder}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
-			t.Parallel()
-			a, p := newPatchRun(t, r, file)
-			dir, config, doc, cloudConfig := p.dir, p.config, p.doc, p.cloudConfig
-			refused := func(args ...string) {
-				t.Helper()
-				code, out := a.run(t, args...)
-				if code == 0 || !strings.Contains(out, "repositories") || !strings.Contains(out, "spell it password") {
-					t.Errorf("%s: exit %d, want a refusal naming the respelled key:\n%s", args[0], code, out)
+	eachPatchDoc(t, "testdata/patch-refused", 2, func(t *testing.T, r runSetup, a *agent, p patchRun) {
+		dir, config := p.dir, p.config
+		refused := func(args ...string) {
+			t.Helper()
+			code, out := a.run(t, args...)
+			if code == 0 || !strings.Contains(out, "repositories") || !strings.Contains(out, "spell it password") {
+				t.Errorf("%s: exit %d, want a refusal naming the respelled key:\n%s", args[0], code, out)
+			}
+		}
+		refused("validate", config)
+		refused("validate", "--format", "json", dir)
+		for _, shape := range p.shapes() {
+			root := newRoot(t, r.secrets)
+			if shape.file != "" {
+				write(t, filepath.Join(root, shape.file), shape.text, 0o600)
+			}
+			with := func(args ...string) []string { return append(append(args, "--root", root), shape.flags...) }
+			refused(with("plan", "--facts", r.factsFile)...)
+			refused(with("apply", "--facts", r.factsFile)...)
+			if _, err := os.Stat(filepath.Join(root, "etc/k0s/k0s.yaml")); err == nil {
+				t.Errorf("%s: a refused document wrote k0s.yaml", shape.name)
+			}
+			if shape.file != "" {
+				if err := os.Remove(filepath.Join(root, shape.file)); err != nil {
+					t.Fatal(err)
 				}
 			}
-			refused("validate", config)
-			refused("validate", "--format", "json", dir)
-			for _, shape := range []struct {
-				name  string
-				flags []string
-				file  string
-				text  string
-			}{
-				{"--config", []string{"--config", config}, "", ""},
-				{"the node's file", nil, "etc/corium/config.yaml", doc},
-				{"cloud-init", nil, "var/lib/cloud/instance/cloud-config.txt", cloudConfig},
-			} {
-				root := newRoot(t, r.secrets)
-				if shape.file != "" {
-					write(t, filepath.Join(root, shape.file), shape.text, 0o600)
-				}
-				with := func(args ...string) []string { return append(append(args, "--root", root), shape.flags...) }
-				refused(with("plan", "--facts", r.factsFile)...)
-				refused(with("apply", "--facts", r.factsFile)...)
-				if _, err := os.Stat(filepath.Join(root, "etc/k0s/k0s.yaml")); err == nil {
-					t.Errorf("%s: a refused document wrote k0s.yaml", shape.name)
-				}
-				if shape.file != "" {
-					if err := os.Remove(filepath.Join(root, shape.file)); err != nil {
-						t.Fatal(err)
-					}
-				}
-				checkFiles(t, root, r.secrets, map[string]bool{})
-			}
-			all := strings.Join(append(a.out, a.notes.Text()), "\n")
-			if found := leaks(all, r.secrets); len(found) > 0 {
-				t.Errorf("the outputs show %v:\n%s", found, all)
-			}
-		})
-	}
+			checkFiles(t, root, r.secrets, map[string]bool{})
+		}
+		all := strings.Join(append(a.out, a.notes.Text()), "\n")
+		if found := leaks(all, r.secrets); len(found) > 0 {
+			t.Errorf("the outputs show %v:\n%s", found, all)
+		}
+	})
 }
 
 // patchRun is a patch document of testdata over the run's base, written
@@ -172,4 +134,41 @@ func newPatchRun(t *testing.T, r runSetup, file string) (*agent, patchRun) {
 	p.cloudConfig = "#cloud-config\ncorium:\n" + indent(p.doc)
 	write(t, filepath.Join(p.dir, "user-data"), p.cloudConfig, 0o600)
 	return &agent{bin: r.bin, env: r.env, notes: notifytest.Listen(t)}, p
+}
+
+// eachPatchDoc runs check on each patch document of dir (at least least of
+// them), in parallel, each with a run of the agent and the document
+// written both ways, over one setup whose HELM_PASS is the password.
+func eachPatchDoc(t *testing.T, dir string, least int, check func(*testing.T, runSetup, *agent, patchRun)) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) < least {
+		t.Fatalf("want the patch documents in %s, found %d (%v)", dir, len(files), err)
+	}
+	r := newRunSetup(t)
+	r.secrets["HELM_PASS"] = secret{"H" + rand.Text(), k0sHolder}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".yaml"), func(t *testing.T) {
+			t.Parallel()
+			a, p := newPatchRun(t, r, file)
+			check(t, r, a, p)
+		})
+	}
+}
+
+// deliveryShape is a way a node is handed the document.
+type deliveryShape struct {
+	name  string
+	flags []string // what hands the document over, if not the file
+	file  string   // where under the root the node is handed it
+	text  string
+}
+
+// shapes are the ways a node is handed p's document: named with
+// --config, as the node's own file, as cloud-init's cloud-config.
+func (p patchRun) shapes() []deliveryShape {
+	return []deliveryShape{
+		{"--config", []string{"--config", p.config}, "", ""},
+		{"the node's file", nil, "etc/corium/config.yaml", p.doc},
+		{"cloud-init", nil, "var/lib/cloud/instance/cloud-config.txt", p.cloudConfig},
+	}
 }
