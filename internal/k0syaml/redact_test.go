@@ -142,3 +142,32 @@ func TestRedactMergesOnce(t *testing.T) {
 		t.Fatal("Redact takes more than 10s")
 	}
 }
+
+// The text of a block scalar is YAML to whoever reads it (a helm chart's
+// values): a password in it is hidden on the line it stands on, and a
+// block that is not YAML is hidden whole, as no line of it can be told
+// to be free of a secret.
+func TestRedactBlockScalarText(t *testing.T) {
+	const chart = "spec:\n  extensions:\n    helm:\n      charts:\n        - name: db\n"
+	for name, tc := range map[string]struct{ text, want string }{
+		"values":           {chart + "          values: |\n            db:\n              password: |\n                Pb1\n                Pb2\n            user: u\n", chart + "          values: |\n            db:\n              password: [redacted]\n            user: u\n"},
+		"folded":           {chart + "          values: >\n            password: Pb1 Pb2\n\n            user: u\n", chart + "          values: >\n            password: [redacted]\n\n            user: u\n"},
+		"block in block":   {"a: |\n  b: |-\n    c:\n      Password: Pb1 Pb2\n  d: 1\n", "a: |\n  b: |-\n    c:\n      Password: [redacted]\n  d: 1\n"},
+		"not YAML":         {chart + "          values: |\n            note\n            password: Pb1 Pb2\n          version: 1\n", chart + "          values: [redacted]\n          version: 1\n"},
+		"not YAML, no key": {"a:\n  - |\n    note\n    password: Pb1 Pb2\n  - b\n", "a:\n  - |\n    [redacted]\n    [redacted]\n  - b\n"},
+		"plain text":       {"a: |\n  Pb0 is no secret\nb: 1\n", "a: |\n  Pb0 is no secret\nb: 1\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := k0syaml.Redact([]byte(tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tc.want {
+				t.Errorf("redacted as\n%s\nnot\n%s", got, tc.want)
+			}
+			if strings.Contains(string(got), "Pb1") || strings.Contains(string(got), "Pb2") {
+				t.Errorf("the secret shows:\n%s", got)
+			}
+		})
+	}
+}

@@ -18,13 +18,26 @@ import (
 // "KEY: [redacted]" and the lines its value continues
 // on are left out, so a plan shows every other line of the file as it is,
 // free text included, and a value spanning lines shows as one line. An
-// alias under such a key hides the anchored value too. Text that does not
-// parse as YAML, or a secret it cannot place on a line of its own, is an
-// error quoting nothing of it: the file is to be hidden whole.
+// alias under such a key hides the anchored value too. A block scalar's
+// text is YAML to whoever reads it (a helm chart's values): its secrets
+// are hidden the same way on the lines they stand on, and a block that is
+// not YAML is hidden whole, as nothing can tell where a secret is in it.
+// Text that does not parse as YAML, or a secret it cannot place on a line
+// of its own, is an error quoting nothing of it: the file is to be hidden
+// whole.
 func Redact(data []byte) ([]byte, error) {
-	text := string(data)
-	r := redaction{text: secret.NewText(text)}
-	dec := yaml.NewDecoder(strings.NewReader(text))
+	t := secret.NewText(string(data))
+	if err := redact(t, string(data), 0, 0); err != nil {
+		return nil, err
+	}
+	return []byte(t.String()), nil
+}
+
+// redact hides the secrets of part, the text of a file or of a block
+// scalar in it, whose first line is line of t and whose lines were taken
+// out of t's at indent.
+func redact(t *secret.Text, part string, line, indent int) error {
+	dec := yaml.NewDecoder(strings.NewReader(part))
 	var docs []*yaml.Node
 	for {
 		var doc yaml.Node
@@ -33,26 +46,80 @@ func Redact(data []byte) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, errors.New("k0s.yaml does not parse as YAML") // the error may quote a value
+			return errors.New("k0s.yaml does not parse as YAML") // the error may quote a value
 		}
 		docs = append(docs, &doc)
 	}
-	r.nodes = yamltext.Index(docs...)
+	r := redaction{text: t, part: secret.NewText(part), nodes: yamltext.Index(docs...), line: line, indent: indent}
 	for _, doc := range docs {
 		for _, path := range patchSecretPaths() {
 			if err := walkSecrets(doc, path, func(key, v *yaml.Node, _ []Step) error { return r.hide(key, v) }); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return []byte(r.text.String()), nil
+	for _, doc := range docs {
+		if err := r.blocks(doc); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// redaction is the state of one Redact: the file's text, which shows what
-// is hidden, and its nodes in document order (where a value ends).
+// redaction is the state of one Redact of a text read as YAML: the file's
+// text, which shows what is hidden; part, the text read (the file's, or a
+// block scalar's), and its nodes in document order (where a value ends);
+// and where part stands in the file.
 type redaction struct {
-	text  *secret.Text
-	nodes *yamltext.Nodes
+	text, part   *secret.Text
+	nodes        *yamltext.Nodes
+	line, indent int
+}
+
+// blocks hides the secrets of the text of each block scalar below n, an
+// alias's value once, where it is anchored.
+func (r *redaction) blocks(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return r.block(n)
+	}
+	for _, c := range n.Content {
+		if err := r.blocks(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// block reads the text of the block scalar n as it is written (a folded
+// block's lines too, as they show) out of its indentation, and hides its
+// secrets at the lines they stand on; n whole when that text is not YAML
+// or holds a secret it cannot place.
+func (r *redaction) block(n *yaml.Node) error {
+	first, last := n.Line, r.nodes.End(r.part, n).Line // n.Line is the indicator's (1-based): the text starts on the next
+	indent := -1
+	for i := first; i <= last; i++ {
+		l := r.part.At(i)
+		if s := strings.TrimLeft(l, " "); s != "" && (indent < 0 || len(l)-len(s) < indent) {
+			indent = len(l) - len(s)
+		}
+	}
+	if indent < 0 {
+		return nil // no text
+	}
+	lines := make([]string, 0, last-first+1)
+	for i := first; i <= last; i++ {
+		l := r.part.At(i)
+		lines = append(lines, l[min(indent, len(l)):])
+	}
+	if redact(r.text, strings.Join(lines, "\n"), r.line+first, r.indent+indent) == nil {
+		return nil
+	}
+	if key := r.nodes.Key(n); key != nil {
+		return r.hideLines(key, n)
+	}
+	end := secret.Pos{Line: r.line + last, Col: r.indent + len([]rune(r.part.At(last)))}
+	r.text.Mask(secret.Pos{Line: r.line + first, Col: r.indent + indent}, end) // a list's item
+	return nil
 }
 
 // hide hides the value v of key and, v being an alias, the value it
@@ -76,14 +143,15 @@ func (r *redaction) hide(key, v *yaml.Node) error {
 // the lines v continues on, up to where it ends (yamltext's End).
 func (r *redaction) hideLines(key, v *yaml.Node) error {
 	start := key.Line - 1
-	if start < 0 || start >= r.text.Len() {
+	if start < 0 || start >= r.part.Len() {
 		return errors.New("a secret of k0s.yaml is at no line")
 	}
-	prefix, ok := keyPrefix(r.text.At(start), key)
+	prefix, ok := keyPrefix(r.part.At(start), key)
 	if !ok {
 		return errors.New("a secret of k0s.yaml has a key the redaction cannot find on its line")
 	}
-	r.text.HideValue(start, prefix, r.nodes.End(r.text, v).Line)
+	line := r.text.At(r.line + start)
+	r.text.HideValue(r.line+start, line[:r.indent]+prefix, r.line+r.nodes.End(r.part, v).Line)
 	return nil
 }
 
