@@ -211,8 +211,12 @@ func Whole() string { return Redacted + "\n" }
 
 // MaskValues is s with every occurrence of each of values replaced by the
 // marker: the last belt, for text no model places a secret in (a tool's
-// output quoting a line of a file it read).
+// output quoting a line of a file it read, a plan's file). The longer
+// values go first: a secret that holds another (a value and one of its
+// lines) would otherwise show what is left of it around the marker.
 func MaskValues(s string, values []string) string {
+	values = slices.Clone(values)
+	slices.SortStableFunc(values, func(a, b string) int { return len(b) - len(a) })
 	for _, v := range values {
 		if v != "" {
 			s = strings.ReplaceAll(s, v, Redacted)

@@ -46,3 +46,12 @@ func TestMaskValuesSkipsTheEmptyValue(t *testing.T) {
 		t.Errorf("MaskValues = %q", got)
 	}
 }
+
+// A secret that holds another is masked whole, whichever comes first in
+// the list: masking the shorter first would leave the rest of the longer
+// around the marker.
+func TestMaskValuesLongerFirst(t *testing.T) {
+	if got := secret.MaskValues("key Pw1-tail end", []string{"Pw1", "Pw1-tail"}); got != "key [redacted] end" {
+		t.Errorf("MaskValues = %q", got)
+	}
+}
