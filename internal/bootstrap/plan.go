@@ -215,7 +215,7 @@ func knownSecretsOf(root rootfs.Root, cfg *schema.Config, p *plan.Plan, placehol
 
 // planFile says what apply would do to f and shows the change as a diff in
 // which no secret appears: every known secret value is masked on both sides
-// (see secretMask), the lines of f's secret keys too, and a file that is
+// (see shownText), the values of its secret keys too, and a file that is
 // secret as a whole, or whose secrets on disk cannot be read, is compared
 // but never shown.
 func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, error) {
@@ -225,13 +225,8 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return pf, fmt.Errorf("reading %s: %w", f.Path, err)
 	}
-	var keys []string
-	if f.Secret {
-		keys = f.SecretKeys
-	}
-	m := secretMask{keys: keys, values: known.values}
-	oldText, oldWhole := shownText(f, old, m)
-	newText, newWhole := shownText(f, f.Content, m)
+	oldText, oldWhole := shownText(f, old, known.values)
+	newText, newWhole := shownText(f, f.Content, known.values)
 	whole := (f.Secret && len(f.SecretKeys) == 0) || known.unreadable[f.Path] || oldWhole || newWhole
 	// A placeholder is not the value apply writes, so the bytes say
 	// nothing about the change; the masked text and the mode do.
@@ -270,14 +265,14 @@ func planFile(root rootfs.Root, f plan.File, known knownSecrets) (PlanFile, erro
 
 // shownText is a file's text as a plan shows it: a wg-quick file in its
 // redacted typed form (wgquick: every key line, no key, whatever the file
-// on disk spells), a k0s.yaml with the agent's own secrets redacted where
-// the typed document places them (k0syaml.Redact: whatever the case of
-// their keys), any other text as it is; then each line holding a secret is
-// masked (secretMask), which is all that hides a secret inside text the
-// agent does not model, as in a k0s.patch's values. whole is true when the
-// text must be hidden as a whole: a secret line without a key, or a
-// wg-quick file or k0s.yaml that does not parse.
-func shownText(f plan.File, text []byte, m secretMask) (shown string, whole bool) {
+// on disk spells), a YAML file with its secrets hidden where its nodes
+// place them (k0syaml.Redact: the agent's own by type whatever the case of
+// their keys, the free-text keys at any depth, in a block scalar's text
+// too, as in a k0s.patch's chart values), any other text as it is; then
+// every known secret value is masked wherever it shows (secret.MaskValues),
+// the belt under what no syntax places. whole is true when the text must
+// be hidden as a whole: a wg-quick file or YAML file that does not parse.
+func shownText(f plan.File, text []byte, values []string) (shown string, whole bool) {
 	if f.Secret && len(text) > 0 {
 		var err error
 		switch f.SecretSyntax {
@@ -286,14 +281,14 @@ func shownText(f plan.File, text []byte, m secretMask) (shown string, whole bool
 			if wf, err = wgquick.Parse(text); err == nil {
 				text = wgquick.Marshal(wf.Redacted())
 			}
-		case plan.SyntaxK0s:
+		case plan.SyntaxK0s, plan.SyntaxYAML:
 			text, err = k0syaml.Redact(text)
 		}
 		if err != nil {
 			return secret.Whole(), true
 		}
 	}
-	return m.mask(string(text))
+	return secret.MaskValues(string(text), values), false
 }
 
 func planLink(root rootfs.Root, l plan.Link) PlanFile {
@@ -374,4 +369,13 @@ func planNotes(cfg *schema.Config, facts *hostfacts.Facts, d render.Decision, ho
 		}
 	}
 	return notes
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if sub != "" && strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/corium/corium-agent/internal/bootstrap/plan"
+	"github.com/corium/corium-agent/internal/k0syaml"
 	"github.com/corium/corium-agent/internal/rootfs"
 	"github.com/corium/corium-agent/internal/testutil/fixture"
 )
@@ -128,52 +130,45 @@ func TestPlanAgainMasksSecretsOnlyOnDisk(t *testing.T) {
 	}
 }
 
-func TestSecretMask(t *testing.T) {
-	m := secretMask{keys: []string{"PrivateKey", "authPass"}, values: []string{"INLINEVALUE"}}
+// A known secret value is masked wherever it shows, in a file no syntax
+// reads and on a line with no key alike: only the value, the rest of the
+// line shown.
+func TestShownTextMasksKnownValues(t *testing.T) {
+	values := []string{"INLINEVALUE"}
 	for _, tc := range []struct{ in, want string }{
-		{"PrivateKey = REALKEY=", "PrivateKey = [redacted]"},
-		{"      authPass: abc", "      authPass: [redacted]"},
-		{"    - authPass: abc", "    - authPass: [redacted]"},
-		{"      AuthPASS: abc", "      AuthPASS: [redacted]"},
 		{"Other = INLINEVALUE", "Other = [redacted]"},
+		{"INLINEVALUE\n", "[redacted]\n"},
 		{"ListenPort = 1", "ListenPort = 1"},
 	} {
-		got, whole := m.mask(tc.in)
+		got, whole := shownText(plan.File{Path: "/etc/x.conf"}, []byte(tc.in), values)
 		if whole || got != tc.want {
-			t.Errorf("mask(%q) = %q, %v; want %q", tc.in, got, whole, tc.want)
+			t.Errorf("shownText(%q) = %q, %v; want %q", tc.in, got, whole, tc.want)
 		}
-	}
-	if got, whole := m.mask("INLINEVALUE\n"); !whole || strings.Contains(got, "INLINEVALUE") {
-		t.Errorf("a keyless line with a secret did not hide the whole file: %q", got)
 	}
 }
 
-// A value spanning lines is masked as its key's one line, however YAML
-// spells it; a line of a secret without a key of its own masks the key it
-// belongs to.
-func TestSecretMaskValuesSpanningLines(t *testing.T) {
-	m := secretMask{keys: []string{"authPass", "password"}, values: []string{"Qz7", "Xw9"}}
+// In a k0s.yaml a value spanning lines under a secret key is masked as its
+// key's one line, however YAML spells it, a password in a block scalar's
+// text (a helm chart's values) too; a known value elsewhere is masked
+// where it stands.
+func TestShownTextValuesSpanningLines(t *testing.T) {
+	f := plan.File{Path: "/etc/k0s/k0s.yaml", Secret: true, SecretKeys: k0syaml.FreeTextSecretKeys, SecretSyntax: plan.SyntaxK0s}
+	values := []string{"Qz7", "Xw9"}
 	for _, tc := range []struct{ name, in, want string }{
-		{"block scalar", "a:\n  - authPass: |-\n      Qz7\n\n      Xw9\n    interface: eth0\n", "a:\n  - authPass: [redacted]\n    interface: eth0\n"},
-		{"plain scalar folded", "authPass: Qz7\n  Xw9\nnext: 1", "authPass: [redacted]\nnext: 1"},
-		{"quoted scalar folded to the margin", "x:\n  authPass: \"a\\\"\nb\"\ny: 1", "x:\n  authPass: [redacted]\ny: 1"},
-		{"single-quoted with a doubled quote", "authPass: 'it''s\nb'\ny: 1", "authPass: [redacted]\ny: 1"},
+		{"block scalar", "a:\n  - password: |-\n      Qz7\n\n      Xw9\n    interface: eth0\n", "a:\n  - password: [redacted]\n    interface: eth0\n"},
+		{"plain scalar folded", "password: Qz7\n  Xw9\nnext: 1", "password: [redacted]\nnext: 1"},
+		{"quoted scalar folded to the margin", "x:\n  Password: \"a\\\"\nb\"\ny: 1", "x:\n  Password: [redacted]\ny: 1"},
+		{"single-quoted with a doubled quote", "password: 'it''s\nb'\ny: 1", "password: [redacted]\ny: 1"},
 		{"list at the key's own indentation", "password:\n- p1\n- p2\ny: 1", "password: [redacted]\ny: 1"},
-		{"a secret line of an unmasked key", "note: &n |-\n  Qz7\n  Xw9\nother: 1", "note: [redacted]\nother: 1"},
-		{"a list item holding a secret", "sans:\n  - ok\n  - Xw9\nnext: 1", "sans: [redacted]\nnext: 1"},
-		// A helm chart's values are text to the parser: only the key of
-		// the password inside gives it away.
+		{"a secret in a block of an unmasked key", "note: &n |-\n  Qz7\n  Xw9\nother: 1", "note: &n |-\n  [redacted]\n  [redacted]\nother: 1"},
+		{"a list item holding a secret", "sans:\n  - ok\n  - Xw9\nnext: 1", "sans:\n  - ok\n  - [redacted]\nnext: 1"},
 		{"a password in embedded text", "values: |\n  db:\n    password: |\n      s3cr\n      et\n  user: u\n", "values: |\n  db:\n    password: [redacted]\n  user: u\n"},
-		{"INI lines", "[Peer]\nPresharedKey = Qz7\nEndpoint = x:1", "[Peer]\nPresharedKey = [redacted]\nEndpoint = x:1"},
+		{"embedded text that is not YAML", "values: |\n  note\n  password: s3cr\nuser: u\n", "values: [redacted]\nuser: u\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mm := m
-			if tc.name == "INI lines" {
-				mm.keys = []string{"PresharedKey"}
-			}
-			got, whole := mm.mask(tc.in)
+			got, whole := shownText(f, []byte(tc.in), values)
 			if whole || got != tc.want {
-				t.Errorf("mask:\n%s\ngot (whole=%v):\n%s\nwant:\n%s", tc.in, whole, got, tc.want)
+				t.Errorf("shownText:\n%s\ngot (whole=%v):\n%s\nwant:\n%s", tc.in, whole, got, tc.want)
 			}
 		})
 	}
