@@ -22,7 +22,9 @@
 // for a reader that knows secrets by their keys alone, at any depth: a
 // finding's window over free-form maps (schema) and a plan's reading of a
 // Secret YAML file (bootstrap) use it, so no second such walk exists.
-// Redact places what it hides on secret.Text, which writes the marker.
+// Redact places what it hides on secret.Text, which writes the marker,
+// and reads a block scalar's text (a helm chart's values) as the YAML it
+// is to a chart, so a plan needs no parser of its own for it.
 //
 // It is a leaf of the pure core: the standard library, the two YAML
 // libraries (yaml.v3 writes the file and gives Redact its lines;
